@@ -1,0 +1,58 @@
+/** The request body of `POST /v1/message/push/{AppID}` after validation and normalisation. */
+export interface PushMessage {
+  dry_run?: boolean;
+  type: 1 | 2;
+  time_to_live: number;
+  condition: Condition;
+  notification?: Notification;
+  data?: Record<string, string>;
+}
+
+export interface Condition {
+  type: 0 | 1 | 2;
+  client_ids?: string[];
+  targeting?: Targeting;
+}
+
+export interface Targeting {
+  country?: string[];
+  language?: string[];
+  brand?: string[];
+  model?: string[];
+  os_version?: string[];
+  app_version?: string[];
+}
+
+export interface Notification {
+  notification_type?: 1 | 3;
+  title?: string;
+  desc?: string;
+  icon?: string;
+  small_icon?: string;
+  small_icon_color?: string;
+  open_type?: '1' | '2';
+  open_content?: string;
+  button_text?: string;
+}
+
+/** One finding about a message: where (a JSON path such as `condition.targeting.country[2]`), which rule, and a fix. */
+export interface MessageIssue {
+  path: string;
+  rule: string;
+  message: string;
+  fix?: string;
+}
+
+export interface ValidationResult {
+  /** The normalised body; present only when there are no errors. */
+  body?: PushMessage;
+  errors: MessageIssue[];
+  warnings: MessageIssue[];
+  /** Normalisations that were applied (upper-casing, string conversion, de-duplication...). */
+  notes: MessageIssue[];
+}
+
+export interface ValidateOptions {
+  /** Turn every warning into an error. */
+  strict?: boolean;
+}
