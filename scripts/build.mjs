@@ -16,10 +16,13 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: !process.argv.includes("--debug"),
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
+  // cosmiconfig can load TypeScript config files through the typescript package; pushctl does not offer
+  // that, and bundling the compiler would add megabytes, so it stays an unresolved optional import.
+  external: ['typescript'],
   define: { __PUSHCTL_VERSION__: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require() for Node built-ins; give ESM output one.
   banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },

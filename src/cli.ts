@@ -1,0 +1,197 @@
+// The command tree: commander parses argv into option objects, and each action hands them to a
+// command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
+import { Command, CommanderError, Option } from 'commander';
+import type { Ctx } from './context.js';
+import { ExitCode, usageError } from './errors.js';
+import type { SecretScrubber } from './output/redact.js';
+import { VERSION } from './version.js';
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+const integer = (flag: string) => (value: string): number => {
+  if (!/^\d+$/.test(value.trim())) throw usageError(`${flag} ${JSON.stringify(value)} is not a whole number`, `e.g. ${flag} 8`);
+  return Number(value);
+};
+
+const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+function addMessageOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Message:')
+    .option('-f, --file <path>', 'message JSON in the service\'s own shape ("-" = stdin)')
+    .option('--var <key=value>', 'fill {{key}} placeholders in the file (repeatable)', collect)
+    .option('-t, --type <type>', 'notification|data (or 1|2)')
+    .option('--ttl <duration>', 'time_to_live: 3600, 90s, 15m, 6h, 2d')
+    .option('--strict', 'treat warnings as errors')
+    .optionsGroup('Recipients:')
+    .option('--all', 'every device (condition.type 0)')
+    .option('--client-id <id...>', 'client IDs (condition.type 2; repeatable, comma lists too)')
+    .option('--client-ids-file <path>', 'client IDs, one per line ("-" = stdin)')
+    .option('--country <codes>', 'ISO 3166-1 codes, e.g. US,GB (repeatable)', collect)
+    .option('--language <codes>', 'language codes, e.g. en,zh-CN (repeatable)', collect)
+    .option('--brand <names>', 'device brands (repeatable)', collect)
+    .option('--model <names>', 'device models (repeatable)', collect)
+    .option('--os-version <levels>', 'Android API levels, e.g. 33 (repeatable)', collect)
+    .option('--app-version <versions>', 'app versions (repeatable)', collect)
+    .optionsGroup('Notification:')
+    .option('--title <text>', 'notification.title')
+    .option('--desc <text>', 'notification.desc')
+    .addOption(new Option('--body <text>', 'alias of --desc').hideHelp())
+    .option('--style <style>', 'system|button (notification_type 1|3)')
+    .option('--icon <url>', 'notification.icon (button style)')
+    .option('--small-icon <name>', 'notification.small_icon (system style)')
+    .option('--small-icon-color <#RRGGBB>', 'notification.small_icon_color (system style)')
+    .option('--button-text <text>', 'notification.button_text (button style)')
+    .option('--open-app', 'open the app on click (open_type "1")')
+    .option('--open-url <url>', 'open a URL on click (open_type "2")')
+    .option('--open-activity <name>', 'open an Activity on click (open_type "1")')
+    .optionsGroup('Data:')
+    .option('-d, --data <key=value>', 'a data entry (repeatable)', collect)
+    .option('--data-file <path>', 'data entries from a JSON object file');
+}
+
+function addOutputOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Output:')
+    .option('--json', 'print one JSON document on stdout')
+    .option('-q, --quiet', 'print only the message_id(s)')
+    .option('--verbose', 'show the request and response (secret shown as ***)');
+}
+
+function addSettingsOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Settings:')
+    .option('--app-id <id>', 'application ID (env PUSHCTL_APP_ID)')
+    .option('--app-secret-file <path>', 'read the app secret from a file (env PUSHCTL_APP_SECRET)')
+    .option('--app-secret-stdin', 'read the app secret from stdin')
+    .option('--region <region>', 'global|india (env PUSHCTL_REGION)')
+    .option('--base-url <url>', 'service URL, e.g. the emulator\'s (env PUSHCTL_BASE_URL)')
+    .option('--profile <name>', 'a profile of the config file (env PUSHCTL_PROFILE)')
+    .option('-c, --config <path>', 'config file (env PUSHCTL_CONFIG)')
+    .option('--insecure', 'allow plain http:// to a non-loopback host')
+    .option('--timeout <duration>', 'per-request timeout, e.g. 500ms, 10s (default 10s)');
+}
+
+function addDeliveryOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Delivery:')
+    .option('--no-validate', 'send the body as assembled, without local checks')
+    .option('--batch-size <n>', 'client IDs per request, at most 1000', integer('--batch-size'))
+    .option('--concurrency <n>', 'requests in flight at once (default 8)', integer('--concurrency'))
+    .option('--rate <n>', 'requests per second, shared by all batches (default 50)', integer('--rate'))
+    .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
+    .option('--report <path>', 'write a JSON report listing every client ID under its outcome');
+}
+
+/** Parses argv and runs the chosen command; returns its exit code. Errors propagate to main. */
+export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const program = new Command('pushctl')
+    .description('Send push messages through the Push Message Service, or run its local emulator.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    })
+    .addHelpText(
+      'after',
+      examples([
+        'pushctl serve                      # a local emulator, no account needed',
+        'pushctl send --all --title "Hello" --desc "First push"',
+        'pushctl validate -f message.json',
+        'pushctl send -f release.json --var version=1.4.0 --json',
+      ]),
+    );
+  const runs = (load: () => Promise<(options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>>) =>
+    async (options: unknown) => {
+      const command = await load();
+      exitCode = await command(options as never, ctx, scrubber);
+    };
+
+  addOutputOptions(
+    addMessageOptions(
+      program
+        .command('validate')
+        .description('check a message locally and print what would be sent (no network, no credentials)'),
+    ),
+  )
+    .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --all --title Hi --country uk   # fails: use GB', 'cat msg.json | pushctl validate -f - --json']))
+    .action(runs(async () => (await import('./commands/validate.js')).validateCommand));
+
+  for (const [name, dryRun] of [['send', false], ['dry-run', true]] as const) {
+    const cmd = program
+      .command(name)
+      .description(dryRun ? 'have the service check a message without delivering it ("dry_run": true)' : 'validate and send a message; prints the message_id');
+    addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd))))
+      .addHelpText(
+        'after',
+        examples([
+          `pushctl ${name} --all --title "Hello" --desc "It works"`,
+          `pushctl ${name} --client-id abc123 --type data -d action=sync`,
+          `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
+          `pushctl ${name} -f release.json --var version=2.1.0 --client-ids-file ids.txt --report report.json`,
+        ]),
+      )
+      .action(runs(async () => {
+        const { sendCommand } = await import('./commands/send.js');
+        return (options: never, c: Ctx, s: SecretScrubber) => sendCommand({ ...(options as object), dryRun, argv }, c, s);
+      }));
+  }
+
+  program
+    .command('serve')
+    .description('run the local emulator of the service (default http://127.0.0.1:8787, app demo-app / demo-secret)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', integer('--port'), 8787)
+    .option('--app <id:secret>', 'an app the emulator accepts (repeatable)', collect, [])
+    .option('--apps <path>', 'JSON file of apps: {"apps":[{"id","secret","disabled"}]}')
+    .option('--rate <n>', 'requests per second per app (0 = no limit)', integer('--rate'), 50)
+    .option('--max-client-ids <n>', 'client IDs per request (0 = no limit)', integer('--max-client-ids'), 1000)
+    .option('--record <path>', 'append accepted messages to a JSON Lines file')
+    .addHelpText('after', examples(['pushctl serve', 'pushctl serve --port 0 --app my-app:my-secret --rate 0', 'pushctl serve --record messages.jsonl']))
+    .action(runs(async () => (await import('./commands/serve.js')).serve));
+
+  program
+    .command('init')
+    .description('write a config file (asks on a terminal; use flags in scripts)')
+    .option('--app-id <id>', 'application ID')
+    .option('--region <region>', 'global|india')
+    .option('--profile <name>', 'write the settings under profiles.<name>')
+    .option('-c, --config <path>', 'file to write (default .pushctlrc.json)')
+    .option('-y, --yes', 'do not ask; use flags and defaults')
+    .option('--force', 'overwrite an existing file')
+    .addHelpText('after', examples(['pushctl init', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes']))
+    .action(runs(async () => {
+      const { init } = await import('./commands/init.js');
+      return async (options: never, c: Ctx) => (await init(options, c), ExitCode.ok);
+    }));
+
+  addSettingsOptions(
+    program
+      .command('config')
+      .description('show the resolved settings and where each came from (the secret only as set/unset)')
+      .option('--json', 'print one JSON document'),
+  )
+    .addHelpText('after', examples(['pushctl config', 'pushctl config --profile staging --json']))
+    .action(runs(async () => {
+      const { showConfig } = await import('./commands/config.js');
+      return async (options: never, c: Ctx) => (await showConfig(options, c), ExitCode.ok);
+    }));
+
+  if (argv.length === 0) {
+    ctx.stderr.write(program.helpInformation());
+    return ExitCode.usage;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}

@@ -1,0 +1,153 @@
+import { STATUS_OK, STATUS_RATE_LIMITED } from './codes.js';
+import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
+
+/** HTTP statuses that say "not processed, try again later" (SPEC section 5). */
+const RETRYABLE_HTTP = new Set([408, 429, 503]);
+
+/** Network error codes that mean the request never reached a service that could process it. */
+const NOT_CONNECTED_CODES = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EADDRNOTAVAIL',
+]);
+
+/**
+ * Classify an HTTP answer. The body's `status` decides whatever the HTTP status (the vendor does not document
+ * HTTP statuses), so an HTTP 400 carrying status 21004 is a rejection, and only when the body says nothing
+ * usable does the HTTP status matter.
+ */
+export function classifyResponse(response: ResponseView, nowMs: number = Date.now()): AttemptOutcome {
+  const { httpStatus } = response;
+  const parsed = response.incomplete ? undefined : parseServiceBody(response.body);
+  if (parsed) {
+    if (parsed.status === STATUS_OK) {
+      if (parsed.messageId !== undefined) return { kind: 'accepted', messageId: parsed.messageId, httpStatus, response };
+      return { kind: 'ambiguous', reason: 'status 200 without a message_id', httpStatus, response };
+    }
+    if (parsed.status === STATUS_RATE_LIMITED) {
+      return withRetryAfter(
+        { kind: 'retryable', reason: 'rate limited (status 22001)', code: parsed.status, message: parsed.message, httpStatus, response },
+        response,
+        nowMs,
+      );
+    }
+    return { kind: 'rejected', code: parsed.status, message: parsed.message, httpStatus, response };
+  }
+
+  if (RETRYABLE_HTTP.has(httpStatus)) {
+    return withRetryAfter({ kind: 'retryable', reason: `HTTP ${httpStatus}`, httpStatus, response }, response, nowMs);
+  }
+  if (httpStatus >= 300 && httpStatus < 400) {
+    // Following a redirect could carry the secret to another host or down to plain http, so it is refused.
+    // The service did not answer the push, but we cannot prove nothing happened: report it as unknown.
+    const location = response.headers['location'];
+    return {
+      kind: 'ambiguous',
+      reason: `HTTP ${httpStatus} redirect${location ? ` to ${location}` : ''} refused; check the base URL`,
+      httpStatus,
+      redirectTo: location ?? '',
+      response,
+    };
+  }
+  const what = response.incomplete
+    ? 'an incomplete answer'
+    : response.body.trim() === ''
+      ? 'an empty answer'
+      : 'an answer that is not the documented JSON';
+  return { kind: 'ambiguous', reason: `HTTP ${httpStatus} with ${what}`, httpStatus, response };
+}
+
+/** Where an attempt failed without a usable answer. */
+export interface NetworkFailure {
+  /** The error's `code` (ECONNREFUSED, ECONNRESET...) or 'TIMEOUT' for our own deadline. */
+  errorCode: string;
+  /** Whether the whole request had been handed to the operating system before the failure. */
+  requestWritten: boolean;
+  /** Whether a TCP connection had been established (distinguishes a connect timeout). */
+  connected: boolean;
+  message?: string;
+}
+
+/** Classify a failure that produced no HTTP answer. */
+export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
+  const { errorCode, requestWritten, connected } = failure;
+  if (NOT_CONNECTED_CODES.has(errorCode)) {
+    const reason = errorCode === 'ENOTFOUND' || errorCode === 'EAI_AGAIN' ? 'DNS lookup failed' : 'could not connect';
+    return { kind: 'retryable', reason: `${reason} (${errorCode})`, errorCode };
+  }
+  if (isTlsError(errorCode)) {
+    // The handshake failed before anything was sent; the same certificate will fail again.
+    const detail = failure.message ? `: ${failure.message}` : '';
+    return { kind: 'retryable', reason: `TLS failed (${errorCode})${detail}`, errorCode, permanent: true };
+  }
+  if (errorCode === 'TIMEOUT') {
+    if (!connected) return { kind: 'retryable', reason: 'connect timeout', errorCode };
+    if (!requestWritten) return { kind: 'retryable', reason: 'timed out before the request was sent', errorCode };
+    return { kind: 'ambiguous', reason: 'timed out waiting for the answer after the request was sent', errorCode };
+  }
+  // A half-written request cannot be processed: the service never saw a complete JSON body.
+  if (!requestWritten) return { kind: 'retryable', reason: `connection failed before the request was sent (${errorCode})`, errorCode };
+  return { kind: 'ambiguous', reason: `connection failed after the request was sent (${errorCode})`, errorCode };
+}
+
+/**
+ * Parse a `Retry-After` value (delay in seconds, or an HTTP-date) into milliseconds from now.
+ * Returns undefined for anything unparseable; a date in the past gives 0.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
+
+interface ServiceBody {
+  status: number;
+  message: string;
+  messageId?: string;
+}
+
+/** The documented response shape, or undefined when the text is not it (not JSON, no integer status). */
+export function parseServiceBody(text: string): ServiceBody | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(json)) return undefined;
+  const status = toStatus(json['status']);
+  if (status === undefined) return undefined;
+  const message = typeof json['message'] === 'string' ? json['message'] : '';
+  const result = json['result'];
+  const rawId = isRecord(result) ? result['message_id'] : undefined;
+  const messageId = typeof rawId === 'string' && rawId !== '' ? rawId : typeof rawId === 'number' ? String(rawId) : undefined;
+  return messageId === undefined ? { status, message } : { status, message, messageId };
+}
+
+function toStatus(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  // Some gateways stringify numbers; a string of digits is unambiguous enough to accept.
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return undefined;
+}
+
+function withRetryAfter(outcome: Retryable, response: ResponseView, nowMs: number): Retryable {
+  const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
+  return retryAfterMs === undefined ? outcome : { ...outcome, retryAfterMs };
+}
+
+function isTlsError(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    code.includes('CERT') ||
+    code === 'EPROTO' ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,181 @@
+import http from 'node:http';
+import https from 'node:https';
+import { configError } from '../errors.js';
+import type { PushMessage } from '../message/types.js';
+import { classifyNetworkError, classifyResponse } from './classify.js';
+import type { AttemptOutcome, RequestView, ResponseView } from './outcome.js';
+
+export interface PushClientOptions {
+  /** `https://pushapi.twibida.com`, or the emulator's URL; a path prefix is kept. */
+  baseUrl: string;
+  appId: string;
+  appSecret: string;
+  /** Deadline for the whole attempt: connect, send, wait, read. */
+  timeoutMs?: number;
+  /** `pushctl/<version>`. */
+  userAgent: string;
+  /** Answers longer than this are cut and classified as unreadable; the service's own answers are tiny. */
+  maxResponseBytes?: number;
+}
+
+/** Anything that can make one attempt; sendBatches takes this so tests can script outcomes. */
+export interface PushSender {
+  send(body: PushMessage | object, options?: { signal?: AbortSignal }): Promise<AttemptOutcome>;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+// Idle keep-alive sockets are dropped before the common 5 s server keep-alive timeout, so a request is
+// rarely written onto a socket the server is closing (which would make its outcome ambiguous).
+const IDLE_SOCKET_MS = 4_000;
+
+/**
+ * The one place pushctl talks to the Push Message Service. Each `send` is exactly one attempt; retrying is
+ * the caller's decision (see retry.ts), because only the caller knows whether a duplicate is acceptable.
+ * Redirects are never followed and TLS verification is never relaxed.
+ */
+export class PushClient implements PushSender {
+  readonly url: URL;
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly headers: Record<string, string>;
+  private readonly agent: http.Agent;
+  private readonly transport: typeof http | typeof https;
+
+  constructor(private readonly options: PushClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw configError(`The base URL "${options.baseUrl}" is not a valid URL.`, 'Use e.g. https://pushapi.twibida.com');
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw configError(`The base URL must use http or https, not ${base.protocol}`);
+    }
+    // Node would throw on these when setting the header; saying which setting is wrong is kinder.
+    if (!/^[\t\x20-\x7e\x80-\xff]+$/.test(options.appSecret)) {
+      throw configError('The app secret is empty or contains characters that cannot go in an HTTP header (a newline?).');
+    }
+    this.url = new URL(base.pathname.replace(/\/+$/, '') + '/v1/message/push/' + encodeURIComponent(options.appId), base);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.headers = {
+      Authorization: options.appSecret,
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      'User-Agent': options.userAgent,
+    };
+    this.transport = base.protocol === 'https:' ? https : http;
+    this.agent = new this.transport.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
+  }
+
+  /** The request `send(body)` would make, secret shown as `***`, for `--verbose`. */
+  describeRequest(body: PushMessage | object): RequestView {
+    const text = JSON.stringify(body);
+    return {
+      method: 'POST',
+      url: this.url.href,
+      headers: { ...this.headers, Authorization: '***', 'Content-Length': String(Buffer.byteLength(text)) },
+      body: text,
+    };
+  }
+
+  /**
+   * Make exactly one attempt and classify it; never rejects for network or protocol trouble. If `signal`
+   * aborts before the request is fully sent, the promise rejects with the abort reason (nothing was
+   * delivered); after that, the attempt is reported as ambiguous.
+   */
+  async send(body: PushMessage | object, options: { signal?: AbortSignal } = {}): Promise<AttemptOutcome> {
+    options.signal?.throwIfAborted();
+    return this.request(JSON.stringify(body), options.signal);
+  }
+
+  /** Close idle keep-alive sockets so the process can exit. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** The only I/O in the client. */
+  private request(payload: string, signal: AbortSignal | undefined): Promise<AttemptOutcome> {
+    return new Promise<AttemptOutcome>((resolve, reject) => {
+      let connected = false;
+      let written = false;
+      let settled = false;
+      let response: { httpStatus: number; headers: Record<string, string>; chunks: Buffer[]; size: number } | undefined;
+
+      const req = this.transport.request(this.url, {
+        method: 'POST',
+        agent: this.agent,
+        headers: { ...this.headers, 'Content-Length': Buffer.byteLength(payload) },
+      });
+
+      const finish = (outcome: AttemptOutcome | { abort: unknown }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if ('abort' in outcome) reject(outcome.abort);
+        else resolve(outcome);
+      };
+      const responseView = (incomplete: boolean): ResponseView | undefined =>
+        response && {
+          httpStatus: response.httpStatus,
+          headers: response.headers,
+          body: Buffer.concat(response.chunks).toString('utf8'),
+          incomplete,
+        };
+      const fail = (errorCode: string, message?: string) => {
+        const partial = responseView(true);
+        // Headers arrived but the body did not: the status line may still say "retry" (503) or not.
+        if (partial) finish(classifyResponse(partial));
+        else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message }));
+      };
+
+      const timer = setTimeout(() => {
+        fail('TIMEOUT');
+        req.destroy();
+      }, this.timeoutMs);
+      const onAbort = () => {
+        if (!written) finish({ abort: signal?.reason });
+        else finish({ kind: 'ambiguous', reason: 'interrupted after the request was sent', errorCode: 'ABORTED' });
+        req.destroy();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      req.on('socket', (socket) => {
+        if (!socket.connecting) connected = true;
+        else socket.once('connect', () => (connected = true));
+      });
+      req.on('finish', () => (written = true));
+      req.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? 'ERROR', error.message));
+      req.on('response', (res) => {
+        response = { httpStatus: res.statusCode ?? 0, headers: flattenHeaders(res.headers), chunks: [], size: 0 };
+        const current = response;
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          current.size += chunk.length;
+          if (current.size <= this.maxResponseBytes) {
+            current.chunks.push(chunk);
+            return;
+          }
+          // Too big to be the service's answer: stop reading and classify what we have.
+          current.chunks.push(chunk.subarray(0, chunk.length - (current.size - this.maxResponseBytes)));
+          finish(classifyResponse(responseView(true)!));
+          res.destroy();
+        });
+        res.on('end', () => finish(classifyResponse(responseView(false)!)));
+        res.on('aborted', () => fail('ECONNRESET'));
+        res.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? 'ERROR', error.message));
+      });
+      req.end(payload);
+    });
+  }
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}

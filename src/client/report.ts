@@ -1,0 +1,98 @@
+import { describeStatus } from './codes.js';
+import type { BatchResult, BatchStatus } from './send-batches.js';
+
+/** Counts per outcome; keys match the report's section names. */
+export type OutcomeCounts = Record<BatchStatus, number> & { total: number };
+
+export interface DeliverySummary {
+  batches: OutcomeCounts;
+  recipients: OutcomeCounts;
+}
+
+/**
+ * The file written by `--report <path>`. Every client ID appears exactly once, in the entry of the batch
+ * it travelled in, under that batch's outcome:
+ *
+ * ```json
+ * {
+ *   "version": 1,
+ *   "summary": { "batches":    { "total": 4, "accepted": 1, "rejected": 1, "unknown": 1, "not_sent": 1 },
+ *                "recipients": { "total": 3500, "accepted": 1000, "rejected": 1000, "unknown": 1000, "not_sent": 500 } },
+ *   "accepted": [ { "batch": 0, "message_id": "m-123", "client_ids": ["a", "..."] } ],
+ *   "rejected": [ { "batch": 1, "code": 21005, "meaning": "message illegal", "message": "the service's text", "client_ids": ["..."] } ],
+ *   "unknown":  [ { "batch": 2, "reason": "HTTP 502 with an answer that is not the documented JSON", "client_ids": ["..."] } ],
+ *   "not_sent": [ { "batch": 3, "reason": "interrupted before this batch was sent", "client_ids": ["..."] } ]
+ * }
+ * ```
+ *
+ * `unknown` means the service may or may not have delivered the message; `not_sent` means it certainly did
+ * not (a `not_sent` entry may carry `code` 22001 when rate limiting outlasted the retries). `batch` counts
+ * from 0 in input order. A message sent to all devices or by targeting is one batch with no client IDs.
+ */
+export interface DeliveryReport {
+  version: 1;
+  summary: DeliverySummary;
+  accepted: { batch: number; message_id: string; client_ids: string[] }[];
+  rejected: { batch: number; code: number; meaning: string; message: string; client_ids: string[] }[];
+  unknown: { batch: number; reason: string; client_ids: string[] }[];
+  not_sent: { batch: number; reason: string; code?: number; message?: string; client_ids: string[] }[];
+}
+
+const emptyCounts = (): OutcomeCounts => ({ total: 0, accepted: 0, rejected: 0, unknown: 0, not_sent: 0 });
+
+export function summarizeBatches(results: readonly BatchResult[]): DeliverySummary {
+  const summary = { batches: emptyCounts(), recipients: emptyCounts() };
+  for (const result of results) {
+    summary.batches.total += 1;
+    summary.batches[result.status] += 1;
+    summary.recipients.total += result.clientIds.length;
+    summary.recipients[result.status] += result.clientIds.length;
+  }
+  return summary;
+}
+
+export function buildReport(results: readonly BatchResult[]): DeliveryReport {
+  const report: DeliveryReport = {
+    version: 1,
+    summary: summarizeBatches(results),
+    accepted: [],
+    rejected: [],
+    unknown: [],
+    not_sent: [],
+  };
+  for (const result of results) {
+    const batch = result.index;
+    const client_ids = [...result.clientIds];
+    switch (result.status) {
+      case 'accepted':
+        report.accepted.push({ batch, message_id: result.messageId ?? '', client_ids });
+        break;
+      case 'rejected': {
+        const code = result.code ?? 0;
+        report.rejected.push({ batch, code, meaning: describeStatus(code).meaning, message: result.message ?? '', client_ids });
+        break;
+      }
+      case 'unknown':
+        report.unknown.push({ batch, reason: result.reason ?? 'unknown', client_ids });
+        break;
+      case 'not_sent': {
+        const service = result.code === undefined ? {} : { code: result.code, message: result.message ?? '' };
+        report.not_sent.push({ batch, reason: result.reason ?? 'not sent', ...service, client_ids });
+        break;
+      }
+    }
+  }
+  return report;
+}
+
+/** The IDs worth sending again (unknown and not_sent), in input order; written as a plain list for `--client-ids-file`. */
+export function resendClientIds(results: readonly BatchResult[]): string[] {
+  return results
+    .filter((result) => result.status === 'unknown' || result.status === 'not_sent')
+    .flatMap((result) => result.clientIds);
+}
+
+/** The same list from a report read back from disk. */
+export function resendClientIdsFromReport(report: Pick<DeliveryReport, 'unknown' | 'not_sent'>): string[] {
+  return [...report.unknown, ...report.not_sent].sort((a, b) => a.batch - b.batch).flatMap((entry) => entry.client_ids);
+}

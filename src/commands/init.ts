@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Ctx } from '../context.js';
+import { CliError, configError, ExitCode, usageError } from '../errors.js';
+import { checkBaseUrl } from '../settings/check-base-url.js';
+import { userConfigDir } from '../settings/paths.js';
+import { createPrompter, type Prompter } from '../settings/prompt.js';
+import { readSecret, type ReadSecretOptions } from '../settings/read-secret.js';
+import { isRegion, regionNames } from '../settings/regions.js';
+import type { ProfileSettings } from '../settings/schema.js';
+import type { SecretSink } from './config.js';
+import { nearest } from '../settings/suggest.js';
+
+export interface InitOptions extends ReadSecretOptions {
+  /** `-c, --config <path>` / `--path <path>`: the file to write (default `.pushctlrc.json` in cwd). */
+  config?: string;
+  /** `--global`: write `config.json` in the user's config directory (e.g. ~/.config/pushctl/). */
+  global?: boolean;
+  appId?: string;
+  region?: string;
+  baseUrl?: string;
+  /** Write the settings under `profiles.<name>` instead of the top level. */
+  profile?: string;
+  /** Ask nothing: take the flags as they are. */
+  yes?: boolean;
+  /** Replace the settings already in the target section (top level, or the named profile). */
+  force?: boolean;
+  /** Print the outcome as one JSON document. */
+  json?: boolean;
+}
+
+export interface InitOutcome {
+  path: string;
+  /** True when the file did not exist before. */
+  created: boolean;
+  profile: string | null;
+  /** The keys written, as paths: "appId", "profiles.ci.region". */
+  keys: string[];
+  secretStored: boolean;
+  /** The file's permission bits after writing, e.g. 0o600. */
+  mode: number;
+  warnings: string[];
+}
+
+const scriptExtensions = new Set(['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts']);
+
+function targetPath(options: InitOptions, ctx: Pick<Ctx, 'cwd' | 'env'>): string {
+  if (options.config && options.global) throw usageError('--config and --global cannot be used together');
+  if (options.global) return path.join(userConfigDir(ctx.env), 'config.json');
+  const file = path.resolve(ctx.cwd, options.config ?? '.pushctlrc.json');
+  if (scriptExtensions.has(path.extname(file)) || path.basename(file) === 'package.json') {
+    throw usageError(`init writes JSON and cannot write ${path.basename(file)}`, 'choose a path such as .pushctlrc.json');
+  }
+  return file;
+}
+
+function checkRegion(region: string): string {
+  const lower = region.toLowerCase();
+  if (isRegion(lower)) return lower;
+  const guess = nearest(region, regionNames);
+  throw usageError(`unknown region "${region}"`, `${guess ? `did you mean "${guess}"? ` : ''}valid regions: ${regionNames.join(', ')}`);
+}
+
+async function askSettings(prompter: Prompter, tell: (line: string) => void, given: ProfileSettings, secretGiven: boolean): Promise<ProfileSettings> {
+  const answers: ProfileSettings = { ...given };
+  answers.appId = undefined;
+  for (let tries = 0; !answers.appId && tries < 3; tries++) {
+    answers.appId = (await prompter.ask('App ID', given.appId)) || undefined;
+  }
+  if (!answers.appId) throw usageError('an app ID is needed', 'pass --app-id <id>');
+  if (given.baseUrl === undefined) {
+    for (let tries = 1; ; tries++) {
+      const answer = await prompter.ask(`Region (${regionNames.join(' or ')})`, given.region ?? 'global');
+      try {
+        answers.region = checkRegion(answer);
+        break;
+      } catch (error) {
+        if (!(error instanceof CliError) || tries >= 3) throw error;
+        tell(`${error.message}; ${error.hint}`);
+      }
+    }
+  }
+  if (!secretGiven) {
+    const store = await prompter.ask('Store the app secret in the file? PUSHCTL_APP_SECRET is the safer place (y/N)');
+    if (/^y(es)?$/i.test(store)) {
+      const secret = (await prompter.askHidden('App secret')).replace(/[\r\n]+$/, '');
+      if (secret !== '') answers.appSecret = secret;
+    }
+  }
+  return answers;
+}
+
+async function readExisting(file: string, force: boolean): Promise<Record<string, unknown> | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw configError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (text.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON (perhaps YAML): it cannot be merged, only replaced.
+  }
+  if (force) return {};
+  throw configError(`${file} exists and is not a JSON object, so init cannot add to it`, 'pass --force to replace the whole file, or edit it by hand');
+}
+
+/** Writes through a temporary file and a rename, so a crash never leaves half a config (or half a secret). */
+async function writeAtomically(file: string, text: string, mode: number): Promise<void> {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, text, { mode, flag: 'wx' });
+    await chmod(temp, mode);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+function prune(values: ProfileSettings): ProfileSettings {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '')) as ProfileSettings;
+}
+
+/**
+ * `pushctl init`: writes the app ID, region or base URL, and optionally the secret to a JSON config
+ * file, at its top level or under `profiles.<name>`. Asks on a terminal unless `yes`; refuses to replace
+ * settings already in that place without `force`. A file holding a secret gets mode 600.
+ */
+export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<InitOutcome> {
+  const file = targetPath(options, ctx);
+  const warnings: string[] = [];
+  if (options.profile === '') throw usageError('--profile needs a non-empty value');
+
+  const flagSecret = await readSecret(options, ctx);
+  secrets?.add(flagSecret?.value);
+  const given: ProfileSettings = prune({
+    appId: options.appId,
+    region: options.region === undefined ? undefined : checkRegion(options.region),
+    baseUrl: options.baseUrl,
+    appSecret: flagSecret?.value,
+  });
+  if (given.baseUrl !== undefined) {
+    checkBaseUrl(given.baseUrl, { insecure: true, source: 'flag --base-url' });
+    try {
+      checkBaseUrl(given.baseUrl, { source: 'flag --base-url' });
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      warnings.push(`${error.message}: every command will need --insecure`);
+    }
+  }
+
+  // Check for a conflict before asking anything: answering questions only to be refused is annoying.
+  const existing = await readExisting(file, options.force === true);
+  const section = (existing && options.profile !== undefined ? (existing.profiles as Record<string, unknown> | undefined)?.[options.profile] : existing) as Record<string, unknown> | undefined;
+  const occupied = options.profile !== undefined ? section !== undefined : Object.keys(section ?? {}).some((k) => k !== 'profiles');
+  if (occupied && !options.force) {
+    const where = options.profile !== undefined ? `profile "${options.profile}"` : 'settings at its top level';
+    throw configError(`${file} already has ${where}`, 'pass --force to replace them, or --profile <name> to add a profile beside them');
+  }
+
+  const interactive = !options.yes && ctx.stdin.isTTY === true && ctx.stderr.isTTY === true;
+  let values: ProfileSettings;
+  if (interactive) {
+    const prompter = createPrompter(ctx);
+    try {
+      const tell = (line: string) => ctx.stderr.write(`${line}\n`);
+      values = prune(await askSettings(prompter, tell, given, flagSecret !== undefined));
+      secrets?.add(values.appSecret);
+    } finally {
+      prompter.close();
+    }
+  } else {
+    values = given;
+    if (values.appId === undefined && values.region === undefined && values.baseUrl === undefined && values.appSecret === undefined) {
+      throw usageError('nothing to write', 'pass --app-id <id> (and --region or --base-url), or run pushctl init in a terminal to be asked');
+    }
+  }
+  if (values.region === undefined && values.baseUrl === undefined && options.profile === undefined) values.region = 'global';
+
+  // The target section is replaced whole; everything else in the file (other profiles) stays.
+  const document: Record<string, unknown> = { ...(existing ?? {}) };
+  if (options.profile !== undefined) {
+    const profiles = { ...((document.profiles as Record<string, unknown> | undefined) ?? {}) };
+    profiles[options.profile] = values;
+    document.profiles = profiles;
+  } else {
+    for (const key of Object.keys(document)) if (key !== 'profiles') delete document[key];
+    Object.assign(document, values);
+    if (document.profiles !== undefined) {
+      // Keep "profiles" last, where a reader expects it.
+      const profiles = document.profiles;
+      delete document.profiles;
+      document.profiles = profiles;
+    }
+  }
+
+  const profiles = Object.values((document.profiles as Record<string, ProfileSettings> | undefined) ?? {});
+  const holdsSecret = document.appSecret !== undefined || profiles.some((p) => p?.appSecret !== undefined);
+  const previousMode = existing === null ? undefined : (await stat(file)).mode & 0o777;
+  const mode = holdsSecret ? 0o600 : (previousMode ?? 0o644);
+  await mkdir(path.dirname(file), { recursive: true, mode: options.global ? 0o700 : 0o777 });
+  await writeAtomically(file, `${JSON.stringify(document, null, 2)}\n`, mode);
+
+  const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
+  if (values.appSecret !== undefined && !options.global) {
+    warnings.push(`${file} now holds the app secret: keep it out of version control (add ${path.basename(file)} to .gitignore)`);
+  }
+  if (!holdsSecret) warnings.push('the app secret is not stored: set PUSHCTL_APP_SECRET, or pass --app-secret-file <path>, when sending');
+  const configured = ctx.env.PUSHCTL_CONFIG;
+  if (configured && path.resolve(ctx.cwd, configured) !== file) {
+    warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
+  }
+  const outcome: InitOutcome = {
+    path: file,
+    created: existing === null,
+    profile: options.profile ?? null,
+    keys: Object.keys(values).map((k) => prefix + k),
+    secretStored: values.appSecret !== undefined,
+    mode: (await stat(file)).mode & 0o777,
+    warnings,
+  };
+  if (options.json) {
+    ctx.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+  } else {
+    ctx.stdout.write(formatInitOutcome(outcome));
+    for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  }
+  return outcome;
+}
+
+/** One line saying what was written where. */
+export function formatInitOutcome(outcome: InitOutcome): string {
+  const verb = outcome.created ? 'created' : 'updated';
+  return `${verb} ${outcome.path} (${outcome.keys.join(', ')}; mode ${outcome.mode.toString(8)})\n`;
+}
+
+/** The CLI's entry point: the `(options, ctx, scrubber) → exit code` shape cli.ts runs. */
+export async function initCommand(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<number> {
+  await init(options, ctx, secrets);
+  return ExitCode.ok;
+}

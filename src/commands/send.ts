@@ -1,0 +1,169 @@
+// `pushctl send` and `pushctl dry-run`: assemble → validate → settings → deliver → report.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Ctx } from '../context.js';
+import { ExitCode, usageError } from '../errors.js';
+import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
+import { assembleMessage } from '../message/assemble.js';
+import { parseDurationMs } from '../message/duration.js';
+import { validateMessage } from '../message/validate.js';
+import type { PushMessage } from '../message/types.js';
+import { PushClient } from '../client/push-client.js';
+import { RateLimiter } from '../client/rate-limiter.js';
+import { MAX_BATCH_SIZE } from '../client/batches.js';
+import { buildReport, resendClientIds, summarizeBatches } from '../client/report.js';
+import { sendBatches, type BatchResult } from '../client/send-batches.js';
+import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
+import { requireCredentials } from '../settings/resolve.js';
+import { checkBaseUrl } from '../settings/check-base-url.js';
+import type { SecretScrubber } from '../output/redact.js';
+import { styleFor } from '../output/style.js';
+import { startProgress } from '../output/progress.js';
+import { formatIssueList } from '../output/issues.js';
+import { batchLine, formatAttempt, formatSingle, formatSummary, type DeliveryDocument } from '../output/delivery.js';
+import { describeValidation } from './validate.js';
+import { resendCommand } from './resend-command.js';
+import { VERSION } from '../version.js';
+
+export interface SendCommandOptions extends MessageInputOptions, SettingsOptions {
+  dryRun: boolean;
+  /** The command line as typed, for the resend command in the summary. */
+  argv: readonly string[];
+  strict?: boolean;
+  /** false with --no-validate. */
+  validate?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  batchSize?: number;
+  concurrency?: number;
+  rate?: number;
+  retryAmbiguous?: boolean;
+  report?: string;
+}
+
+/** The exit status of a delivery (SPEC section 2): the one place batch outcomes become a number. */
+export function deliveryExitCode(results: readonly BatchResult[], interrupted: boolean): number {
+  const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
+  const accepted = count('accepted');
+  if (accepted === results.length) return ExitCode.ok;
+  if (accepted > 0) return ExitCode.partial;
+  // Nothing went out because the user pressed Ctrl-C first: the shell's convention for SIGINT.
+  if (interrupted && count('not_sent') === results.length && results.every((r) => r.attempts === 0)) return 130;
+  const serviceSaidNo = results.some((r) => r.status === 'rejected' || (r.status === 'not_sent' && r.code !== undefined));
+  return serviceSaidNo ? ExitCode.rejected : ExitCode.network;
+}
+
+function checkDeliveryOptions(options: SendCommandOptions): void {
+  if (options.batchSize !== undefined && (options.batchSize < 1 || options.batchSize > MAX_BATCH_SIZE)) {
+    throw usageError(`--batch-size ${options.batchSize} is out of range`, `use 1 to ${MAX_BATCH_SIZE} (the service takes at most ${MAX_BATCH_SIZE} client IDs per request)`);
+  }
+  if (options.concurrency !== undefined && options.concurrency < 1) throw usageError('--concurrency must be at least 1', 'e.g. --concurrency 8');
+}
+
+export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
+  checkDeliveryOptions(options);
+  const human = !options.json && !options.quiet;
+  const errStyle = await styleFor(ctx.stderr, ctx.env);
+
+  // 1. The message, checked before anything touches the network or the credentials.
+  const assembled = assembleMessage(await readMessageInput(options, ctx));
+  const message: Record<string, unknown> = { ...assembled.message, ...(options.dryRun ? { dry_run: true } : {}) };
+  let body: PushMessage;
+  let warnings = [] as ReturnType<typeof validateMessage>['warnings'];
+  let notes = assembled.notes;
+  if (options.validate === false) {
+    body = message as unknown as PushMessage;
+  } else {
+    const result = validateMessage(message, { strict: options.strict === true });
+    notes = [...notes, ...result.notes];
+    if (!result.body) {
+      if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: false, exit_code: ExitCode.invalidMessage, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);
+      else ctx.stderr.write(await describeValidation({ ...result, notes }, ctx));
+      return ExitCode.invalidMessage;
+    }
+    body = result.body;
+    warnings = result.warnings;
+    if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, errStyle, errStyle.warn));
+  }
+
+  // 2. Where to send it, and as whom.
+  const loaded = await loadSettings(options, ctx);
+  scrubber.add(loaded.settings.appSecret);
+  for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  const settings = requireCredentials(loaded);
+  const baseUrl = checkBaseUrl(settings.baseUrl, { insecure: settings.insecure });
+  const timeoutMs = parseDurationMs(settings.timeout);
+  if (timeoutMs === undefined || timeoutMs <= 0) {
+    throw usageError(`timeout ${JSON.stringify(settings.timeout)} (${loaded.sources.timeout}) is not a duration`, 'use e.g. --timeout 500ms or --timeout 10s');
+  }
+  const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
+
+  // 3. Delivery: one request, or batches of client IDs under one shared rate limit.
+  const clientIds = body.condition?.type === 2 ? body.condition.client_ids : undefined;
+  const batched = (clientIds?.length ?? 0) > (options.batchSize ?? MAX_BATCH_SIZE);
+  const progress = await startProgress(ctx.stderr, human, options.dryRun ? 'dry run…' : 'sending…');
+  const started = performance.now();
+  let results: BatchResult[];
+  try {
+    results = await sendBatches({
+      client,
+      body,
+      ...(clientIds ? { clientIds } : {}),
+      batchSize: options.batchSize ?? MAX_BATCH_SIZE,
+      concurrency: options.concurrency ?? 8,
+      limiter: new RateLimiter({ rate: options.rate ?? 50 }),
+      retry: { retryAmbiguous: options.retryAmbiguous === true },
+      signal: ctx.interrupt,
+      onProgress: (p) => {
+        const seconds = (performance.now() - started) / 1000;
+        progress.update(`batches ${p.batchesDone}/${p.batchesTotal} · recipients ${p.recipientsDone}/${p.recipientsTotal} · ${(p.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s`);
+      },
+      ...(options.verbose ? { onAttempt: (event) => ctx.stderr.write(formatAttempt(event, client.describeRequest(event.body))) } : {}),
+    });
+  } finally {
+    progress.stop();
+    client.close();
+  }
+
+  // 4. The answer: summary, report, and the command that finishes the job if anything is left.
+  const interrupted = ctx.interrupt.aborted;
+  const exitCode = deliveryExitCode(results, interrupted);
+  const summary = summarizeBatches(results);
+  const resend = resendClientIds(results);
+  let reportPath = options.report;
+  if (reportPath === undefined && resend.length > 0) {
+    // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down.
+    reportPath = `pushctl-report-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  }
+  if (reportPath !== undefined) await writeFile(resolve(ctx.cwd, reportPath), `${JSON.stringify(buildReport(results))}\n`);
+  const resendLine = resend.length > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
+
+  const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
+  if (options.json) {
+    const doc: DeliveryDocument = {
+      ok: exitCode === ExitCode.ok,
+      dry_run: options.dryRun,
+      exit_code: exitCode,
+      message_ids: messageIds,
+      summary,
+      batches: results.map(batchLine),
+      warnings,
+      notes,
+      ...(reportPath !== undefined ? { report: reportPath } : {}),
+      ...(resendLine !== undefined ? { resend_command: resendLine } : {}),
+    };
+    ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return exitCode;
+  }
+  if (messageIds.length > 0) ctx.stdout.write(`${messageIds.join('\n')}\n`);
+  if (options.quiet) {
+    // Even in quiet mode a failure must say why, on stderr.
+    if (exitCode !== ExitCode.ok && !batched) ctx.stderr.write(formatSingle(results[0]!, options.dryRun, errStyle));
+  } else {
+    ctx.stderr.write(batched || results.length > 1 ? formatSummary(summary, results, options.dryRun, errStyle) : formatSingle(results[0]!, options.dryRun, errStyle));
+  }
+  if (reportPath !== undefined && !options.quiet) ctx.stderr.write(`report: ${reportPath}\n`);
+  if (resendLine !== undefined) ctx.stderr.write(`${resend.length} recipient${resend.length === 1 ? '' : 's'} left; to send to exactly those:\n  ${resendLine}\n`);
+  return exitCode;
+}

@@ -1,0 +1,110 @@
+import type { Ctx } from '../context.js';
+import { configError, usageError } from '../errors.js';
+import type { Emulator, EmulatorApp } from '../emulator/index.js';
+
+/** Options of `pushctl serve`, as the CLI parsed them. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  /** `id:secret` pairs from repeated `--app`. */
+  app: string[];
+  /** A JSON apps file (`{"apps":[{"id","secret","disabled"?}]}` or a bare array). */
+  apps?: string;
+  rate: number;
+  maxClientIds: number;
+  /** Append accepted messages to this JSON Lines file. */
+  record?: string;
+}
+
+/**
+ * Runs the emulator until `ctx.interrupt` fires, then closes it and returns exit code 0.
+ * The URL goes to stdout alone (so `pushctl serve --port 0` can be captured by a script);
+ * instructions and one line per request go to stderr.
+ */
+export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
+  checkNumber(options.port, 'port', 0, 65_535, '--port 8787 (or 0 for any free port)');
+  checkNumber(options.rate, 'rate', 0, undefined, '--rate 50 (0 = no limit)');
+  checkNumber(options.maxClientIds, 'max-client-ids', 0, undefined, '--max-client-ids 1000 (0 = no limit)');
+
+  // The emulator is loaded only here, so the other commands never pay for it at start-up.
+  const emu = await import('../emulator/index.js');
+  const fromFlags: EmulatorApp[] = [];
+  for (const spec of options.app) {
+    try {
+      fromFlags.push(emu.parseAppSpec(spec));
+    } catch (error) {
+      throw error instanceof emu.EmulatorConfigError ? usageError(error.message, error.hint) : error;
+    }
+  }
+
+  let emulator: Emulator;
+  try {
+    const fromFile = options.apps === undefined ? [] : await emu.loadAppsFile(options.apps);
+    emulator = await emu.createEmulator({
+      host: options.host,
+      port: options.port,
+      apps: [...fromFile, ...fromFlags],
+      rate: options.rate,
+      maxClientIds: options.maxClientIds,
+      record: options.record,
+      log: (line) => ctx.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    if (error instanceof emu.EmulatorConfigError) throw configError(error.message, error.hint);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw configError(`cannot listen on ${options.host}:${options.port} (${code})`, listenHint(code));
+    }
+    throw error;
+  }
+
+  ctx.stdout.write(`${emulator.url}\n`);
+  ctx.stderr.write(banner(emulator, options, fromFlags.length > 0 || options.apps !== undefined));
+
+  if (!ctx.interrupt.aborted) await new Promise((resolve) => ctx.interrupt.addEventListener('abort', resolve, { once: true }));
+  ctx.stderr.write('stopping the emulator...\n');
+  await emulator.close();
+  const { accepted } = emulator.stats();
+  ctx.stderr.write(`emulator stopped (${accepted} message${accepted === 1 ? '' : 's'} accepted)\n`);
+  return 0;
+}
+
+/**
+ * Secrets are shown only for the built-in demo app: secrets the user configured may be real ones reused
+ * for tests, and the user already has them.
+ */
+function banner(emulator: Emulator, options: ServeOptions, configured: boolean): string {
+  const first = emulator.apps.find((a) => !a.disabled) ?? emulator.apps[0];
+  const secret = configured ? `<secret of ${first?.id}>` : (first?.secret ?? '');
+  const appLines = emulator.apps.map(
+    (a) => `  app ${a.id}${configured ? '' : ` (secret ${a.secret})`}${a.disabled ? ' - disabled, answers 21007' : ''}`,
+  );
+  const limits = [
+    options.rate > 0 ? `${options.rate} requests/s per app` : 'no rate limit',
+    options.maxClientIds > 0 ? `at most ${options.maxClientIds} client IDs per request` : 'no client ID limit',
+    options.record ? `recording to ${options.record}` : 'not recording',
+  ];
+  return [
+    `Push Message Service emulator listening on ${emulator.url}`,
+    ...appLines,
+    `  ${limits.join(', ')}`,
+    'Try it:',
+    `  PUSHCTL_APP_SECRET=${secret} pushctl send --base-url ${emulator.url} --app-id ${first?.id} --all --title Hello`,
+    `  curl ${emulator.url}/v1/emulator/messages`,
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n');
+}
+
+function checkNumber(value: number, name: string, min: number, max: number | undefined, example: string): void {
+  if (!Number.isSafeInteger(value) || value < min || (max !== undefined && value > max)) {
+    const range = max === undefined ? `of ${min} or more` : `from ${min} to ${max}`;
+    throw usageError(`--${name} must be a whole number ${range}, got ${value}`, `for example ${example}`);
+  }
+}
+
+function listenHint(code: string): string {
+  if (code === 'EADDRINUSE') return 'another process uses that port: pick another with --port, or --port 0 for any free one';
+  if (code === 'EACCES') return 'ports below 1024 need privileges: use a port such as 8787';
+  return 'check --host: use 127.0.0.1, ::1 or 0.0.0.0';
+}

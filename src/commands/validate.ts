@@ -1,0 +1,46 @@
+import type { Ctx } from '../context.js';
+import { ExitCode } from '../errors.js';
+import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
+import { assembleMessage } from '../message/assemble.js';
+import { validateMessage } from '../message/validate.js';
+import type { ValidationResult } from '../message/types.js';
+import { formatIssueList } from '../output/issues.js';
+import { styleFor } from '../output/style.js';
+
+export interface ValidateCommandOptions extends MessageInputOptions {
+  strict?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Assembles and checks a message locally: no network, no credentials. Exit 0 valid, 3 invalid. */
+export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx): Promise<number> {
+  const assembled = assembleMessage(await readMessageInput(options, ctx));
+  const result = validateMessage(assembled.message, { strict: options.strict === true });
+  const notes = [...assembled.notes, ...result.notes];
+  const valid = result.errors.length === 0;
+
+  if (options.json) {
+    ctx.stdout.write(`${JSON.stringify({ valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);
+  } else if (!options.quiet) {
+    ctx.stderr.write(await describeValidation({ ...result, notes }, ctx));
+    if (result.body) ctx.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
+  }
+  return valid ? ExitCode.ok : ExitCode.invalidMessage;
+}
+
+/** The human report on stderr: verdict, errors, warnings, normalisations applied. */
+export async function describeValidation(result: ValidationResult, ctx: Pick<Ctx, 'stderr' | 'env'>): Promise<string> {
+  const style = await styleFor(ctx.stderr, ctx.env);
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const verdict = result.errors.length
+    ? style.error(`invalid: ${count(result.errors.length, 'error')}, nothing would be sent`)
+    : style.ok(`valid${result.warnings.length ? ` (${count(result.warnings.length, 'warning')})` : ''}`);
+  return [
+    `${verdict}\n`,
+    formatIssueList('errors:', result.errors, style, style.error),
+    formatIssueList('warnings:', result.warnings, style, style.warn),
+    formatIssueList('normalised:', result.notes, style, style.dim),
+  ].join('');
+}

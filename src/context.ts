@@ -1,0 +1,21 @@
+import type { Readable } from 'node:stream';
+
+/** Where text goes; a subset of a Node stream so tests can capture it. */
+export interface TextSink {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * Everything a command needs from the outside world, passed in rather than read from `process`
+ * so commands run the same in the CLI, in tests and from the library.
+ */
+export interface Ctx {
+  stdout: TextSink;
+  stderr: TextSink;
+  stdin: Readable & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Resolves when the user asks to stop (Ctrl-C); commands that can stop early listen to it. */
+  interrupt: AbortSignal;
+}

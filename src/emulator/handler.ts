@@ -1,0 +1,167 @@
+import { validateMessage } from '../message/validate.js';
+import type { MessageIssue } from '../message/types.js';
+import { httpError, ok, pushed, serviceError, ServiceStatus, type EmulatorAnswer } from './answers.js';
+import type { EmulatorApp } from './apps.js';
+import type { RateWindow } from './rate-window.js';
+import type { MessageStore } from './store.js';
+
+/** One HTTP request as the server read it. Header names are lower case, as node:http gives them. */
+export interface EmulatorRequest {
+  method: string;
+  /** The request target: path and optional query string, e.g. `/v1/emulator/messages?app=a`. */
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  bodyText: string;
+  /** Set when the body was larger than the server accepts; `bodyText` is then empty. */
+  bodyTooLarge?: { limit: number };
+  /**
+   * When the request arrived (ms since the epoch), before its body was read: the rate limit and
+   * `received_at` use it, so the time to upload a big body does not shift a request into another window.
+   */
+  receivedAt?: number;
+}
+
+/** Everything the handler reads or updates; it does no I/O of its own. */
+export interface HandlerState {
+  apps: ReadonlyMap<string, EmulatorApp>;
+  store: MessageStore;
+  rate: RateWindow;
+  /** Most client IDs in one request (21006); 0 means no limit. */
+  maxClientIds: number;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  newMessageId: () => string;
+}
+
+export const PUSH_PATH = '/v1/message/push';
+export const MESSAGES_PATH = '/v1/emulator/messages';
+export const HEALTH_PATH = '/v1/emulator/health';
+const ROUTES = `POST ${PUSH_PATH}/{AppID}, GET|DELETE ${MESSAGES_PATH}?app=..., GET ${HEALTH_PATH}`;
+const MAX_LISTED_REASONS = 20;
+
+/** Answers one request: the push endpoint as the service does, plus the emulator's own inspection routes. */
+export function handleRequest(request: EmulatorRequest, state: HandlerState): EmulatorAnswer {
+  const queryAt = request.url.indexOf('?');
+  const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+  const query = new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1));
+  if (path === PUSH_PATH || path.startsWith(`${PUSH_PATH}/`)) {
+    if (request.method !== 'POST') return methodNotAllowed(request.method, path, 'POST');
+    return push(request, path.slice(PUSH_PATH.length + 1), state);
+  }
+  if (path === MESSAGES_PATH) return messages(request.method, query, state);
+  if (path === HEALTH_PATH) {
+    if (request.method !== 'GET') return methodNotAllowed(request.method, path, 'GET');
+    return ok({ apps: state.apps.size, ...state.store.stats() }, 'health');
+  }
+  return httpError(404, `no route for ${request.method} ${clip(path)}; the emulator serves ${ROUTES}`);
+}
+
+function push(request: EmulatorRequest, rawAppId: string, state: HandlerState): EmulatorAnswer {
+  const S = ServiceStatus;
+  if (rawAppId === '') return serviceError(S.appIdMissing, `put the app ID in the path: ${PUSH_PATH}/{AppID}`);
+  let appId: string;
+  try {
+    appId = decodeURIComponent(rawAppId);
+  } catch {
+    return serviceError(S.appIdIllegal, `the app ID "${clip(rawAppId)}" is not validly percent-encoded`);
+  }
+  const app = state.apps.get(appId);
+  if (!app) return serviceError(S.appIdIllegal, `no app with ID "${clip(appId)}"`);
+
+  const secret = header(request.headers, 'authorization');
+  if (secret === undefined || secret === '') {
+    return serviceError(S.appSecretMissing, 'send the app secret in the Authorization header');
+  }
+  if (secret !== app.secret) {
+    const prefixed = /^(bearer|basic|token)\s+(.*)$/i.exec(secret);
+    const detail =
+      prefixed && prefixed[2] === app.secret
+        ? `send the raw secret in the Authorization header, without the "${prefixed[1]}" prefix`
+        : `the Authorization header does not match the secret of app "${clip(appId)}"`;
+    return serviceError(S.appSecretIllegal, detail);
+  }
+  if (app.disabled) return serviceError(S.appDisabled, `the push SDK of app "${clip(appId)}" is disabled`);
+
+  const now = request.receivedAt ?? state.now();
+  if (!state.rate.tryTake(appId, now)) {
+    return serviceError(S.tooFrequent, `more than ${state.rate.rate} requests in one second for app "${clip(appId)}"`, {
+      headers: { 'retry-after': '1' },
+    });
+  }
+
+  const parsed = parseBody(request);
+  if ('error' in parsed) return serviceError(S.messageIllegal, parsed.error);
+  const result = validateMessage(parsed.json);
+  if (result.errors.length > 0 || !result.body) return serviceError(S.messageIllegal, reasons(result.errors), { errors: result.errors });
+
+  const body = result.body;
+  const count = body.condition.client_ids?.length ?? 0;
+  if (state.maxClientIds > 0 && count > state.maxClientIds) {
+    return serviceError(S.clientIdTooMuch, `${count} client IDs in one request; at most ${state.maxClientIds} are allowed`);
+  }
+
+  const messageId = state.newMessageId();
+  const dryRun = body.dry_run === true;
+  state.store.add({
+    app_id: appId,
+    message_id: messageId,
+    received_at: new Date(now).toISOString(),
+    dry_run: dryRun,
+    delivered: !dryRun,
+    body,
+  });
+  return pushed(messageId, dryRun);
+}
+
+function parseBody(request: EmulatorRequest): { json: unknown } | { error: string } {
+  if (request.bodyTooLarge) return { error: `the request body is larger than ${request.bodyTooLarge.limit} bytes` };
+  if (request.bodyText.trim() === '') return { error: 'the request body is empty; send the message as a JSON object' };
+  let json: unknown;
+  try {
+    json = JSON.parse(request.bodyText);
+  } catch (error) {
+    return { error: `the request body is not valid JSON (${(error as Error).message})` };
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    const kind = json === null ? 'null' : Array.isArray(json) ? 'an array' : `a ${typeof json}`;
+    return { error: `the request body must be a JSON object, not ${kind}` };
+  }
+  return { json };
+}
+
+function messages(method: string, query: URLSearchParams, state: HandlerState): EmulatorAnswer {
+  const app = query.get('app') ?? undefined;
+  if (method === 'DELETE') return ok({ deleted: state.store.clear(app) }, 'cleared');
+  if (method !== 'GET') return methodNotAllowed(method, MESSAGES_PATH, 'GET, DELETE');
+  const limitText = query.get('limit');
+  const limit = limitText === null ? undefined : Number(limitText);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
+    return httpError(400, `limit must be a whole number, got "${clip(limitText ?? '')}"`);
+  }
+  const listed = state.store.list(app, limit);
+  return ok({ ...state.store.stats(app), messages: listed }, `listed ${listed.length}`);
+}
+
+function methodNotAllowed(method: string, path: string, allow: string): EmulatorAnswer {
+  return httpError(405, `${method} is not allowed on ${clip(path)}; use ${allow}`, { allow });
+}
+
+function reasons(errors: readonly MessageIssue[]): string {
+  const shown = errors.slice(0, MAX_LISTED_REASONS).map((e) => `${e.path === '' ? '(body)' : e.path}: ${e.message}`);
+  const more = errors.length - shown.length;
+  return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ') || 'the message is not valid';
+}
+
+function header(headers: EmulatorRequest['headers'], name: string): string | undefined {
+  let value = headers[name];
+  if (value === undefined) {
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+    value = key === undefined ? undefined : headers[key];
+  }
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Keeps echoed input short in answers and logs. */
+function clip(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}

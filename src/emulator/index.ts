@@ -1,0 +1,13 @@
+export { createEmulator, type Emulator, type EmulatorOptions } from './server.js';
+export { handleRequest, type EmulatorRequest, type HandlerState } from './handler.js';
+export { ServiceStatus, type EmulatorAnswer } from './answers.js';
+export {
+  DEMO_APP,
+  EmulatorConfigError,
+  loadAppsFile,
+  parseAppSpec,
+  parseAppsJson,
+  type EmulatorApp,
+} from './apps.js';
+export { MessageStore, type MessageStoreOptions, type StoredMessage, type StoreStats } from './store.js';
+export { RateWindow } from './rate-window.js';

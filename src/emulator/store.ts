@@ -1,0 +1,110 @@
+import type { PushMessage } from '../message/types.js';
+
+/** A message the emulator accepted, as listed at `GET /v1/emulator/messages` and written to `--record`. */
+export interface StoredMessage {
+  app_id: string;
+  message_id: string;
+  /** ISO 8601 time at which the emulator accepted it. */
+  received_at: string;
+  dry_run: boolean;
+  /** False for dry runs: the service validates them but delivers nothing. */
+  delivered: boolean;
+  /** The body after validation and normalisation. */
+  body: PushMessage;
+}
+
+export interface MessageStoreOptions {
+  /** Most messages kept in memory; the oldest are dropped first. Default 10,000. */
+  keep?: number;
+  /** Most client IDs kept in memory over all kept messages, so that big runs stay bounded. Default 100,000. */
+  keepClientIds?: number;
+  /** Receives one JSON line per accepted message (the `--record` file); never dropped. */
+  sink?: (line: string) => void;
+}
+
+export interface StoreStats {
+  /** Messages accepted since start (or since the last clear), kept or not. */
+  accepted: number;
+  /** Messages still in memory. */
+  kept: number;
+  /** Messages dropped from memory to respect the bounds. */
+  dropped: number;
+}
+
+const clientIdCount = (m: StoredMessage) => m.body.condition.client_ids?.length ?? 0;
+
+/**
+ * Accepted messages, oldest first, bounded in memory by message count and by client-ID count.
+ * The record sink sees every message, so a full history is available with `--record`.
+ */
+export class MessageStore {
+  private items: (StoredMessage | undefined)[] = [];
+  private head = 0;
+  private ids = 0;
+  private accepted = 0;
+  private readonly acceptedByApp = new Map<string, number>();
+  private readonly keep: number;
+  private readonly keepClientIds: number;
+
+  constructor(private readonly options: MessageStoreOptions = {}) {
+    this.keep = Math.max(1, options.keep ?? 10_000);
+    this.keepClientIds = Math.max(0, options.keepClientIds ?? 100_000);
+  }
+
+  add(message: StoredMessage): void {
+    this.options.sink?.(JSON.stringify(message));
+    this.items.push(message);
+    this.ids += clientIdCount(message);
+    this.accepted += 1;
+    this.acceptedByApp.set(message.app_id, (this.acceptedByApp.get(message.app_id) ?? 0) + 1);
+    // Always keep the newest message, even when it alone is over the client-ID bound.
+    while (this.size > 1 && (this.size > this.keep || this.ids > this.keepClientIds)) this.dropOldest();
+  }
+
+  /** Kept messages, oldest first, optionally only those of one app and only the last `limit`. */
+  list(app?: string, limit?: number): StoredMessage[] {
+    const all = this.items.slice(this.head) as StoredMessage[];
+    const chosen = app === undefined ? all : all.filter((m) => m.app_id === app);
+    return limit !== undefined && limit < chosen.length ? chosen.slice(chosen.length - limit) : chosen;
+  }
+
+  stats(app?: string): StoreStats {
+    if (app === undefined) return { accepted: this.accepted, kept: this.size, dropped: this.accepted - this.size };
+    const kept = this.list(app).length;
+    const accepted = this.acceptedByApp.get(app) ?? 0;
+    return { accepted, kept, dropped: accepted - kept };
+  }
+
+  /** Forgets kept messages (of one app, or all) and their counts; returns how many were removed from memory. */
+  clear(app?: string): number {
+    const before = this.size;
+    const remaining = app === undefined ? [] : this.list().filter((m) => m.app_id !== app);
+    this.items = remaining;
+    this.head = 0;
+    this.ids = remaining.reduce((n, m) => n + clientIdCount(m), 0);
+    if (app === undefined) {
+      this.accepted = 0;
+      this.acceptedByApp.clear();
+    } else {
+      this.accepted -= this.acceptedByApp.get(app) ?? 0;
+      this.acceptedByApp.delete(app);
+    }
+    return before - this.size;
+  }
+
+  private get size(): number {
+    return this.items.length - this.head;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.items[this.head];
+    if (oldest) this.ids -= clientIdCount(oldest);
+    this.items[this.head] = undefined;
+    this.head += 1;
+    // Compact now and then rather than shifting on every drop, which would be O(n) each time.
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}

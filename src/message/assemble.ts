@@ -1,0 +1,210 @@
+// Builds the request body from a message file, `--var` values and flags (SPEC section 2, "Message input").
+// Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
+import { invalidMessageError, usageError } from '../errors.js';
+import { parseDurationSeconds } from './duration.js';
+import { JsonSyntaxError, parseJson } from './parse-json.js';
+import { fillPlaceholders } from './placeholders.js';
+import type { MessageIssue } from './types.js';
+
+/** The message flags of send, dry-run and validate, as commander hands them over. */
+export interface MessageFlags {
+  type?: string;
+  ttl?: string;
+  all?: boolean;
+  clientId?: string[];
+  country?: string[];
+  language?: string[];
+  brand?: string[];
+  model?: string[];
+  osVersion?: string[];
+  appVersion?: string[];
+  title?: string;
+  desc?: string;
+  style?: string;
+  icon?: string;
+  smallIcon?: string;
+  smallIconColor?: string;
+  buttonText?: string;
+  openApp?: boolean;
+  openUrl?: string;
+  openActivity?: string;
+  data?: string[];
+  var?: string[];
+}
+
+export interface AssembleInput {
+  flags: MessageFlags;
+  /** The message file's text and a name for errors (`-` shows as stdin). */
+  file?: { name: string; text: string };
+  dataFile?: { name: string; text: string };
+  /** IDs read from `--client-ids-file`: trimmed, blanks skipped, repeats dropped (and counted). */
+  clientIdsFromFile?: string[];
+  clientIdsDuplicates?: number;
+}
+
+export interface Assembled {
+  message: Record<string, unknown>;
+  notes: MessageIssue[];
+}
+
+/** A flags-only message that names no lifetime lives one day: long enough for a test, short enough to expire. */
+export const DEFAULT_TTL_SECONDS = 86_400;
+
+const TARGETING_FLAGS = [
+  ['country', 'country'],
+  ['language', 'language'],
+  ['brand', 'brand'],
+  ['model', 'model'],
+  ['osVersion', 'os_version'],
+  ['appVersion', 'app_version'],
+] as const;
+
+type Json = Record<string, unknown>;
+const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...(v as Json) } : {});
+
+/** `key=value` pairs into an object; the flag name goes into the error. */
+export function parsePairs(pairs: readonly string[] = [], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw usageError(`${flag} ${JSON.stringify(pair)} is not key=value`, `write it as ${flag} name=value`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+/** Repeatable flags that also take comma lists: `--country us,gb --country de`. */
+const splitList = (values: readonly string[]): string[] => values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+
+function parseFileJson(file: { name: string; text: string }, what: string): unknown {
+  try {
+    return parseJson(file.text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) {
+      const name = file.name === '-' ? 'stdin' : file.name;
+      throw invalidMessageError(`${what} ${name} is not valid JSON: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+function parseType(value: string): 1 | 2 {
+  const t = { notification: 1, '1': 1, data: 2, '2': 2 }[value.toLowerCase()];
+  if (t === undefined) throw usageError(`--type ${JSON.stringify(value)} is not a message type`, 'use --type notification (1) or --type data (2)');
+  return t as 1 | 2;
+}
+
+export function assembleMessage(input: AssembleInput): Assembled {
+  const { flags } = input;
+  const notes: MessageIssue[] = [];
+  const vars = parsePairs(flags.var, '--var');
+
+  let message: Json = {};
+  if (input.file) {
+    const parsed = parseFileJson(input.file, 'message file');
+    const filled = fillPlaceholders(parsed, vars);
+    const first = filled.missing[0];
+    if (first) {
+      const names = filled.missing.map((m) => m.name).join(', ');
+      throw invalidMessageError(
+        `unfilled placeholder {{${first.name}}} at ${first.path || 'the top level'}${filled.missing.length > 1 ? ` (all unfilled: ${names})` : ''}`,
+        `pass --var ${first.name}=...`,
+      );
+    }
+    // Anything but an object is left for the validator to reject with its own message.
+    if (typeof filled.value !== 'object' || filled.value === null || Array.isArray(filled.value)) {
+      return { message: filled.value as Json, notes };
+    }
+    message = { ...(filled.value as Json) };
+  } else if (flags.var?.length) {
+    throw usageError('--var fills {{placeholders}} in a message file, but no --file was given', 'add -f message.json, or drop --var');
+  }
+
+  if (flags.type !== undefined) message.type = parseType(flags.type);
+  if (flags.ttl !== undefined) {
+    const seconds = parseDurationSeconds(flags.ttl);
+    if (seconds === undefined) throw usageError(`--ttl ${JSON.stringify(flags.ttl)} is not a duration`, 'use seconds (3600) or 90s, 15m, 6h, 2d');
+    message.time_to_live = seconds;
+  }
+
+  applyCondition(message, input, flags);
+  if (input.clientIdsDuplicates) {
+    notes.push({ path: 'condition.client_ids', rule: 'dedupe', message: `removed ${input.clientIdsDuplicates} duplicate client ID${input.clientIdsDuplicates === 1 ? '' : 's'} from --client-ids-file` });
+  }
+  applyNotification(message, flags);
+  applyData(message, input, flags);
+
+  // A message typed entirely on the command line gets sensible defaults, each listed as a note.
+  if (!input.file) {
+    if (message.type === undefined) {
+      message.type = message.notification === undefined && message.data !== undefined ? 2 : 1;
+      notes.push({ path: 'type', rule: 'default', message: `no --type given: sending a ${message.type === 1 ? 'notification' : 'data message'} (${message.type})` });
+    }
+    if (message.time_to_live === undefined) {
+      message.time_to_live = DEFAULT_TTL_SECONDS;
+      notes.push({ path: 'time_to_live', rule: 'default', message: 'no --ttl given: the message lives 1 day (86400 s)' });
+    }
+  }
+  return { message, notes };
+}
+
+function applyCondition(message: Json, input: AssembleInput, flags: MessageFlags): void {
+  const ids = [...(flags.clientId ? splitList(flags.clientId) : []), ...(input.clientIdsFromFile ?? [])];
+  const byIds = flags.clientId !== undefined || input.clientIdsFromFile !== undefined;
+  const targeting = TARGETING_FLAGS.filter(([flag]) => flags[flag] !== undefined);
+  const chosen = [flags.all ? '--all' : '', byIds ? '--client-id/--client-ids-file' : '', targeting.length ? `--${targeting[0]![1].replace('_', '-')}` : ''].filter(Boolean);
+  if (chosen.length > 1) {
+    throw usageError(`${chosen.join(' and ')} choose recipients in different ways`, 'use one of --all, client IDs, or targeting flags');
+  }
+  if (flags.all) message.condition = { type: 0 };
+  if (byIds) message.condition = { type: 2, client_ids: ids };
+  if (targeting.length) {
+    const condition = asObject(message.condition);
+    const existing = asObject(condition.targeting);
+    for (const [flag, field] of targeting) existing[field] = splitList(flags[flag]!);
+    // Targeting flags refine a file's targeting; they replace a file's other way of choosing recipients.
+    message.condition = { type: 1, targeting: existing };
+  }
+}
+
+function applyNotification(message: Json, flags: MessageFlags): void {
+  const n = asObject(message.notification);
+  const before = Object.keys(n).length;
+  const set = (field: string, value: unknown) => {
+    if (value !== undefined) n[field] = value;
+  };
+  set('title', flags.title);
+  set('desc', flags.desc);
+  if (flags.style !== undefined) {
+    const style = { system: 1, button: 3 }[flags.style.toLowerCase()];
+    if (style === undefined) throw usageError(`--style ${JSON.stringify(flags.style)} is not a style`, 'use --style system or --style button');
+    n.notification_type = style;
+  }
+  set('icon', flags.icon);
+  set('small_icon', flags.smallIcon);
+  set('small_icon_color', flags.smallIconColor);
+  set('button_text', flags.buttonText);
+  const actions = [flags.openApp && '--open-app', flags.openUrl !== undefined && '--open-url', flags.openActivity !== undefined && '--open-activity'].filter(Boolean);
+  if (actions.length > 1) throw usageError(`${actions.join(' and ')} conflict: a click does one thing`, 'keep one of --open-app, --open-url, --open-activity');
+  if (flags.openApp) {
+    n.open_type = '1';
+    delete n.open_content;
+  }
+  if (flags.openActivity !== undefined) Object.assign(n, { open_type: '1', open_content: flags.openActivity });
+  if (flags.openUrl !== undefined) Object.assign(n, { open_type: '2', open_content: flags.openUrl });
+  if (Object.keys(n).length > 0 || before > 0 || message.notification !== undefined) message.notification = n;
+}
+
+function applyData(message: Json, input: AssembleInput, flags: MessageFlags): void {
+  const pairs = parsePairs(flags.data, '--data');
+  if (!input.dataFile && Object.keys(pairs).length === 0) return;
+  let data = asObject(message.data);
+  if (input.dataFile) {
+    const parsed = parseFileJson(input.dataFile, 'data file');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw invalidMessageError(`data file ${input.dataFile.name} must hold a JSON object of string values`, 'write it as {"key": "value"}');
+    }
+    data = { ...data, ...(parsed as Json) };
+  }
+  message.data = { ...data, ...pairs };
+}

@@ -1,0 +1,19 @@
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * Parses `3600` (seconds), `500ms`, `90s`, `15m`, `6h`, `2d` into milliseconds.
+ * Returns undefined for anything else so the caller can name the flag in its error.
+ */
+export function parseDurationMs(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
+  if (!match) return undefined;
+  const ms = Number(match[1]) * UNIT_MS[(match[2] ?? 's').toLowerCase()]!;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** A duration in whole seconds (for `time_to_live`); undefined when it is not a whole positive number of seconds. */
+export function parseDurationSeconds(text: string): number | undefined {
+  const ms = parseDurationMs(text);
+  if (ms === undefined || ms % 1000 !== 0 || ms <= 0) return undefined;
+  return ms / 1000;
+}

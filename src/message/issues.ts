@@ -1,0 +1,83 @@
+// Turns zod's issues into the lines a person reads: a JSON path, the rule broken, and a fix.
+import type { MessageIssue } from './types.js';
+import { KNOWN_FIELDS } from './schema.js';
+import { nearest } from './suggest.js';
+
+/** Minimal view of a zod 4 issue: only the fields this module reads. */
+export interface RawIssue {
+  code?: string;
+  path: PropertyKey[];
+  message: string;
+  input?: unknown;
+  expected?: string;
+  keys?: string[];
+  values?: unknown[];
+  params?: Record<string, unknown>;
+}
+
+/** `['condition', 'targeting', 'country', 2]` → `condition.targeting.country[2]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else if (typeof part === 'string' && /^[A-Za-z_$][\w$]*$/.test(part)) out += out ? `.${part}` : part;
+    else out += `[${JSON.stringify(String(part))}]`;
+  }
+  return out;
+}
+
+const describeType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`);
+
+const FIXES_FOR_MISSING: Record<string, string> = {
+  type: 'add "type": 1 (notification) or 2 (data), or pass --type',
+  time_to_live: 'add "time_to_live" in seconds, or pass --ttl (e.g. 1h)',
+  condition: 'add "condition", or pass --all, --client-id or a targeting flag such as --country',
+  'condition.type': 'add "type": 0 (all), 1 (targeting) or 2 (client IDs) to condition',
+};
+
+export function toMessageIssues(issues: readonly RawIssue[]): MessageIssue[] {
+  return issues.flatMap((issue): MessageIssue[] => {
+    const path = formatPath(issue.path);
+    if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
+      return [{ path, rule: 'required', message: 'is required', fix: FIXES_FOR_MISSING[path] ?? `add ${path}` }];
+    }
+    switch (issue.code) {
+      case 'unrecognized_keys':
+        return (issue.keys ?? []).map((key) => unknownField(path, key, formatPath([...issue.path, key])));
+      case 'invalid_type': {
+        if (path.startsWith('data') && issue.expected === 'string') {
+          return [{ path, rule: 'data-value', message: `must be a string, number or boolean, not ${describeType(issue.input)}`, fix: 'data values are flat strings; encode nested content as JSON text' }];
+        }
+        const expected = issue.expected === 'int' || path === 'time_to_live' ? 'a whole number' : issue.expected === 'object' || issue.expected === 'array' ? `an ${issue.expected}` : `a ${issue.expected}`;
+        const quoted = typeof issue.input === 'string' && /^-?\d+$/.test(issue.input) && (issue.expected === 'int' || issue.expected === 'number');
+        return [{ path, rule: 'type', message: `must be ${expected}, not ${describeType(issue.input)}`, ...(quoted ? { fix: `write ${issue.input} without quotes` } : {}) }];
+      }
+      case 'invalid_value': {
+        const quotedNumber = typeof issue.input === 'string' && (issue.values ?? []).includes(Number(issue.input));
+        return [{ path, rule: 'value', message: `${issue.message}, not ${describeType(issue.input)}`, ...(quotedNumber ? { fix: `write ${issue.input} without quotes` } : {}) }];
+      }
+      case 'custom': {
+        const fix = issue.params?.fix;
+        return [{ path, rule: String(issue.params?.rule ?? 'custom'), message: issue.message, ...(typeof fix === 'string' ? { fix } : {}) }];
+      }
+      default:
+        return [{ path, rule: issue.code ?? 'invalid', message: issue.message }];
+    }
+  });
+}
+
+/** An unknown field, with the nearest known name at that level, or the place where that name belongs. */
+function unknownField(parent: string, key: string, path: string): MessageIssue {
+  const here = KNOWN_FIELDS[parent];
+  const close = here ? nearest(key, here) : undefined;
+  if (close) return { path, rule: 'unknown-field', message: `unknown field "${key}"`, fix: `did you mean "${close}"?` };
+  // A field written at the wrong level ("title" at the top) is a common slip: point to where it belongs.
+  for (const [object, fields] of Object.entries(KNOWN_FIELDS)) {
+    const elsewhere = object === parent ? undefined : nearest(key, fields);
+    if (elsewhere) {
+      const where = object ? `${object}.${elsewhere}` : elsewhere;
+      return { path, rule: 'unknown-field', message: `unknown field "${key}"`, fix: `did you mean "${where}"? (${object ? `it belongs in ${object}` : 'it belongs at the top level'})` };
+    }
+  }
+  return { path, rule: 'unknown-field', message: `unknown field "${key}"`, fix: here ? `known fields here: ${here.join(', ')}` : 'remove it' };
+}

@@ -1,0 +1,147 @@
+// THE rules of a push message (SPEC section 3), shared by `pushctl validate`, `send` and the emulator.
+// Structure (types, allowed values, unknown fields) is declared with zod; rules that need a message
+// of their own and a fix are written as named checks, so every error carries `rule` and `fix`.
+// zod/mini is used because it keeps the same rules at a fraction of the start-up cost.
+import * as z from 'zod/mini';
+import { COUNTRY_ALIASES, COUNTRY_CODES } from './countries.js';
+
+/** The largest `data` object the service accepts: the UTF-8 size of its JSON text, in bytes. */
+export const MAX_DATA_BYTES = 2048;
+
+interface Finding {
+  message: string;
+  fix?: string;
+  /** The field the finding is about, below the checked value (for rules that compare fields). */
+  at?: string;
+}
+
+/** A named check: `test` returns undefined when the value passes, or what is wrong and how to fix it. */
+function rule<T>(name: string, test: (value: T) => Finding | undefined) {
+  return z.superRefine<T>((value, ctx) => {
+    const finding = test(value);
+    if (!finding) return;
+    ctx.addIssue({ code: 'custom', message: finding.message, input: value, path: finding.at ? [finding.at] : [], params: { rule: name, fix: finding.fix } });
+  });
+}
+
+const nonEmptyString = z.string().check(
+  rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
+);
+
+const countryCode = z.string().check(
+  rule<string>('country', (code) => {
+    if (COUNTRY_CODES.has(code)) return undefined;
+    const alias = COUNTRY_ALIASES[code];
+    return {
+      message: `${JSON.stringify(code)} is not an ISO 3166-1 alpha-2 country code`,
+      fix: alias ? `use ${alias}` : 'use a two-letter code such as US, GB, IN or CN',
+    };
+  }),
+);
+
+const LANGUAGE = /^[a-z]{2,3}(-([A-Z]{2}|[0-9]{3}))?$/;
+const languageCode = z.string().check(
+  rule<string>('language', (tag) => {
+    if (LANGUAGE.test(tag)) return undefined;
+    const [lang = '', region] = tag.split(/[-_]/);
+    const suggestion = region ? `${lang.toLowerCase()}-${region.toUpperCase()}` : lang.toLowerCase();
+    return {
+      message: `${JSON.stringify(tag)} is not a language code (a bare language or language-region, such as zh or zh-CN)`,
+      fix: LANGUAGE.test(suggestion) ? `use ${suggestion}` : 'use a form such as en, zh or zh-CN',
+    };
+  }),
+);
+
+const osVersion = z.string().check(
+  rule<string>('os-version', (v) =>
+    /^\d+$/.test(v) ? undefined : { message: `${JSON.stringify(v)} is not an Android API level`, fix: 'use a whole number such as "33"' },
+  ),
+);
+
+const httpUrl = (s: string): boolean => {
+  try {
+    const url = new URL(s);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
+
+export const targetingSchema = z.strictObject({
+  country: z.optional(z.array(countryCode)),
+  language: z.optional(z.array(languageCode)),
+  brand: z.optional(z.array(nonEmptyString)),
+  model: z.optional(z.array(nonEmptyString)),
+  os_version: z.optional(z.array(osVersion)),
+  app_version: z.optional(z.array(nonEmptyString)),
+});
+
+export const conditionSchema = z.strictObject({
+  type: z.literal([0, 1, 2], { error: 'must be 0 (all devices), 1 (targeting) or 2 (client IDs)' }),
+  client_ids: z.optional(z.array(nonEmptyString)),
+  targeting: z.optional(targetingSchema),
+}).check(
+  rule<{ type: number; client_ids?: string[]; targeting?: object }>('condition', (c) => {
+    if (c.type === 1 && c.targeting === undefined) {
+      return { at: 'targeting', message: 'condition.type 1 needs condition.targeting', fix: 'add "targeting": {"country": ["US"]} or pass --country/--language/...' };
+    }
+    if (c.type === 2 && (c.client_ids === undefined || c.client_ids.length === 0)) {
+      return { at: 'client_ids', message: 'condition.type 2 needs a non-empty condition.client_ids', fix: 'add "client_ids": ["..."] or pass --client-id' };
+    }
+    return undefined;
+  }),
+);
+
+export const notificationSchema = z.strictObject({
+  notification_type: z.optional(z.literal([1, 3], { error: 'must be 1 (system style) or 3 (button style)' })),
+  title: z.optional(z.string()),
+  desc: z.optional(z.string()),
+  icon: z.optional(z.string()),
+  small_icon: z.optional(z.string()),
+  small_icon_color: z.optional(
+    z.string().check(
+      rule<string>('colour', (c) =>
+        /^#[0-9A-Fa-f]{6}$/.test(c) ? undefined : { message: `${JSON.stringify(c)} is not a colour of the form #RRGGBB`, fix: 'use a value such as "#1A73E8"' },
+      ),
+    ),
+  ),
+  open_type: z.optional(z.literal(['1', '2'], { error: 'must be "1" (open the app) or "2" (open a URL)' })),
+  open_content: z.optional(z.string()),
+  button_text: z.optional(z.string()),
+}).check(
+  rule<{ open_type?: string; open_content?: string }>('open-content', (n) => {
+    if (n.open_type !== '2') return undefined;
+    if (n.open_content !== undefined && httpUrl(n.open_content)) return undefined;
+    return n.open_content === undefined
+      ? { at: 'open_content', message: 'open_type "2" (open a URL) needs open_content', fix: 'add "open_content": "https://..." or pass --open-url' }
+      : { at: 'open_content', message: `${JSON.stringify(n.open_content)} is not an http(s) URL, which open_type "2" needs`, fix: 'use a URL such as https://example.com/news' };
+  }),
+);
+
+export const dataSchema = z.record(z.string(), z.string({ error: 'must be a string, number or boolean' })).check(
+  rule<Record<string, string>>('data-size', (data) => {
+    const bytes = Buffer.byteLength(JSON.stringify(data), 'utf8');
+    return bytes <= MAX_DATA_BYTES
+      ? undefined
+      : { message: `data is ${bytes} bytes of JSON; the service accepts at most ${MAX_DATA_BYTES}`, fix: `remove ${bytes - MAX_DATA_BYTES} bytes` };
+  }),
+);
+
+export const pushMessageSchema = z.strictObject({
+  dry_run: z.optional(z.boolean()),
+  type: z.literal([1, 2], { error: 'must be 1 (notification) or 2 (data)' }),
+  time_to_live: z.int().check(
+    rule<number>('ttl', (ttl) => (ttl > 0 ? undefined : { message: 'must be a positive number of seconds', fix: 'use e.g. 3600, or --ttl 1h' })),
+  ),
+  condition: conditionSchema,
+  notification: z.optional(notificationSchema),
+  data: z.optional(dataSchema),
+});
+
+/** The known field names of each object, for "did you mean" suggestions. */
+export const KNOWN_FIELDS: Record<string, readonly string[]> = {
+  '': Object.keys(pushMessageSchema.shape),
+  condition: Object.keys(conditionSchema.shape),
+  'condition.targeting': Object.keys(targetingSchema.shape),
+  notification: Object.keys(notificationSchema.shape),
+};

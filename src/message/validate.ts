@@ -1,0 +1,27 @@
+import { pushMessageSchema } from './schema.js';
+import { normalizeMessage } from './normalize.js';
+import { toMessageIssues, type RawIssue } from './issues.js';
+import { messageWarnings } from './warnings.js';
+import type { PushMessage, ValidateOptions, ValidationResult } from './types.js';
+
+/**
+ * Normalises and checks a push message body against the service's rules (SPEC section 3).
+ * Never throws: any input gives a result whose `body` is set only when there are no errors.
+ */
+export function validateMessage(input: unknown, options: ValidateOptions = {}): ValidationResult {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    const what = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
+    return { errors: [{ path: '', rule: 'type', message: `the message must be a JSON object, not ${what}`, fix: 'start the file with { "type": 1, ... }' }], warnings: [], notes: [] };
+  }
+  const { value, notes } = normalizeMessage(input);
+  const parsed = pushMessageSchema.safeParse(value, { reportInput: true });
+  if (!parsed.success) {
+    return { errors: toMessageIssues(parsed.error.issues as unknown as RawIssue[]), warnings: [], notes };
+  }
+  const body = parsed.data as PushMessage;
+  const warnings = messageWarnings(body);
+  if (options.strict && warnings.length > 0) {
+    return { errors: warnings.map((w) => ({ ...w, message: `${w.message} (an error under --strict)` })), warnings: [], notes };
+  }
+  return { body, errors: [], warnings, notes };
+}

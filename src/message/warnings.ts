@@ -1,0 +1,41 @@
+// Findings that do not stop a send: fields the service ignores in this combination, an empty-looking
+// notification, an unusually long lifetime. `--strict` turns them into errors.
+import type { MessageIssue, PushMessage } from './types.js';
+
+/** 28 days: a lifetime beyond this is more likely a unit mistake than an intention. */
+export const LONG_TTL_SECONDS = 28 * 24 * 3600;
+
+export function messageWarnings(body: PushMessage): MessageIssue[] {
+  const warnings: MessageIssue[] = [];
+  const warn = (path: string, rule: string, message: string, fix?: string) => warnings.push({ path, rule, message, ...(fix ? { fix } : {}) });
+  const { condition, notification } = body;
+
+  if (condition.targeting !== undefined && condition.type !== 1) {
+    warn('condition.targeting', 'no-effect', `has no effect with condition.type ${condition.type}`, 'remove it, or set condition.type to 1');
+  }
+  if (condition.client_ids !== undefined && condition.type !== 2) {
+    warn('condition.client_ids', 'no-effect', `has no effect with condition.type ${condition.type}`, 'remove it, or set condition.type to 2');
+  }
+
+  if (notification !== undefined && body.type === 2) {
+    warn('notification', 'no-effect', 'has no effect on a data message (type 2)', 'remove it, or send a notification (type 1)');
+  }
+  if (body.type === 1 && !notification?.title && !notification?.desc) {
+    warn('notification', 'empty-notification', 'a notification with neither title nor desc shows nothing useful', 'add --title or --desc');
+  }
+  if (notification !== undefined) {
+    const button = notification.notification_type === 3;
+    const style = button ? 'button style (notification_type 3)' : 'system style (notification_type 1, the default)';
+    const ignored = button ? (['small_icon', 'small_icon_color'] as const) : (['icon', 'button_text'] as const);
+    for (const field of ignored) {
+      if (notification[field] !== undefined) {
+        warn(`notification.${field}`, 'no-effect', `has no effect with ${style}`, button ? 'use --style system, or remove it' : 'use --style button, or remove it');
+      }
+    }
+  }
+
+  if (body.time_to_live > LONG_TTL_SECONDS) {
+    warn('time_to_live', 'long-ttl', `${body.time_to_live} seconds is over 28 days`, 'check the unit: --ttl takes 90s, 15m, 6h or 2d');
+  }
+  return warnings;
+}

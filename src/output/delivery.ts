@@ -1,0 +1,110 @@
+// How a send's outcome reads: pure formatters from batch results to text (human) or a document (--json).
+import { describeStatus } from '../client/codes.js';
+import type { DeliverySummary } from '../client/report.js';
+import type { AttemptEvent, BatchResult } from '../client/send-batches.js';
+import type { RequestView } from '../client/outcome.js';
+import type { MessageIssue } from '../message/types.js';
+import type { Style } from './style.js';
+
+/** One batch in the --json document. */
+export interface BatchLine {
+  batch: number;
+  status: BatchResult['status'];
+  recipients: number;
+  attempts: number;
+  message_id?: string;
+  code?: number;
+  meaning?: string;
+  message?: string;
+  reason?: string;
+}
+
+/** The `--json` document of send and dry-run (documented in the README). */
+export interface DeliveryDocument {
+  ok: boolean;
+  dry_run: boolean;
+  exit_code: number;
+  message_ids: string[];
+  summary: DeliverySummary;
+  batches: BatchLine[];
+  warnings: MessageIssue[];
+  notes: MessageIssue[];
+  report?: string;
+  resend_command?: string;
+}
+
+export function batchLine(result: BatchResult): BatchLine {
+  const line: BatchLine = { batch: result.index, status: result.status, recipients: result.clientIds.length, attempts: result.attempts };
+  if (result.messageId !== undefined) line.message_id = result.messageId;
+  if (result.code !== undefined) Object.assign(line, { code: result.code, meaning: describeStatus(result.code).meaning, message: result.message ?? '' });
+  if (result.reason !== undefined && result.status !== 'accepted') line.reason = result.reason;
+  return line;
+}
+
+/** `21004 App Secret illegal (service: "auth failed")` */
+export function describeCode(code: number, serviceText: string | undefined): string {
+  const { meaning } = describeStatus(code);
+  const own = serviceText && serviceText !== meaning ? ` (service: ${JSON.stringify(serviceText)})` : '';
+  return `${code} ${meaning}${own}`;
+}
+
+/** The verdict for a single request (a message to all devices, by targeting, or one batch of IDs). */
+export function formatSingle(result: BatchResult, dryRun: boolean, style: Style): string {
+  switch (result.status) {
+    case 'accepted':
+      return dryRun
+        ? `${style.ok('✓ dry run accepted')}: the service checked the message; nothing was delivered (message_id ${result.messageId})\n`
+        : `${style.ok('✓ sent')}: message_id ${style.code(result.messageId ?? '')}\n`;
+    case 'rejected': {
+      const hint = describeStatus(result.code ?? 0).hint;
+      return `${style.error('✗ rejected')}: ${describeCode(result.code ?? 0, result.message)}\nhint: ${hint}\n`;
+    }
+    case 'unknown':
+      return `${style.error('? no clear answer')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-ambiguous retries).\n`;
+    case 'not_sent': {
+      const code = result.code !== undefined ? `${describeCode(result.code, result.message)}: ` : '';
+      const hint = result.code !== undefined ? `\nhint: ${describeStatus(result.code).hint}` : '';
+      return `${style.error('✗ not sent')}: ${code}${result.reason}${hint}\n`;
+    }
+  }
+}
+
+/** The end-of-run summary for a batched send. */
+export function formatSummary(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, style: Style): string {
+  const { batches, recipients } = summary;
+  const row = (label: string, n: number, r: number, mark: (s: string) => string) =>
+    n > 0 ? `  ${mark(label.padEnd(9))} ${String(n).padStart(6)} batch${n === 1 ? '' : 'es'}  ${String(r).padStart(9)} recipients\n` : '';
+  const lines = [
+    `${dryRun ? 'dry run' : 'sent'}: ${batches.total} batch${batches.total === 1 ? '' : 'es'}, ${recipients.total} recipients\n`,
+    row('accepted', batches.accepted, recipients.accepted, style.ok),
+    row('rejected', batches.rejected, recipients.rejected, style.error),
+    row('unknown', batches.unknown, recipients.unknown, style.warn),
+    row('not sent', batches.not_sent, recipients.not_sent, style.warn),
+  ];
+  // Group failures by cause so a 200-batch run shows a handful of lines, not two hundred.
+  const causes = new Map<string, number>();
+  for (const r of results) {
+    if (r.status === 'accepted') continue;
+    const cause = r.code !== undefined ? describeCode(r.code, r.message) : (r.reason ?? r.status);
+    causes.set(`${r.status}: ${cause}`, (causes.get(`${r.status}: ${cause}`) ?? 0) + 1);
+  }
+  for (const [cause, n] of causes) lines.push(style.dim(`  ${cause} (${n} batch${n === 1 ? '' : 'es'})\n`));
+  return lines.join('');
+}
+
+/** `--verbose`: the request as sent (secret as ***) and the raw answer, for one attempt. */
+export function formatAttempt(event: AttemptEvent, request: RequestView): string {
+  const { outcome } = event;
+  const lines = [`> ${request.method} ${request.url}  (batch ${event.batch}, attempt ${event.attempt})`];
+  for (const [k, v] of Object.entries(request.headers)) lines.push(`> ${k}: ${v}`);
+  lines.push(`> ${truncate(request.body)}`);
+  if (outcome.response) {
+    lines.push(`< HTTP ${outcome.response.httpStatus}`);
+    for (const [k, v] of Object.entries(outcome.response.headers)) lines.push(`< ${k}: ${v}`);
+    lines.push(`< ${truncate(outcome.response.body)}`);
+  }
+  lines.push(`= ${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''}${event.retryInMs !== undefined ? `; retrying in ${Math.round(event.retryInMs)} ms` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const truncate = (text: string, max = 4000) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);

@@ -1,0 +1,32 @@
+import type { Ctx } from '../context.js';
+import { loadConfigFile, type LoadedConfig } from './load.js';
+import { readSecret, type ReadSecretOptions } from './read-secret.js';
+import { resolveSettings, type ResolvedSettings, type SettingsFlags } from './resolve.js';
+
+/** Every settings-related option a command accepts: the flags of SPEC section 2. */
+export interface SettingsOptions extends SettingsFlags, ReadSecretOptions {
+  /** `-c, --config <path>` */
+  config?: string;
+}
+
+export interface LoadedSettings extends ResolvedSettings {
+  file: LoadedConfig | null;
+}
+
+/**
+ * The I/O half of settings resolution: finds and validates the config file, reads the secret from
+ * `--app-secret-file`/`--app-secret-stdin`, then calls the pure resolveSettings.
+ */
+export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>): Promise<LoadedSettings> {
+  const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config });
+  const secret = await readSecret(options, ctx);
+  const flags: SettingsFlags = {
+    appId: options.appId,
+    region: options.region,
+    baseUrl: options.baseUrl,
+    profile: options.profile,
+    timeout: options.timeout,
+    insecure: options.insecure,
+  };
+  return { ...resolveSettings({ flags, env: ctx.env, file, secret }), file };
+}

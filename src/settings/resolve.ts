@@ -1,0 +1,254 @@
+import { configError, usageError } from '../errors.js';
+import type { LoadedConfig } from './load.js';
+import type { SecretInput } from './read-secret.js';
+import { defaultRegion, isRegion, regionNames, regionUrls, type Region } from './regions.js';
+import type { ProfileSettings } from './schema.js';
+import { nearest } from './suggest.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Settings given as command-line flags (the secret arrives separately, already read: see readSecret). */
+export interface SettingsFlags {
+  appId?: string;
+  region?: string;
+  baseUrl?: string;
+  profile?: string;
+  timeout?: string;
+  insecure?: boolean;
+}
+
+export interface ResolveInput {
+  flags: SettingsFlags;
+  env: Env;
+  file: LoadedConfig | null;
+  /** The secret from `--app-secret-file` / `--app-secret-stdin`, if one was given. */
+  secret?: SecretInput;
+}
+
+export interface Settings {
+  appId?: string;
+  appSecret?: string;
+  region: Region;
+  /** Not yet checked: pass it through checkBaseUrl before use. */
+  baseUrl: string;
+  /** A duration text such as "10s", as `--timeout` takes it. */
+  timeout: string;
+  insecure: boolean;
+  profile?: string;
+  configFile?: string;
+}
+
+export type SettingName = 'appId' | 'appSecret' | 'region' | 'baseUrl' | 'timeout' | 'profile' | 'configFile';
+
+/** The resolved settings, where each came from (e.g. "env PUSHCTL_APP_ID"), and warnings to print. */
+export interface ResolvedSettings {
+  settings: Settings;
+  sources: Partial<Record<SettingName, string>>;
+  warnings: string[];
+}
+
+export const defaultTimeout = '10s';
+
+type Key = 'appId' | 'appSecret' | 'region' | 'baseUrl' | 'timeout';
+
+/** One layer of the precedence: a value per key and the words naming where it came from. */
+interface Layer {
+  get(key: Key): string | undefined;
+  source(key: Key): string;
+}
+
+const flagNames: Record<Key, string> = {
+  appId: '--app-id',
+  appSecret: '--app-secret-file',
+  region: '--region',
+  baseUrl: '--base-url',
+  timeout: '--timeout',
+};
+
+export const envNames = {
+  appId: 'PUSHCTL_APP_ID',
+  appSecret: 'PUSHCTL_APP_SECRET',
+  region: 'PUSHCTL_REGION',
+  baseUrl: 'PUSHCTL_BASE_URL',
+  profile: 'PUSHCTL_PROFILE',
+  config: 'PUSHCTL_CONFIG',
+} as const;
+
+/** An empty environment variable counts as unset: CI systems often define variables they leave empty. */
+function fromEnv(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function flagValue(flags: SettingsFlags, key: Exclude<Key, 'appSecret'> | 'profile'): string | undefined {
+  const value = flags[key];
+  if (value === '') {
+    const flag = key === 'profile' ? '--profile' : flagNames[key];
+    throw usageError(`${flag} needs a non-empty value`);
+  }
+  return value;
+}
+
+function configLayer(values: ProfileSettings, source: string): Layer {
+  return { get: (key) => values[key], source: () => source };
+}
+
+function selectProfile(input: ResolveInput): { name?: string; source?: string; values?: ProfileSettings } {
+  const fromFlag = flagValue(input.flags, 'profile');
+  const name = fromFlag ?? fromEnv(input.env, envNames.profile);
+  if (name === undefined) return {};
+  const source = fromFlag !== undefined ? 'flag --profile' : `env ${envNames.profile}`;
+  const { file } = input;
+  if (file === null) {
+    throw configError(
+      `profile "${name}" (from ${source}) was selected, but no config file was found`,
+      `create it with: pushctl init --profile ${name} --app-id <id>, or point --config at your file`,
+    );
+  }
+  const profiles = file.config.profiles ?? {};
+  const values = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+  if (values === undefined) {
+    const names = Object.keys(profiles);
+    const guess = nearest(name, names);
+    throw configError(
+      `profile "${name}" (from ${source}) does not exist in ${file.filepath}`,
+      names.length === 0
+        ? `the file has no profiles; add one with: pushctl init --profile ${name}`
+        : `${guess ? `did you mean "${guess}"? ` : ''}profiles in the file: ${names.join(', ')}`,
+    );
+  }
+  return { name, source, values };
+}
+
+function checkSecretText(value: string, source: string): void {
+  // A line break or control character cannot go into an HTTP header, and the error the HTTP layer would
+  // raise might quote the header. Say so here, without the value.
+  if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    throw configError(`the app secret from ${source} contains a line break or control character`, 'store it as a single line');
+  }
+}
+
+/**
+ * Resolves the settings from flags, environment, the selected profile of the config file, the file's top
+ * level and defaults, first wins (SPEC section 2). Pure: all I/O (the file, the secret) happens before.
+ *
+ * The endpoint is one setting given either as a region or as a base URL: the first layer that sets either
+ * decides it, and within a layer a base URL beats a region. So `--region india` overrides a baseUrl in the
+ * config file, and `baseUrl` beside `region` in the same place wins.
+ */
+export function resolveSettings(input: ResolveInput): ResolvedSettings {
+  const { flags, env, file, secret } = input;
+  const profile = selectProfile(input);
+
+  const layers: Layer[] = [
+    {
+      get: (key) => (key === 'appSecret' ? secret?.value : flagValue(flags, key)),
+      source: (key) => (key === 'appSecret' ? (secret?.source ?? 'flag') : `flag ${flagNames[key]}`),
+    },
+    {
+      // The timeout has no environment variable (SPEC section 2 lists none).
+      get: (key) => (key === 'timeout' ? undefined : fromEnv(env, envNames[key])),
+      source: (key) => (key === 'timeout' ? 'env' : `env ${envNames[key]}`),
+    },
+  ];
+  if (file && profile.values) layers.push(configLayer(profile.values, `config ${file.filepath} (profile ${profile.name})`));
+  if (file) layers.push(configLayer(file.config, `config ${file.filepath}`));
+
+  const sources: ResolvedSettings['sources'] = {};
+  const pick = (key: Key): string | undefined => {
+    for (const layer of layers) {
+      const value = layer.get(key);
+      if (value !== undefined) {
+        sources[key] = layer.source(key);
+        return value;
+      }
+    }
+    return undefined;
+  };
+
+  const appId = pick('appId');
+  const appSecret = pick('appSecret');
+  if (appSecret !== undefined) checkSecretText(appSecret, sources.appSecret ?? 'unknown');
+
+  const regionText = pick('region');
+  let region: Region = defaultRegion;
+  if (regionText === undefined) {
+    sources.region = 'default';
+  } else {
+    const lower = regionText.toLowerCase();
+    if (!isRegion(lower)) {
+      const guess = nearest(regionText, regionNames);
+      throw configError(
+        `unknown region "${regionText}" (from ${sources.region})`,
+        `${guess ? `did you mean "${guess}"? ` : ''}valid regions: ${regionNames.join(', ')} (or set a base URL with --base-url)`,
+      );
+    }
+    region = lower;
+  }
+
+  let baseUrl: string = regionUrls[region];
+  sources.baseUrl = `region ${region} (${sources.region})`;
+  for (const layer of layers) {
+    const url = layer.get('baseUrl');
+    if (url !== undefined) {
+      baseUrl = url;
+      sources.baseUrl = layer.source('baseUrl');
+      break;
+    }
+    if (layer.get('region') !== undefined) break;
+  }
+
+  let timeout = pick('timeout');
+  if (timeout === undefined) {
+    timeout = defaultTimeout;
+    sources.timeout = 'default';
+  }
+
+  const settings: Settings = { appId, appSecret, region, baseUrl, timeout, insecure: flags.insecure === true };
+  if (profile.name !== undefined) {
+    settings.profile = profile.name;
+    sources.profile = profile.source;
+  }
+  if (file) {
+    settings.configFile = file.filepath;
+    sources.configFile = file.origin === 'flag' ? 'flag --config' : file.origin === 'env' ? `env ${envNames.config}` : 'search';
+  }
+  // Unset optional settings are absent rather than undefined, so the object prints and compares cleanly.
+  if (appId === undefined) delete settings.appId;
+  if (appSecret === undefined) delete settings.appSecret;
+  return { settings, sources, warnings: [...(file?.warnings ?? [])] };
+}
+
+/** Resolved settings with both credentials present. */
+export interface Credentials {
+  appId: string;
+  appSecret: string;
+}
+
+/**
+ * Returns the app ID and secret, or throws a configError (exit 6) that names the flag, the environment
+ * variable and the config key that would supply what is missing.
+ */
+export function requireCredentials(resolved: ResolvedSettings): Credentials & Settings {
+  const { settings } = resolved;
+  const where = settings.profile && settings.configFile
+    ? `"profiles.${settings.profile}" of ${settings.configFile}`
+    : settings.configFile ?? 'the config file (pushctl init writes one)';
+  const missing: string[] = [];
+  const ways: string[] = [];
+  if (settings.appId === undefined) {
+    missing.push('app ID');
+    ways.push(`the app ID: pass --app-id, set ${envNames.appId}, or put "appId" in ${where}`);
+  }
+  if (settings.appSecret === undefined) {
+    missing.push('app secret');
+    ways.push(
+      `the app secret: set ${envNames.appSecret}, pass --app-secret-file <path> or --app-secret-stdin, ` +
+        `or put "appSecret" in ${where} (mode 600)`,
+    );
+  }
+  if (missing.length > 0) {
+    throw configError(`no ${missing.join(' and no ')} configured`, `supply ${ways.join('; supply ')}`);
+  }
+  return settings as Credentials & Settings;
+}

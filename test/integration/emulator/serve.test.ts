@@ -1,0 +1,142 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { serve, type ServeOptions } from '../../../src/commands/serve.js';
+import type { Ctx } from '../../../src/context.js';
+import { CliError, ExitCode } from '../../../src/errors.js';
+
+function testCtx() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const controller = new AbortController();
+  let announce: (url: string) => void = () => {};
+  const ready = new Promise<string>((resolve) => (announce = resolve));
+  const ctx: Ctx = {
+    stdout: { write: (s: string) => (out.push(s), announce(s.trim())) },
+    stderr: { write: (s: string) => err.push(s) },
+    stdin: Readable.from([]),
+    env: {},
+    cwd: process.cwd(),
+    interrupt: controller.signal,
+  };
+  return { ctx, out, err, ready, stop: () => controller.abort() };
+}
+
+const options = (overrides: Partial<ServeOptions> = {}): ServeOptions => ({
+  host: '127.0.0.1',
+  port: 0,
+  app: [],
+  rate: 50,
+  maxClientIds: 1000,
+  ...overrides,
+});
+const VALID = { type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'Hi' } };
+
+describe('serve', () => {
+  it('prints the URL and demo credentials, logs requests, and stops cleanly on interrupt with exit code 0', async () => {
+    const t = testCtx();
+    const running = serve(options(), t.ctx);
+    const url = await t.ready;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const banner = t.err.join('');
+    expect(banner).toContain(`listening on ${url}`);
+    expect(banner).toContain(`PUSHCTL_APP_SECRET=demo-secret pushctl send --base-url ${url} --app-id demo-app`);
+
+    const res = await fetch(`${url}/v1/message/push/demo-app`, {
+      method: 'POST',
+      headers: { authorization: 'demo-secret' },
+      body: JSON.stringify(VALID),
+    });
+    expect(await res.json()).toMatchObject({ status: 200 });
+    expect(t.err.join('')).toMatch(/POST \/v1\/message\/push\/demo-app -> 200 /);
+
+    t.stop();
+    await expect(running).resolves.toBe(0);
+    expect(t.err.join('')).toContain('emulator stopped (1 message accepted)');
+    expect(t.out).toEqual([`${url}\n`]);
+    await expect(fetch(`${url}/v1/emulator/health`)).rejects.toThrow();
+  });
+
+  it('serves apps from --app and an apps file, without printing their secrets', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-serve-'));
+    const file = join(dir, 'apps.json');
+    writeFileSync(file, JSON.stringify({ apps: [{ id: 'off', secret: 'file-secret', disabled: true }] }));
+    const t = testCtx();
+    const running = serve(options({ app: ['mine:flag-secret'], apps: file, rate: 0 }), t.ctx);
+    const url = await t.ready;
+    const send = async (app: string, secret: string) =>
+      ((await (await fetch(`${url}/v1/message/push/${app}`, { method: 'POST', headers: { authorization: secret }, body: JSON.stringify(VALID) })).json()) as {
+        status: number;
+      }).status;
+    expect(await send('mine', 'flag-secret')).toBe(200);
+    expect(await send('off', 'file-secret')).toBe(21007);
+    expect(await send('demo-app', 'demo-secret')).toBe(21002);
+    t.stop();
+    await running;
+    const printed = t.err.join('');
+    expect(printed).toContain('app off - disabled, answers 21007');
+    expect(printed).toContain('PUSHCTL_APP_SECRET=<secret of mine>');
+    expect(printed).not.toMatch(/flag-secret|file-secret/);
+  });
+
+  it('exits at once when interrupted before it is ready', async () => {
+    const t = testCtx();
+    t.stop();
+    await expect(serve(options(), t.ctx)).resolves.toBe(0);
+  });
+
+  const failure = async (promise: Promise<unknown>) => {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CliError);
+    return error as CliError;
+  };
+
+  it('refuses bad --app syntax as a usage error with a fix', async () => {
+    const error = await failure(serve(options({ app: ['no-secret'] }), testCtx().ctx));
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.hint).toMatch(/--app my-app:my-secret/);
+  });
+
+  it('refuses bad numbers as usage errors', async () => {
+    expect((await failure(serve(options({ port: 70_000 }), testCtx().ctx))).exitCode).toBe(ExitCode.usage);
+    expect((await failure(serve(options({ rate: -1 }), testCtx().ctx))).exitCode).toBe(ExitCode.usage);
+  });
+
+  it('refuses a missing or malformed apps file, duplicate apps and an unwritable record file as configuration errors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-serve-'));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"apps":[{"id":"a"}]}');
+    const dup = join(dir, 'dup.json');
+    writeFileSync(dup, '[{"id":"a","secret":"s"}]');
+    for (const o of [
+      options({ apps: join(dir, 'missing.json') }),
+      options({ apps: bad }),
+      options({ apps: dup, app: ['a:t'] }),
+      options({ record: join(dir, 'no', 'such', 'dir.jsonl') }),
+    ]) {
+      const error = await failure(serve(o, testCtx().ctx));
+      expect(error.exitCode).toBe(ExitCode.config);
+      expect(error.hint).toBeTruthy();
+    }
+  });
+
+  it('explains a port already in use', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const error = await failure(serve(options({ port }), testCtx().ctx));
+      expect(error.exitCode).toBe(ExitCode.config);
+      expect(error.message).toContain('EADDRINUSE');
+      expect(error.hint).toMatch(/--port 0/);
+    } finally {
+      blocker.close();
+    }
+  });
+});

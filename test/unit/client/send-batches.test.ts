@@ -1,0 +1,122 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { PushMessage } from '../../../src/message/types.js';
+import { sendBatches } from '../../../src/client/send-batches.js';
+import { accepted, ambiguous, FakeSender, idsOf, rejected, retryable } from './fake-sender.js';
+
+const body: PushMessage = { type: 1, time_to_live: 3600, condition: { type: 2 }, notification: { title: 'Hi' } };
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `id-${i}`);
+const noSleep = vi.fn(async () => undefined);
+
+describe('sendBatches', () => {
+  it('sends 2500 IDs in three batches with the message around each', async () => {
+    const client = new FakeSender((_b, call) => accepted(`m-${call}`));
+    const results = await sendBatches({ client, body, clientIds: ids(2500), sleep: noSleep });
+    expect(results.map((r) => [r.status, r.clientIds.length])).toEqual([['accepted', 1000], ['accepted', 1000], ['accepted', 500]]);
+    expect(client.bodies.flatMap(idsOf).sort()).toEqual(ids(2500).sort());
+    for (const sent of client.bodies) {
+      expect(sent).toMatchObject({ type: 1, time_to_live: 3600, notification: { title: 'Hi' }, condition: { type: 2 } });
+    }
+  });
+
+  it('sends a message to all devices as one request, untouched', async () => {
+    const all: PushMessage = { type: 2, time_to_live: 60, condition: { type: 0 }, data: { a: 'b' } };
+    const client = new FakeSender(() => accepted('m-all'));
+    const results = await sendBatches({ client, body: all });
+    expect(client.bodies).toEqual([all]);
+    expect(results).toMatchObject([{ status: 'accepted', messageId: 'm-all', clientIds: [], attempts: 1 }]);
+  });
+
+  it('retries not-processed outcomes with backoff, then succeeds', async () => {
+    const sleep = vi.fn(async () => undefined);
+    const client = new FakeSender((_b, call) => (call < 2 ? retryable() : accepted()));
+    const [result] = await sendBatches({ client, body, clientIds: ['a'], sleep, random: () => 0.5 });
+    expect(result).toMatchObject({ status: 'accepted', attempts: 3 });
+    expect(sleep.mock.calls.map((call) => (call as unknown[])[0])).toEqual([500, 1000]);
+  });
+
+  it('gives up after 5 attempts and reports the batch not sent', async () => {
+    const client = new FakeSender(() => retryable());
+    const [result] = await sendBatches({ client, body, clientIds: ['a'], sleep: noSleep });
+    expect(result).toMatchObject({ status: 'not_sent', attempts: 5 });
+    expect(result!.reason).toMatch(/ECONNREFUSED.*5 attempts/);
+  });
+
+  it('slows the shared limiter on 22001 and keeps the code when it never clears', async () => {
+    const limiter = { acquire: vi.fn(async () => undefined), slowDown: vi.fn() };
+    const client = new FakeSender(() => retryable(22001));
+    const [result] = await sendBatches({ client, body, clientIds: ['a'], limiter, sleep: noSleep });
+    expect(limiter.slowDown).toHaveBeenCalledTimes(5);
+    expect(limiter.acquire).toHaveBeenCalledTimes(5);
+    expect(result).toMatchObject({ status: 'not_sent', code: 22001, message: 'too fast' });
+  });
+
+  it('sends an ambiguous batch once and marks it unknown; retries it only when asked', async () => {
+    const once = new FakeSender(() => ambiguous());
+    expect(await sendBatches({ client: once, body, clientIds: ['a'], sleep: noSleep })).toMatchObject([{ status: 'unknown', attempts: 1 }]);
+    const twice = new FakeSender((_b, call) => (call === 0 ? ambiguous() : accepted()));
+    const results = await sendBatches({ client: twice, body, clientIds: ['a'], sleep: noSleep, retry: { retryAmbiguous: true } });
+    expect(results).toMatchObject([{ status: 'accepted', attempts: 2 }]);
+  });
+
+  it('never retries a rejection', async () => {
+    const client = new FakeSender(() => rejected(21004));
+    expect(await sendBatches({ client, body, clientIds: ids(3), batchSize: 1, sleep: noSleep })).toMatchObject([
+      { status: 'rejected', code: 21004, attempts: 1 },
+      { status: 'rejected', code: 21004, attempts: 1 },
+      { status: 'rejected', code: 21004, attempts: 1 },
+    ]);
+    expect(client.bodies).toHaveLength(3);
+  });
+
+  it('never runs more than `concurrency` requests at once', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const client = new FakeSender(async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+      return accepted();
+    });
+    await sendBatches({ client, body, clientIds: ids(50), batchSize: 1, concurrency: 3 });
+    expect(peak).toBe(3);
+  });
+
+  it('on abort, starts nothing new, lets in-flight batches finish, and marks the rest not sent', async () => {
+    const controller = new AbortController();
+    const release: (() => void)[] = [];
+    const client = new FakeSender(
+      () => new Promise((resolve) => release.push(() => resolve(accepted()))),
+    );
+    const run = sendBatches({ client, body, clientIds: ids(10), batchSize: 1, concurrency: 2, signal: controller.signal });
+    await vi.waitFor(() => expect(release).toHaveLength(2));
+    controller.abort();
+    release.forEach((go) => go());
+    const results = await run;
+    expect(client.bodies).toHaveLength(2);
+    expect(results.map((r) => r.status)).toEqual(['accepted', 'accepted', ...Array(8).fill('not_sent')]);
+    expect(results[5]).toMatchObject({ attempts: 0, reason: 'interrupted before this batch was sent' });
+  });
+
+  it('stops retrying on abort during a backoff and reports the batch not sent', async () => {
+    const controller = new AbortController();
+    const sleep = vi.fn(async () => {
+      controller.abort();
+      throw new Error('aborted');
+    });
+    const client = new FakeSender(() => retryable());
+    const [result] = await sendBatches({ client, body, clientIds: ['a'], sleep, signal: controller.signal });
+    expect(result).toMatchObject({ status: 'not_sent', attempts: 1 });
+  });
+
+  it('reports progress after every batch and every attempt for --verbose', async () => {
+    const onProgress = vi.fn();
+    const onAttempt = vi.fn();
+    const client = new FakeSender((_b, call) => (call === 0 ? retryable() : accepted()));
+    await sendBatches({ client, body, clientIds: ids(5), batchSize: 2, concurrency: 1, sleep: noSleep, random: () => 0, onProgress, onAttempt });
+    expect(onProgress).toHaveBeenCalledTimes(3);
+    expect(onProgress.mock.lastCall![0]).toMatchObject({ batchesDone: 3, batchesTotal: 3, recipientsDone: 5, recipientsTotal: 5, requests: 4 });
+    expect(onAttempt).toHaveBeenCalledTimes(4);
+    expect(onAttempt.mock.calls[0]![0]).toMatchObject({ batch: 0, attempt: 1, retryInMs: 0 });
+  });
+});

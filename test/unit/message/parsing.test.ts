@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parseDurationMs, parseDurationSeconds } from '../../../src/message/duration.js';
+import { firstErrorOffset, JsonSyntaxError, parseJson } from '../../../src/message/parse-json.js';
+import { fillPlaceholders } from '../../../src/message/placeholders.js';
+import { formatPath } from '../../../src/message/issues.js';
+import { nearest } from '../../../src/message/suggest.js';
+
+describe('durations', () => {
+  it.each([
+    ['3600', 3600], ['90s', 90], ['15m', 900], ['6h', 21600], ['2d', 172800], [' 10 s ', 10],
+  ])('%s is %d seconds', (text, seconds) => expect(parseDurationSeconds(text)).toBe(seconds));
+  it.each(['', 'abc', '-5', '5w', '1.5s5', '0', '500ms'])('%j is not a TTL', (text) => expect(parseDurationSeconds(text)).toBeUndefined());
+  it('parses timeouts in milliseconds', () => {
+    expect(parseDurationMs('500ms')).toBe(500);
+    expect(parseDurationMs('10s')).toBe(10_000);
+    expect(parseDurationMs('1.5s')).toBe(1500);
+    expect(parseDurationMs('ten')).toBeUndefined();
+  });
+});
+
+describe('parseJson', () => {
+  it('parses valid JSON and drops a byte-order mark', () => {
+    expect(parseJson('\ufeff{"a":1}')).toEqual({ a: 1 });
+  });
+  it.each([
+    ['{\n "a": 1,\n}', 3, 1],
+    ['{"a": tru}', 1, 10],
+    ['{"a":', 1, 6],
+    ['[1,]', 1, 4],
+    ['{} x', 1, 4],
+    ['{"a":\n\n  01}', 3, 4],
+  ])('locates the error in %j at line %d, column %d', (text, line, column) => {
+    try {
+      parseJson(text);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(JsonSyntaxError);
+      expect([(error as JsonSyntaxError).line, (error as JsonSyntaxError).column]).toEqual([line, column]);
+    }
+  });
+  it('agrees with JSON.parse on valid documents', () => {
+    for (const text of ['{"a":[1,2,{"b":null}],"c":"\\u00e9\\n","d":-1.5e3}', '[]', '"x"', 'true']) {
+      expect(firstErrorOffset(text)).toBe(text.length);
+    }
+  });
+});
+
+describe('placeholders', () => {
+  it('fills strings in nested values and leaves keys alone', () => {
+    const r = fillPlaceholders({ '{{k}}': ['{{a}}-{{ a }}', 1, { x: '{{b}}' }] }, { a: 'A', b: 'B', k: 'K' });
+    expect(r.value).toEqual({ '{{k}}': ['A-A', 1, { x: 'B' }] });
+    expect(r.missing).toEqual([]);
+  });
+  it('reports each missing name once with its first path', () => {
+    const r = fillPlaceholders({ n: { t: '{{x}}', d: '{{x}} {{y}}' } }, {});
+    expect(r.missing).toEqual([{ name: 'x', path: 'n.t' }, { name: 'y', path: 'n.d' }]);
+  });
+});
+
+describe('paths and suggestions', () => {
+  it('formats JSON paths', () => {
+    expect(formatPath(['condition', 'targeting', 'country', 2])).toBe('condition.targeting.country[2]');
+    expect(formatPath(['data', 'my key'])).toBe('data["my key"]');
+    expect(formatPath([])).toBe('');
+  });
+  it('suggests near names only', () => {
+    expect(nearest('titel', ['title', 'desc'])).toBe('title');
+    expect(nearest('time-to-live', ['time_to_live'])).toBe('time_to_live');
+    expect(nearest('zzzzzz', ['title', 'desc'])).toBeUndefined();
+  });
+});
