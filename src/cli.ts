@@ -79,6 +79,7 @@ function addDeliveryOptions(cmd: Command): Command {
     .option('--concurrency <n>', 'requests in flight at once (default 8)', integer('--concurrency'))
     .option('--rate <n>', 'requests per second, shared by all batches (default 50)', integer('--rate'))
     .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
+    .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', integer('--max-attempts'))
     .option('--report <path>', 'write a JSON report listing every client ID under its outcome');
 }
 
@@ -159,15 +160,17 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     .description('write a config file (asks on a terminal; use flags in scripts)')
     .option('--app-id <id>', 'application ID')
     .option('--region <region>', 'global|india')
+    .option('--base-url <url>', 'service URL instead of a region (e.g. the emulator\'s)')
     .option('--profile <name>', 'write the settings under profiles.<name>')
-    .option('-c, --config <path>', 'file to write (default .pushctlrc.json)')
+    .option('-c, --config <path>', 'file to write (default .pushctlrc.json here)')
+    .option('--global', 'write the user config file (~/.config/pushctl/config.json)')
+    .option('--app-secret-file <path>', 'store the secret read from this file (file mode becomes 600)')
+    .option('--app-secret-stdin', 'store the secret read from stdin (file mode becomes 600)')
     .option('-y, --yes', 'do not ask; use flags and defaults')
-    .option('--force', 'overwrite an existing file')
+    .option('--force', 'replace settings already in the file')
+    .option('--json', 'print what was written as JSON')
     .addHelpText('after', examples(['pushctl init', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes']))
-    .action(runs(async () => {
-      const { init } = await import('./commands/init.js');
-      return async (options: never, c: Ctx) => (await init(options, c), ExitCode.ok);
-    }));
+    .action(runs(async () => (await import('./commands/init.js')).initCommand));
 
   addSettingsOptions(
     program
@@ -176,10 +179,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
       .option('--json', 'print one JSON document'),
   )
     .addHelpText('after', examples(['pushctl config', 'pushctl config --profile staging --json']))
-    .action(runs(async () => {
-      const { showConfig } = await import('./commands/config.js');
-      return async (options: never, c: Ctx) => (await showConfig(options, c), ExitCode.ok);
-    }));
+    .action(runs(async () => (await import('./commands/config.js')).configCommand));
 
   if (argv.length === 0) {
     ctx.stderr.write(program.helpInformation());

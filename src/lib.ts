@@ -4,5 +4,6 @@
  */
 export { validateMessage } from './message/validate.js';
 export { assembleMessage, type MessageFlags, type AssembleInput } from './message/assemble.js';
+export { createEmulator, type Emulator, type EmulatorOptions, type StoredMessage, type EmulatorApp } from './emulator/index.js';
 export type { PushMessage, Condition, Targeting, Notification, MessageIssue, ValidationResult, ValidateOptions } from './message/types.js';
 export { VERSION } from './version.js';

@@ -32,10 +32,10 @@ export interface DeliverySummary {
 export interface DeliveryReport {
   version: 1;
   summary: DeliverySummary;
-  accepted: { batch: number; message_id: string; client_ids: string[] }[];
-  rejected: { batch: number; code: number; meaning: string; message: string; client_ids: string[] }[];
-  unknown: { batch: number; reason: string; client_ids: string[] }[];
-  not_sent: { batch: number; reason: string; code?: number; message?: string; client_ids: string[] }[];
+  accepted: { batch: number; message_id: string; client_ids: readonly string[] }[];
+  rejected: { batch: number; code: number; meaning: string; message: string; client_ids: readonly string[] }[];
+  unknown: { batch: number; reason: string; client_ids: readonly string[] }[];
+  not_sent: { batch: number; reason: string; code?: number; message?: string; client_ids: readonly string[] }[];
 }
 
 const emptyCounts = (): OutcomeCounts => ({ total: 0, accepted: 0, rejected: 0, unknown: 0, not_sent: 0 });
@@ -62,7 +62,8 @@ export function buildReport(results: readonly BatchResult[]): DeliveryReport {
   };
   for (const result of results) {
     const batch = result.index;
-    const client_ids = [...result.clientIds];
+    // Shared with the results rather than copied: a million IDs should exist once in memory.
+    const client_ids = result.clientIds;
     switch (result.status) {
       case 'accepted':
         report.accepted.push({ batch, message_id: result.messageId ?? '', client_ids });
@@ -95,4 +96,22 @@ export function resendClientIds(results: readonly BatchResult[]): string[] {
 /** The same list from a report read back from disk. */
 export function resendClientIdsFromReport(report: Pick<DeliveryReport, 'unknown' | 'not_sent'>): string[] {
   return [...report.unknown, ...report.not_sent].sort((a, b) => a.batch - b.batch).flatMap((entry) => entry.client_ids);
+}
+
+const SECTIONS = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
+
+/**
+ * The report as JSON text, in pieces of about one batch each, so a report of a million IDs can be written
+ * to a file stream without first building one 35 MB string. The pieces join into a valid JSON document:
+ * the frame is indented, each entry sits on one line.
+ */
+export function* reportJsonChunks(report: DeliveryReport): Generator<string> {
+  yield `{\n  "version": ${JSON.stringify(report.version)},\n  "summary": ${JSON.stringify(report.summary)}`;
+  for (const section of SECTIONS) {
+    const entries = report[section];
+    yield `,\n  "${section}": [`;
+    for (let i = 0; i < entries.length; i++) yield `${i === 0 ? '' : ','}\n    ${JSON.stringify(entries[i])}`;
+    yield entries.length === 0 ? ']' : '\n  ]';
+  }
+  yield '\n}\n';
 }

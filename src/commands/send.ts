@@ -13,6 +13,7 @@ import { RateLimiter } from '../client/rate-limiter.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
 import { buildReport, resendClientIds, summarizeBatches } from '../client/report.js';
 import { sendBatches, type BatchResult } from '../client/send-batches.js';
+import { DEFAULT_RETRY_POLICY } from '../client/retry.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
 import { requireCredentials } from '../settings/resolve.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
@@ -39,6 +40,7 @@ export interface SendCommandOptions extends MessageInputOptions, SettingsOptions
   concurrency?: number;
   rate?: number;
   retryAmbiguous?: boolean;
+  maxAttempts?: number;
   report?: string;
 }
 
@@ -59,6 +61,9 @@ function checkDeliveryOptions(options: SendCommandOptions): void {
     throw usageError(`--batch-size ${options.batchSize} is out of range`, `use 1 to ${MAX_BATCH_SIZE} (the service takes at most ${MAX_BATCH_SIZE} client IDs per request)`);
   }
   if (options.concurrency !== undefined && options.concurrency < 1) throw usageError('--concurrency must be at least 1', 'e.g. --concurrency 8');
+  if (options.maxAttempts !== undefined && (options.maxAttempts < 1 || options.maxAttempts > DEFAULT_RETRY_POLICY.maxAttempts)) {
+    throw usageError(`--max-attempts ${options.maxAttempts} is out of range`, `use 1 (no retries) to ${DEFAULT_RETRY_POLICY.maxAttempts}`);
+  }
 }
 
 export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
@@ -113,7 +118,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
       batchSize: options.batchSize ?? MAX_BATCH_SIZE,
       concurrency: options.concurrency ?? 8,
       limiter: new RateLimiter({ rate: options.rate ?? 50 }),
-      retry: { retryAmbiguous: options.retryAmbiguous === true },
+      retry: { retryAmbiguous: options.retryAmbiguous === true, ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}) },
       signal: ctx.interrupt,
       onProgress: (p) => {
         const seconds = (performance.now() - started) / 1000;

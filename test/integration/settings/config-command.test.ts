@@ -1,6 +1,6 @@
 import { chmod } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { showConfig, type ConfigReport } from '../../../src/commands/config.js';
+import { configCommand, showConfig, type ConfigReport } from '../../../src/commands/config.js';
 import { sandbox, testCtx, type Sandbox } from './helpers.js';
 
 const canary = 'CANARY-s3cr3t-7d1f0a';
@@ -81,5 +81,12 @@ describe('pushctl config', () => {
     expect(ctx.err()).toContain('readable by group or others');
     expect(ctx.out()).not.toContain('readable');
     expect(ctx.out() + ctx.err()).not.toContain(canary);
+  });
+
+  it('configCommand returns exit 0 and tells the scrubber the secret', async () => {
+    const seen: (string | undefined)[] = [];
+    const ctx = testCtx({ cwd: box.project, env: { ...box.env, PUSHCTL_APP_SECRET: canary } });
+    expect(await configCommand({}, ctx, { add: (s) => seen.push(s) })).toBe(0);
+    expect(seen).toContain(canary);
   });
 });

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { init } from '../../../src/commands/init.js';
+import { init, initCommand } from '../../../src/commands/init.js';
 import { CliError, ExitCode } from '../../../src/errors.js';
 import { loadConfigFile } from '../../../src/settings/load.js';
 import { sandbox, testCtx, type Sandbox } from './helpers.js';
@@ -163,6 +163,13 @@ describe('pushctl init (interactive)', () => {
     const error = await rejection(init({}, ctx));
     expect(error.message).toContain('cancelled');
     await expect(stat(path.join(box.project, '.pushctlrc.json'))).rejects.toThrow();
+  });
+
+  it('tells the scrubber the secret it was given, and initCommand returns exit 0', async () => {
+    const seen: (string | undefined)[] = [];
+    const ctx = ctxFor({ tty: true, answers: ['a', 'global', 'y', canary] });
+    expect(await initCommand({}, ctx, { add: (s) => seen.push(s) })).toBe(0);
+    expect(seen).toContain(canary);
   });
 
   it('--yes skips the questions on a terminal', async () => {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ClientIdCollector, readClientIds } from '../../../src/client/read-client-ids.js';
+import { buildReport, reportJsonChunks } from '../../../src/client/report.js';
 
 describe('readClientIds', () => {
   it('trims, skips blanks, removes duplicates in first-seen order, handles CRLF and a BOM', async () => {
@@ -29,5 +30,30 @@ describe('readClientIds', () => {
 
   it('gives nothing for an empty input', async () => {
     expect(await readClientIds(Readable.from([]))).toEqual({ ids: [], duplicates: 0 });
+  });
+
+  it('splits lone CR line ends and keeps multi-byte characters whole across chunks', async () => {
+    const bytes = Buffer.from('é-1\rü-2\n');
+    const input = Readable.from([bytes.subarray(0, 1), bytes.subarray(1)]);
+    expect((await readClientIds(input)).ids).toEqual(['é-1', 'ü-2']);
+  });
+
+  it('refuses a line far too long to be a client ID', async () => {
+    await expect(readClientIds(Readable.from([Buffer.alloc(200_000, 'a')]))).rejects.toThrow(/longer than/);
+  });
+
+  it('takes a --report file and yields the IDs to send again', async () => {
+    const report = buildReport([
+      { index: 0, clientIds: ['a'], status: 'accepted', attempts: 1, messageId: 'm' },
+      { index: 1, clientIds: ['b', 'c'], status: 'not_sent', attempts: 0, reason: 'interrupted' },
+      { index: 2, clientIds: ['d'], status: 'unknown', attempts: 1, reason: 'HTTP 502' },
+    ]);
+    const input = Readable.from(['\n  ', [...reportJsonChunks(report)].join('')]);
+    expect(await readClientIds(input)).toEqual({ ids: ['b', 'c', 'd'], duplicates: 0, fromReport: true });
+  });
+
+  it('says so when JSON input is not a report', async () => {
+    await expect(readClientIds(Readable.from(['{"ids": ["a"]}']))).rejects.toThrow(/not a pushctl report/);
+    await expect(readClientIds(Readable.from(['{ nope']))).rejects.toThrow(/not valid JSON/);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildReport, resendClientIds, resendClientIdsFromReport, summarizeBatches } from '../../../src/client/report.js';
+import { buildReport, reportJsonChunks, resendClientIds, resendClientIdsFromReport, summarizeBatches } from '../../../src/client/report.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
 import { ClientIdCollector } from '../../../src/client/read-client-ids.js';
 import type { AttemptOutcome } from '../../../src/client/outcome.js';
@@ -27,7 +27,10 @@ describe('report', () => {
           const results = await sendBatches({
             client, body, clientIds: ids, batchSize, concurrency: 3, signal: controller.signal, sleep: async () => undefined,
           });
-          const report = JSON.parse(JSON.stringify(buildReport(results))) as ReturnType<typeof buildReport>;
+          const built = buildReport(results);
+          // The chunked writer must produce exactly the same document as JSON.stringify.
+          const report = JSON.parse([...reportJsonChunks(built)].join('')) as ReturnType<typeof buildReport>;
+          expect(report).toEqual(JSON.parse(JSON.stringify(built)));
           const listed = [report.accepted, report.rejected, report.unknown, report.not_sent].flat().flatMap((entry) => entry.client_ids);
           expect([...listed].sort()).toEqual([...ids].sort());
           const { recipients, batches } = report.summary;
