@@ -1,6 +1,6 @@
 // The command tree: commander parses argv into option objects, and each action hands them to a
 // command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import type { Ctx } from './context.js';
 import { ExitCode, usageError } from './errors.js';
 import type { SecretScrubber } from './output/redact.js';
@@ -180,6 +180,28 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
   )
     .addHelpText('after', examples(['pushctl config', 'pushctl config --profile staging --json']))
     .action(runs(async () => (await import('./commands/config.js')).configCommand));
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of a message file, for editors ("$schema" in the file)')
+    .option('-o, --output <path>', 'write the schema to a file instead of stdout')
+    .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json']))
+    .action(runs(async () => (await import('./commands/schema.js')).schemaCommand));
+
+  program
+    .command('completion')
+    .description('print a shell completion script')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .addHelpText(
+      'after',
+      examples([
+        'source <(pushctl completion bash)                                   # add to ~/.bashrc',
+        'pushctl completion zsh > "${fpath[1]}/_pushctl"',
+        'pushctl completion fish > ~/.config/fish/completions/pushctl.fish',
+      ]),
+    )
+    // The script is generated from this very program, so every command and flag is completed.
+    .action((shell: string) => runs(async () => (await import('./commands/completion.js')).completionCommand)({ shell, program }));
 
   if (argv.length === 0) {
     ctx.stderr.write(program.helpInformation());

@@ -13,21 +13,31 @@ export interface ClientIdList {
 /**
  * Collects client IDs from any number of sources (`--client-id` values, then a file), trimming them,
  * skipping blanks and dropping repeats, so that every source follows the same rules.
+ *
+ * Repeats are found with an open-addressing table of indices into `ids` rather than a `Set`: for a million
+ * IDs the Set costs about 25 MB more heap (and twice that while it grows), and the memory target is 200 MB.
  */
 export class ClientIdCollector {
-  private readonly seen = new Set<string>();
   private readonly ids: string[] = [];
+  private table = new Int32Array(1024).fill(-1);
   private duplicates = 0;
 
   add(raw: string): void {
     const id = raw.trim();
     if (id === '') return;
-    if (this.seen.has(id)) {
-      this.duplicates += 1;
-      return;
+    const mask = this.table.length - 1;
+    let slot = hashString(id) & mask;
+    for (let index = this.table[slot]!; index !== -1; index = this.table[slot]!) {
+      if (this.ids[index] === id) {
+        this.duplicates += 1;
+        return;
+      }
+      slot = (slot + 1) & mask;
     }
-    this.seen.add(id);
+    this.table[slot] = this.ids.length;
     this.ids.push(id);
+    // Keep the table at most half full so probes stay short.
+    if (this.ids.length * 2 > this.table.length) this.grow();
   }
 
   addAll(raws: Iterable<string>): this {
@@ -38,6 +48,27 @@ export class ClientIdCollector {
   result(): ClientIdList {
     return { ids: this.ids, duplicates: this.duplicates };
   }
+
+  private grow(): void {
+    const table = new Int32Array(this.table.length * 2).fill(-1);
+    const mask = table.length - 1;
+    this.ids.forEach((id, index) => {
+      let slot = hashString(id) & mask;
+      while (table[slot] !== -1) slot = (slot + 1) & mask;
+      table[slot] = index;
+    });
+    this.table = table;
+  }
+}
+
+/** FNV-1a over UTF-16 code units: fast, and good enough spread for IDs that share long prefixes. */
+function hashString(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 const NEWLINE = 0x0a;

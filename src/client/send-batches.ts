@@ -105,6 +105,8 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
     let outcome: AttemptOutcome | undefined;
     let attempt = 0;
     let stopped: string | undefined;
+    // With --retry-ambiguous, an earlier attempt may have been delivered even if the last one certainly was not.
+    let earlierAmbiguous: string | undefined;
     for (;;) {
       try {
         await limiter?.acquire(signal);
@@ -115,6 +117,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
       attempt += 1;
       requests += 1;
       // The run's signal is not passed on: cutting a request already on the wire would make it ambiguous.
+      if (outcome?.kind === 'ambiguous') earlierAmbiguous = outcome.reason;
       outcome = await client.send(batchBody);
       if (outcome.kind === 'retryable' && outcome.code === STATUS_RATE_LIMITED) limiter?.slowDown();
       const decision = decideRetry(outcome, attempt, random(), options.retry);
@@ -131,7 +134,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
         break;
       }
     }
-    return settle(index, clientIds, attempt, outcome, stopped);
+    return settle(index, clientIds, attempt, outcome, stopped, earlierAmbiguous);
   };
 
   const worker = async (): Promise<void> => {
@@ -155,6 +158,7 @@ function settle(
   attempts: number,
   last: AttemptOutcome | undefined,
   stopped: string | undefined,
+  earlierAmbiguous: string | undefined,
 ): BatchResult {
   const base = { index, clientIds, attempts };
   if (!last) return { ...base, status: 'not_sent', reason: stopped ?? 'not sent' };
@@ -169,6 +173,9 @@ function settle(
     case 'retryable': {
       // Every attempt was one the service cannot have processed (even a 22001 that outlasted the retries),
       // so nothing was delivered and the IDs belong in the resend list. The code stays for the exit status.
+      if (earlierAmbiguous !== undefined) {
+        return { ...base, status: 'unknown', reason: `an earlier attempt may have been delivered (${earlierAmbiguous}); last attempt: ${last.reason}`, outcome };
+      }
       const reason = stopped
         ? `${stopped}; last attempt: ${last.reason}`
         : `${last.reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`;

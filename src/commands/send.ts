@@ -1,17 +1,19 @@
 // `pushctl send` and `pushctl dry-run`: assemble → validate → settings → deliver → report.
-import { writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
 import { parseDurationMs } from '../message/duration.js';
-import { validateMessage } from '../message/validate.js';
-import type { PushMessage } from '../message/types.js';
+import { validateAssembled } from '../message/validate-assembled.js';
+import type { MessageIssue, PushMessage } from '../message/types.js';
 import { PushClient } from '../client/push-client.js';
 import { RateLimiter } from '../client/rate-limiter.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
-import { buildReport, resendClientIds, summarizeBatches } from '../client/report.js';
+import { buildReport, reportJsonChunks, resendClientIds, summarizeBatches } from '../client/report.js';
 import { sendBatches, type BatchResult } from '../client/send-batches.js';
 import { DEFAULT_RETRY_POLICY } from '../client/retry.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
@@ -73,14 +75,15 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
 
   // 1. The message, checked before anything touches the network or the credentials.
   const assembled = assembleMessage(await readMessageInput(options, ctx));
-  const message: Record<string, unknown> = { ...assembled.message, ...(options.dryRun ? { dry_run: true } : {}) };
+  if (options.dryRun) assembled.message.dry_run = true;
   let body: PushMessage;
-  let warnings = [] as ReturnType<typeof validateMessage>['warnings'];
+  let warnings: MessageIssue[] = [];
   let notes = assembled.notes;
   if (options.validate === false) {
-    body = message as unknown as PushMessage;
+    const { message, clientIds } = assembled;
+    body = (clientIds ? { ...message, condition: { ...(message.condition as object), client_ids: clientIds } } : message) as unknown as PushMessage;
   } else {
-    const result = validateMessage(message, { strict: options.strict === true });
+    const result = validateAssembled(assembled, { strict: options.strict === true });
     notes = [...notes, ...result.notes];
     if (!result.body) {
       if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: false, exit_code: ExitCode.invalidMessage, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);
@@ -141,7 +144,10 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
     // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down.
     reportPath = `pushctl-report-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   }
-  if (reportPath !== undefined) await writeFile(resolve(ctx.cwd, reportPath), `${JSON.stringify(buildReport(results))}\n`);
+  if (reportPath !== undefined) {
+    // Written in pieces: the report of a million recipients never exists as one string in memory.
+    await pipeline(Readable.from(reportJsonChunks(buildReport(results))), createWriteStream(resolve(ctx.cwd, reportPath)));
+  }
   const resendLine = resend.length > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
 
   const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));

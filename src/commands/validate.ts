@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
-import { validateMessage } from '../message/validate.js';
+import { validateAssembled } from '../message/validate-assembled.js';
 import type { ValidationResult } from '../message/types.js';
 import { formatIssueList } from '../output/issues.js';
 import { styleFor } from '../output/style.js';
@@ -17,7 +17,7 @@ export interface ValidateCommandOptions extends MessageInputOptions {
 /** Assembles and checks a message locally: no network, no credentials. Exit 0 valid, 3 invalid. */
 export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx): Promise<number> {
   const assembled = assembleMessage(await readMessageInput(options, ctx));
-  const result = validateMessage(assembled.message, { strict: options.strict === true });
+  const result = validateAssembled(assembled, { strict: options.strict === true });
   const notes = [...assembled.notes, ...result.notes];
   const valid = result.errors.length === 0;
 

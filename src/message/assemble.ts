@@ -37,14 +37,21 @@ export interface AssembleInput {
   /** The message file's text and a name for errors (`-` shows as stdin). */
   file?: { name: string; text: string };
   dataFile?: { name: string; text: string };
-  /** IDs read from `--client-ids-file`: trimmed, blanks skipped, repeats dropped (and counted). */
-  clientIdsFromFile?: string[];
-  clientIdsDuplicates?: number;
+  /**
+   * Recipients from `--client-id` and `--client-ids-file`, already trimmed, non-blank and unique (the
+   * caller's collector did that, counting the repeats). When given, `flags.clientId` is not read again.
+   */
+  recipients?: { ids: string[]; duplicates: number; fromReport?: boolean };
 }
 
 export interface Assembled {
   message: Record<string, unknown>;
   notes: MessageIssue[];
+  /**
+   * Clean recipients kept beside the message rather than inside it, so a million of them are not copied
+   * by every check: see validateAssembled. The message then has `condition: { type: 2 }`.
+   */
+  clientIds?: string[];
 }
 
 /** A flags-only message that names no lifetime lives one day: long enough for a test, short enough to expire. */
@@ -128,8 +135,12 @@ export function assembleMessage(input: AssembleInput): Assembled {
   }
 
   applyCondition(message, input, flags);
-  if (input.clientIdsDuplicates) {
-    notes.push({ path: 'condition.client_ids', rule: 'dedupe', message: `removed ${input.clientIdsDuplicates} duplicate client ID${input.clientIdsDuplicates === 1 ? '' : 's'} from --client-ids-file` });
+  const { recipients } = input;
+  if (recipients?.fromReport) {
+    notes.push({ path: 'condition.client_ids', rule: 'report', message: `read the ${recipients.ids.length} unknown and not-sent client IDs of a pushctl report` });
+  }
+  if (recipients?.duplicates) {
+    notes.push({ path: 'condition.client_ids', rule: 'dedupe', message: `removed ${recipients.duplicates} duplicate client ID${recipients.duplicates === 1 ? '' : 's'}` });
   }
   applyNotification(message, flags);
   applyData(message, input, flags);
@@ -145,19 +156,19 @@ export function assembleMessage(input: AssembleInput): Assembled {
       notes.push({ path: 'time_to_live', rule: 'default', message: 'no --ttl given: the message lives 1 day (86400 s)' });
     }
   }
-  return { message, notes };
+  return { message, notes, ...(recipients ? { clientIds: recipients.ids } : {}) };
 }
 
 function applyCondition(message: Json, input: AssembleInput, flags: MessageFlags): void {
-  const ids = [...(flags.clientId ? splitList(flags.clientId) : []), ...(input.clientIdsFromFile ?? [])];
-  const byIds = flags.clientId !== undefined || input.clientIdsFromFile !== undefined;
+  const byIds = flags.clientId !== undefined || input.recipients !== undefined;
   const targeting = TARGETING_FLAGS.filter(([flag]) => flags[flag] !== undefined);
   const chosen = [flags.all ? '--all' : '', byIds ? '--client-id/--client-ids-file' : '', targeting.length ? `--${targeting[0]![1].replace('_', '-')}` : ''].filter(Boolean);
   if (chosen.length > 1) {
     throw usageError(`${chosen.join(' and ')} choose recipients in different ways`, 'use one of --all, client IDs, or targeting flags');
   }
   if (flags.all) message.condition = { type: 0 };
-  if (byIds) message.condition = { type: 2, client_ids: ids };
+  // Clean recipients travel beside the message (see Assembled.clientIds); raw flag values go inside it.
+  if (byIds) message.condition = input.recipients ? { type: 2 } : { type: 2, client_ids: splitList(flags.clientId ?? []) };
   if (targeting.length) {
     const condition = asObject(message.condition);
     const existing = asObject(condition.targeting);

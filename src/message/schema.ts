@@ -24,11 +24,11 @@ function rule<T>(name: string, test: (value: T) => Finding | undefined) {
   });
 }
 
-const nonEmptyString = z.string().check(
+export const nonEmptyString = z.string().check(
   rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
 );
 
-const countryCode = z.string().check(
+export const countryCode = z.string().check(
   rule<string>('country', (code) => {
     if (COUNTRY_CODES.has(code)) return undefined;
     const alias = COUNTRY_ALIASES[code];
@@ -39,8 +39,8 @@ const countryCode = z.string().check(
   }),
 );
 
-const LANGUAGE = /^[a-z]{2,3}(-([A-Z]{2}|[0-9]{3}))?$/;
-const languageCode = z.string().check(
+export const LANGUAGE = /^[a-z]{2,3}(-([A-Z]{2}|[0-9]{3}))?$/;
+export const languageCode = z.string().check(
   rule<string>('language', (tag) => {
     if (LANGUAGE.test(tag)) return undefined;
     const [lang = '', region] = tag.split(/[-_]/);
@@ -52,11 +52,16 @@ const languageCode = z.string().check(
   }),
 );
 
-const osVersion = z.string().check(
+/** `os_version`: an Android API level, a whole number written as a string. */
+export const API_LEVEL = /^\d+$/;
+export const osVersion = z.string().check(
   rule<string>('os-version', (v) =>
-    /^\d+$/.test(v) ? undefined : { message: `${JSON.stringify(v)} is not an Android API level`, fix: 'use a whole number such as "33"' },
+    API_LEVEL.test(v) ? undefined : { message: `${JSON.stringify(v)} is not an Android API level`, fix: 'use a whole number such as "33"' },
   ),
 );
+
+/** `notification.small_icon_color`: a colour of the form #RRGGBB. */
+export const COLOUR = /^#[0-9A-Fa-f]{6}$/;
 
 const httpUrl = (s: string): boolean => {
   try {
@@ -101,7 +106,7 @@ export const notificationSchema = z.strictObject({
   small_icon_color: z.optional(
     z.string().check(
       rule<string>('colour', (c) =>
-        /^#[0-9A-Fa-f]{6}$/.test(c) ? undefined : { message: `${JSON.stringify(c)} is not a colour of the form #RRGGBB`, fix: 'use a value such as "#1A73E8"' },
+        COLOUR.test(c) ? undefined : { message: `${JSON.stringify(c)} is not a colour of the form #RRGGBB`, fix: 'use a value such as "#1A73E8"' },
       ),
     ),
   ),

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ClientIdCollector, readClientIds } from '../../../src/client/read-client-ids.js';
 import { buildReport, reportJsonChunks } from '../../../src/client/report.js';
@@ -55,5 +56,15 @@ describe('readClientIds', () => {
   it('says so when JSON input is not a report', async () => {
     await expect(readClientIds(Readable.from(['{"ids": ["a"]}']))).rejects.toThrow(/not a pushctl report/);
     await expect(readClientIds(Readable.from(['{ nope']))).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('de-duplicates exactly like a Set, in first-seen order (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 3 }), { maxLength: 5000 }), (raw) => {
+        const trimmed = raw.map((id) => id.trim()).filter((id) => id !== '');
+        const expected = [...new Set(trimmed)];
+        expect(new ClientIdCollector().addAll(raw).result()).toEqual({ ids: expected, duplicates: trimmed.length - expected.length });
+      }),
+    );
   });
 });

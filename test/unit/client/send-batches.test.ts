@@ -58,6 +58,13 @@ describe('sendBatches', () => {
     expect(results).toMatchObject([{ status: 'accepted', attempts: 2 }]);
   });
 
+  it('keeps a batch unknown when an earlier ambiguous attempt may have been delivered', async () => {
+    const client = new FakeSender((_b, call) => (call === 0 ? ambiguous() : retryable()));
+    const [result] = await sendBatches({ client, body, clientIds: ['a'], sleep: noSleep, retry: { retryAmbiguous: true } });
+    expect(result).toMatchObject({ status: 'unknown', attempts: 5 });
+    expect(result!.reason).toMatch(/earlier attempt may have been delivered/);
+  });
+
   it('never retries a rejection', async () => {
     const client = new FakeSender(() => rejected(21004));
     expect(await sendBatches({ client, body, clientIds: ids(3), batchSize: 1, sleep: noSleep })).toMatchObject([

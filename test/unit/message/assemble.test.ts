@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleMessage, type AssembleInput } from '../../../src/message/assemble.js';
 import { CliError, ExitCode } from '../../../src/errors.js';
+import { validateAssembled } from '../../../src/message/validate-assembled.js';
 
 const file = (json: unknown) => ({ name: 'msg.json', text: JSON.stringify(json) });
 const build = (input: AssembleInput) => assembleMessage(input).message;
@@ -43,9 +44,14 @@ describe('assembleMessage', () => {
     });
   });
 
-  it('maps client IDs from flags and from a file, with the duplicate count noted', () => {
-    const { message, notes } = assembleMessage({ flags: { clientId: ['a,b'], title: 't' }, clientIdsFromFile: ['c'], clientIdsDuplicates: 2 });
-    expect(message.condition).toEqual({ type: 2, client_ids: ['a', 'b', 'c'] });
+  it('puts raw --client-id values into the message', () => {
+    expect(build({ flags: { clientId: ['a,b', 'c'], title: 't' } }).condition).toEqual({ type: 2, client_ids: ['a', 'b', 'c'] });
+  });
+
+  it('keeps clean recipients beside the message, with the duplicate count noted', () => {
+    const { message, notes, clientIds } = assembleMessage({ flags: { clientId: ['a'], title: 't' }, recipients: { ids: ['a', 'b', 'c'], duplicates: 2 } });
+    expect(message.condition).toEqual({ type: 2 });
+    expect(clientIds).toEqual(['a', 'b', 'c']);
     expect(notes.some((n) => n.message.includes('2 duplicate'))).toBe(true);
   });
 
@@ -109,5 +115,18 @@ describe('assembleMessage', () => {
       ['--var without a file', { flags: { all: true, var: ['a=b'] } }],
     ];
     for (const [name, input] of usage) expect(failure(input).exitCode, name).toBe(ExitCode.usage);
+  });
+});
+
+describe('validateAssembled', () => {
+  it('checks rules on a sample and puts every recipient into the body', () => {
+    const ids = Array.from({ length: 2500 }, (_, i) => `id-${i}`);
+    const result = validateAssembled(assembleMessage({ flags: { title: 't', clientId: [] }, recipients: { ids, duplicates: 0 } }));
+    expect(result.errors).toEqual([]);
+    expect(result.body!.condition).toEqual({ type: 2, client_ids: ids });
+  });
+  it('still refuses an empty recipient list', () => {
+    const result = validateAssembled(assembleMessage({ flags: { title: 't' }, recipients: { ids: [], duplicates: 3 } }));
+    expect(result.errors[0]!.path).toBe('condition.client_ids');
   });
 });
