@@ -6,4 +6,13 @@ export { validateMessage } from './message/validate.js';
 export { assembleMessage, type MessageFlags, type AssembleInput } from './message/assemble.js';
 export { createEmulator, type Emulator, type EmulatorOptions, type StoredMessage, type EmulatorApp } from './emulator/index.js';
 export type { PushMessage, Condition, Targeting, Notification, MessageIssue, ValidationResult, ValidateOptions } from './message/types.js';
+export { messageJsonSchema, type JsonSchema } from './message/json-schema.js';
+export { PushClient, type PushClientOptions, type PushSender } from './client/push-client.js';
+export { sendBatches, type SendBatchesOptions, type BatchResult, type BatchStatus, type BatchProgress, type AttemptEvent } from './client/send-batches.js';
+export { RateLimiter, type RateLimiterOptions } from './client/rate-limiter.js';
+export { buildReport, summarizeBatches, type DeliveryReport, type DeliverySummary } from './client/report.js';
+export { describeStatus, STATUS_CODES, type StatusInfo } from './client/codes.js';
+export type { AttemptOutcome, Accepted, Rejected, Retryable, Ambiguous, ResponseView, RequestView } from './client/outcome.js';
+// The client reports unusable settings (a bad base URL or secret) as a CliError carrying an exit code.
+export { CliError, ExitCode } from './errors.js';
 export { VERSION } from './version.js';

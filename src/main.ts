@@ -41,23 +41,22 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   try {
     return await runCli(argv, ctx, scrubber);
   } catch (error) {
-    return reportError(error, ctx, argv.includes('--verbose'));
+    return reportError(error, ctx, { verbose: argv.includes('--verbose'), json: argv.includes('--json') });
   } finally {
     process.off('SIGINT', stopOnSignal);
     process.off('SIGTERM', stopOnSignal);
   }
 }
 
-function reportError(error: unknown, ctx: Ctx, verbose: boolean): number {
-  if (error instanceof CliError) {
-    ctx.stderr.write(`error: ${error.message}\n`);
-    if (error.hint) ctx.stderr.write(`hint: ${error.hint}\n`);
-    if (verbose && error.stack) ctx.stderr.write(`${error.stack}\n`);
-    return error.exitCode;
-  }
+function reportError(error: unknown, ctx: Ctx, mode: { verbose: boolean; json: boolean }): number {
+  const expected = error instanceof CliError;
+  const exitCode = expected ? error.exitCode : ExitCode.internal;
   const message = error instanceof Error ? error.message : String(error);
-  ctx.stderr.write(`internal error: ${message}\n`);
-  if (verbose && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`);
-  else ctx.stderr.write('hint: this is a bug in pushctl; rerun with --verbose and report what it prints\n');
-  return ExitCode.internal;
+  const hint = expected ? error.hint : 'this is a bug in pushctl; rerun with --verbose and report what it prints';
+  ctx.stderr.write(`${expected ? 'error' : 'internal error'}: ${message}\n`);
+  if (hint) ctx.stderr.write(`hint: ${hint}\n`);
+  if (mode.verbose && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`);
+  // --json promises one document on stdout, failures included, so scripts never parse an empty string.
+  if (mode.json) ctx.stdout.write(`${JSON.stringify({ ok: false, exit_code: exitCode, error: { message, ...(hint ? { hint } : {}) } }, null, 2)}\n`);
+  return exitCode;
 }

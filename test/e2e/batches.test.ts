@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok, startScriptedServer, type RecordedRequest, type Step } from '../helpers/scripted-server.js';
+import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { createEmulator } from '../../src/emulator/index.js';
+
+const SECRET = 'batch-secret-7c1e';
+let dir: string;
+const ids = Array.from({ length: 2500 }, (_, i) => `cid-${String(i).padStart(5, '0')}`);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-batches-'));
+  writeFileSync(join(dir, 'ids.txt'), `${ids.join('\n')}\n${ids.slice(0, 10).join('\n')}\n\n`);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = () => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.cfg'), PUSHCTL_APP_SECRET: SECRET, PUSHCTL_APP_ID: 'app' });
+const send = (url: string, extra: string[], onSpawn?: Parameters<typeof runCli>[1]['onSpawn']) =>
+  runCli(['send', '--base-url', url, '--client-ids-file', 'ids.txt', '--title', 'Release', ...extra], { env: env(), cwd: dir, ...(onSpawn ? { onSpawn } : {}) });
+const batchOf = (r: RecordedRequest): string[] => JSON.parse(r.body).condition.client_ids;
+const readReport = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
+const allIdsIn = (report: Record<string, { client_ids: string[] }[]>) =>
+  ['accepted', 'rejected', 'unknown', 'not_sent'].flatMap((k) => report[k]!.flatMap((e) => e.client_ids));
+
+describe('batched sends (built binary)', () => {
+  it('sends 2,500 IDs (plus repeats) in 3 batches to the emulator', async () => {
+    const emulator = await createEmulator({ port: 0, apps: [{ id: 'app', secret: SECRET }] });
+    try {
+      const r = await send(emulator.url, ['--json']);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.summary.batches).toMatchObject({ total: 3, accepted: 3 });
+      expect(doc.summary.recipients.total).toBe(2500);
+      expect(doc.notes.some((n: { message: string }) => n.message.includes('removed 10 duplicate'))).toBe(true);
+      expect(emulator.messages('app').flatMap((m) => m.body.condition.client_ids)).toEqual(ids);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('a mid-run rejection: exit 7, a report that adds up to the input, and a resend command that finishes the job', async () => {
+    // Batch 2 (of 3) is rejected; batch 3 gets a 500 (unknown, sent once).
+    const script = (r: RecordedRequest): Step => {
+      const first = batchOf(r)[0];
+      if (first === ids[1000]) return { status: 200, body: { status: 21005, message: 'bad batch' } };
+      if (first === ids[2000]) return { status: 500, body: 'oops' };
+      return ok(`m-${r.index}`);
+    };
+    const server = await startScriptedServer(script);
+    try {
+      const r = await send(server.url, ['--report', 'run1.json', '--concurrency', '1']);
+      expect(r.code).toBe(7);
+      expect(server.requests).toHaveLength(3); // the 500 was not retried
+      expect(r.stderr).toMatch(/accepted\s+1 batch\s+1000 recipients/);
+      expect(r.stderr).toContain('rejected: 21005 message illegal');
+      const report = readReport('run1.json');
+      expect(allIdsIn(report).sort()).toEqual([...ids].sort());
+      expect(report.rejected[0]).toMatchObject({ code: 21005, message: 'bad batch' });
+      expect(report.unknown[0].client_ids).toEqual(ids.slice(2000));
+
+      // The printed command resends exactly the unknown IDs (rejected ones need a fix first).
+      const line = r.stderr.split('\n').find((l) => l.trim().startsWith('pushctl send'))!.trim();
+      const args = line.split(' ').slice(1).map((a) => a.replace(/^'(.*)'$/, '$1'));
+      const retry = await startScriptedServer([ok('m-retry')]);
+      try {
+        const again = await runCli(args.map((a) => (a === server.url ? retry.url : a)), { env: env(), cwd: dir });
+        expect(again.code).toBe(0);
+        expect(retry.requests.flatMap(batchOf)).toEqual(ids.slice(2000));
+        expect(readReport('run1.retry.json').accepted[0].client_ids).toEqual(ids.slice(2000));
+      } finally {
+        await retry.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('retries 22001 answers to success', async () => {
+    let limited = 0;
+    const server = await startScriptedServer((r) => (r.index < 2 ? (limited++, { status: 200, body: { status: 22001, message: 'slow down' }, headers: { 'Retry-After': '0' } }) : ok(`m-${r.index}`)));
+    try {
+      const r = await send(server.url, ['--json', '--concurrency', '1']);
+      expect(r.code).toBe(0);
+      expect(limited).toBe(2);
+      expect(JSON.parse(r.stdout).batches[0].attempts).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('SIGINT mid-run: in-flight batches finish, the rest are not_sent in the report, and the summary prints', async () => {
+    let child: import('node:child_process').ChildProcess | undefined;
+    const server = await startScriptedServer((r) => {
+      // Interrupt as soon as the first batch arrives; answer it a little later so it is in flight.
+      if (r.index === 0) child?.kill('SIGINT');
+      return { ...ok(`m-${r.index}`), delayMs: 200 };
+    });
+    try {
+      const r = await send(server.url, ['--report', 'interrupted.json', '--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
+      expect(r.code).toBe(7);
+      expect(r.stderr).toContain('stopping');
+      const report = readReport('interrupted.json');
+      expect(report.accepted).toHaveLength(1);
+      expect(report.accepted[0].client_ids).toEqual(ids.slice(0, 500));
+      expect(report.not_sent.flatMap((e: { client_ids: string[] }) => e.client_ids)).toEqual(ids.slice(500));
+      expect(server.requests).toHaveLength(1);
+      expect(r.stderr).toContain('--client-ids-file interrupted.json');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never starts more than --rate requests in any one-second window', async () => {
+    const server = await startScriptedServer([ok()]);
+    try {
+      const r = await send(server.url, ['--rate', '20', '--batch-size', '50', '--quiet']);
+      expect(r.code).toBe(0);
+      const times = server.requests.map((q) => q.at);
+      expect(times).toHaveLength(50);
+      for (let i = 20; i < times.length; i++) expect(times[i]! - times[i - 20]!).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await server.close();
+    }
+  });
+});
