@@ -520,7 +520,7 @@ function printTable(header, body) {
   const widths = header.map((_, c) => Math.max(...all.map((row) => String(row[c] ?? '').length)));
   const line = (row) => `   ${row.map((cell, c) => String(cell ?? '').padEnd(widths[c])).join('  ').trimEnd()}`;
   out(line(header));
-  out(`   ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  out(`   ${widths.map((w) => '-'.repeat(w)).join('  ')}`.trimEnd());
   for (const row of body) out(line(row));
 }
 

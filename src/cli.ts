@@ -119,7 +119,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
         .description('check a message locally and print what would be sent (no network, no credentials)'),
     ),
   )
-    .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --all --title Hi --country uk   # fails: use GB', 'cat msg.json | pushctl validate -f - --json']))
+    .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --title Hi --country uk          # fails: UK is not a code; use GB', 'cat msg.json | pushctl validate -f - --json']))
     .action(runs(async () => (await import('./commands/validate.js')).validateCommand));
 
   for (const [name, dryRun] of [['send', false], ['dry-run', true]] as const) {

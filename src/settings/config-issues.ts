@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { profileKeys, topLevelKeys } from './schema.js';
 import { nearest } from './suggest.js';
 

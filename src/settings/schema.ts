@@ -1,25 +1,24 @@
-import { z } from 'zod';
+// zod/mini, like the message schema: one light flavour of zod in the bundle keeps start-up fast.
+import * as z from 'zod/mini';
 
 /** A duration with a unit, as `--timeout` takes it: `500ms`, `10s`, `1.5m`. In a file a bare number is ambiguous. */
-const durationSchema = z
-  .string()
-  .regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/, { message: 'must be a duration with a unit, such as "10s" or "500ms"' });
+const durationSchema = z.string().check(z.regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/, { message: 'must be a duration with a unit, such as "10s" or "500ms"' }));
 
-const nonEmpty = z.string().min(1, { message: 'must not be empty' });
+const nonEmpty = z.string().check(z.minLength(1, { message: 'must not be empty' }));
 
 /** The settings a config file may hold, at its top level or under `profiles.<name>`. */
 export const profileSettingsSchema = z.strictObject({
-  appId: nonEmpty.optional(),
-  appSecret: nonEmpty.optional(),
-  region: nonEmpty.optional(),
-  baseUrl: nonEmpty.optional(),
-  timeout: durationSchema.optional(),
+  appId: z.optional(nonEmpty),
+  appSecret: z.optional(nonEmpty),
+  region: z.optional(nonEmpty),
+  baseUrl: z.optional(nonEmpty),
+  timeout: z.optional(durationSchema),
 });
 export type ProfileSettings = z.infer<typeof profileSettingsSchema>;
 
 /** The whole config file: the settings plus named profiles. */
-export const configFileSchema = profileSettingsSchema.extend({
-  profiles: z.record(z.string(), profileSettingsSchema).optional(),
+export const configFileSchema = z.extend(profileSettingsSchema, {
+  profiles: z.optional(z.record(z.string(), profileSettingsSchema)),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startScriptedServer, type RecordedRequest, type Step } from '../helpers/scripted-server.js';
-import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { cleanEnv, runCli, type RunOptions } from '../helpers/run-cli.js';
 import { createEmulator } from '../../src/emulator/index.js';
 
 const SECRET = 'batch-secret-7c1e';
@@ -17,7 +17,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const env = () => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.cfg'), PUSHCTL_APP_SECRET: SECRET, PUSHCTL_APP_ID: 'app' });
-const send = (url: string, extra: string[], onSpawn?: Parameters<typeof runCli>[1]['onSpawn']) =>
+const send = (url: string, extra: string[], onSpawn?: RunOptions['onSpawn']) =>
   runCli(['send', '--base-url', url, '--client-ids-file', 'ids.txt', '--title', 'Release', ...extra], { env: env(), cwd: dir, ...(onSpawn ? { onSpawn } : {}) });
 const batchOf = (r: RecordedRequest): string[] => JSON.parse(r.body).condition.client_ids;
 const readReport = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));

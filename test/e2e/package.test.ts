@@ -1,0 +1,135 @@
+// The package as a user gets it: `npm pack`, installed from the tarball into an empty project, used both as
+// a command (`npx pushctl`) and as a library (ESM import, and TypeScript against the shipped declarations).
+// Needs `npm run build` first, like the other e2e tests; the install may fetch the runtime dependencies
+// (from npm's cache when it has them).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const INSTALL_TIMEOUT_MS = 120_000;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program without a shell; resolves with its exit code whatever it is. */
+function run(file: string, args: string[], cwd: string, timeout = INSTALL_TIMEOUT_MS): Promise<Run> {
+  // npm settings of an outer `npm test` (npm_config_*) must not leak into the consumer's install.
+  const env: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && !k.startsWith('PUSHCTL_')) env[k] = v;
+  Object.assign(env, { NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { cwd, env: env as NodeJS.ProcessEnv, timeout, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(new Error(`${file} ${args.join(' ')}: ${error.message}\n${stderr}`));
+      else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+let work: string;
+let app: string;
+
+beforeAll(async () => {
+  for (const built of ['dist/main.js', 'dist/lib.js', 'dist/types/lib.d.ts']) expect(existsSync(join(ROOT, built)), `${built}: run \`npm run build\` first`).toBe(true);
+  work = mkdtempSync(join(tmpdir(), 'pushctl-pack-'));
+  app = join(work, 'app');
+  mkdirSync(app);
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], ROOT);
+  expect(pack.code, pack.stderr).toBe(0);
+  const tarball = readdirSync(work).find((f) => /^pushctl-.*\.tgz$/.test(f));
+  expect(tarball).toBeDefined();
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const install = await run('npm', ['install', join(work, tarball!), '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], app);
+  expect(install.code, install.stderr).toBe(0);
+}, INSTALL_TIMEOUT_MS * 2);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package, installed into an empty project', () => {
+  it('ships the bundle, the bin and the declarations that package.json points at', () => {
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/pushctl/package.json'), 'utf8'));
+    const dir = join(app, 'node_modules/pushctl');
+    for (const file of [pkg.main, pkg.types, pkg.exports['.'].types, pkg.exports['.'].import, pkg.bin.pushctl]) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+  });
+
+  it('npx pushctl --help prints the usage (and never downloads a same-named package)', async () => {
+    const r = await run('npx', ['--no', '--', 'pushctl', '--help'], app);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: pushctl /);
+    expect(r.stdout).toContain('send');
+    const version = await run('npx', ['--no', '--', 'pushctl', '--version'], app);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+
+  it('imports PushClient, validateMessage and createEmulator, and sends to the emulator', async () => {
+    writeFileSync(
+      join(app, 'send.mjs'),
+      `import { PushClient, validateMessage, createEmulator } from 'pushctl';
+const emulator = await createEmulator({ port: 0 });
+try {
+  const result = validateMessage({ type: 1, time_to_live: 3600, condition: { type: 2, client_ids: ['device-1'] }, notification: { title: 'Hi' } });
+  const invalid = validateMessage({ type: 1, time_to_live: 60, condition: { type: 1, targeting: { country: ['UK'] } } });
+  const client = new PushClient({ baseUrl: emulator.url, appId: 'demo-app', appSecret: 'demo-secret', userAgent: 'consumer/1.0' });
+  const outcome = await client.send(result.body);
+  client.close();
+  console.log(JSON.stringify({ errors: result.errors.length, invalid: invalid.errors.map((e) => e.path), outcome: outcome.kind, messageId: outcome.messageId, stored: emulator.messages('demo-app').map((m) => m.message_id) }));
+} finally {
+  await emulator.close();
+}
+`,
+    );
+    const r = await run(process.execPath, ['send.mjs'], app, 30_000);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ errors: 0, invalid: ['condition.targeting.country[0]'], outcome: 'accepted' });
+    expect(out.stored).toEqual([out.messageId]);
+  });
+
+  it('type-checks a TypeScript consumer against the shipped declarations', async () => {
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      `import { PushClient, validateMessage, createEmulator, type AttemptOutcome, type Emulator, type PushMessage, type ValidationResult } from 'pushctl';
+const emulator: Emulator = await createEmulator({ port: 0, rate: 0 });
+const result: ValidationResult = validateMessage({ type: 2, time_to_live: 60, condition: { type: 0 }, data: { k: 'v' } });
+const body: PushMessage | undefined = result.body;
+const client = new PushClient({ baseUrl: emulator.url, appId: 'demo-app', appSecret: 'demo-secret', userAgent: 'consumer/1.0' });
+const outcome: AttemptOutcome = await client.send(body ?? {});
+const id: string | undefined = outcome.kind === 'accepted' ? outcome.messageId : undefined;
+// @ts-expect-error: the emulator has no such option, and the declarations say so.
+await createEmulator({ prot: 0 });
+export { id };
+`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          // The declarations themselves are checked too; Node's types come from this repository.
+          skipLibCheck: false,
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const r = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], app, 60_000);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});

@@ -1,0 +1,90 @@
+// Every command the README shows is run here against the emulator, so the README cannot drift from the tool.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+import { shellWords } from '../helpers/shell-words.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const blocks = (lang: string) => [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+const commands = blocks('sh')
+  .flatMap((b) => b.split('\n'))
+  .map((l) => l.trim())
+  .filter((l) => l.startsWith('pushctl '));
+
+let emulator: Emulator;
+let dir: string;
+beforeAll(async () => {
+  emulator = await createEmulator({ port: 0, rate: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-readme-'));
+  // The files the README's examples name.
+  writeFileSync(
+    join(dir, 'release.json'),
+    JSON.stringify({ type: 1, time_to_live: 86400, condition: { type: 0 }, notification: { title: 'Version {{version}} is out', desc: '{{notes}}' } }),
+  );
+  writeFileSync(join(dir, 'ids.txt'), Array.from({ length: 2100 }, (_, i) => `device-${i}`).join('\n'));
+});
+afterAll(async () => {
+  await emulator.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const env = () => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_BASE_URL: emulator.url, PUSHCTL_APP_ID: 'demo-app', PUSHCTL_APP_SECRET: 'demo-secret' });
+
+describe('README examples', () => {
+  it('has examples to run', () => {
+    expect(commands.length).toBeGreaterThan(10);
+  });
+
+  for (const line of commands) {
+    const args = shellWords(line).slice(1);
+    if (args[0] === 'serve') {
+      it(`runs: ${line}`, async () => {
+        // The emulator runs until interrupted: start it on a free port, wait for its URL, stop it.
+        const child = spawn(process.execPath, [BIN, ...args.map((a) => (a === '8787' ? '0' : a)), ...(args.includes('--port') ? [] : ['--port', '0'])], { cwd: dir, env: env() as NodeJS.ProcessEnv });
+        let out = '';
+        child.stdout.setEncoding('utf8');
+        await new Promise<void>((resolve) => child.stdout.on('data', (d: string) => ((out += d), out.includes('\n') && resolve())));
+        expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+        child.kill('SIGINT');
+        const [code] = (await new Promise((resolve) => child.on('close', (...a) => resolve(a)))) as [number];
+        expect(code).toBe(0);
+      });
+      continue;
+    }
+    it(`runs: ${line}`, async () => {
+      const r = await runCli(args, { env: env(), cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+    });
+  }
+
+  it('runs the library example', async () => {
+    const [code] = blocks('js');
+    expect(code).toContain("from 'pushctl'");
+    // Inside the package, `import 'pushctl'` resolves to the package itself (a self-reference), as it would
+    // for a user who installed it.
+    const scratch = join(ROOT, '.tmp');
+    mkdirSync(scratch, { recursive: true });
+    const file = join(scratch, `readme-library-${process.pid}.mjs`);
+    writeFileSync(file, code!);
+    try {
+      const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(process.execPath, [file], { cwd: scratch });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (err += d));
+        child.on('close', (c) => resolve({ code: c, out, err }));
+      });
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/^emu-/);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+});
