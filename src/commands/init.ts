@@ -10,7 +10,7 @@ import { readSecret, type ReadSecretOptions } from '../settings/read-secret.js';
 import { isRegion, regionNames } from '../settings/regions.js';
 import type { ProfileSettings } from '../settings/schema.js';
 import type { SecretSink } from './config.js';
-import { nearest } from '../settings/suggest.js';
+import { nearest } from '../suggest.js';
 
 export interface InitOptions extends ReadSecretOptions {
   /** `-c, --config <path>` / `--path <path>`: the file to write (default `.pushctlrc.json` in cwd). */

@@ -1,7 +1,7 @@
 // Turns zod's issues into the lines a person reads: a JSON path, the rule broken, and a fix.
 import type { MessageIssue } from './types.js';
 import { KNOWN_FIELDS } from './schema.js';
-import { nearest } from './suggest.js';
+import { nearest } from '../suggest.js';
 
 /** Minimal view of a zod 4 issue: only the fields this module reads. */
 export interface RawIssue {

@@ -47,7 +47,7 @@ const DESCRIPTIONS: Record<string, string> = {
 
 /** Translations of the named checks of schema.ts, by the zod schema they are attached to. */
 function translateChecks(zodSchema: unknown, json: JsonSchema): void {
-  if (zodSchema === nonEmptyString) json.minLength = 1;
+  if (zodSchema === nonEmptyString) json.minLength = 2;
   if (zodSchema === countryCode) {
     // The enum gives editors completion; the pattern accepts any case, which normalisation upper-cases.
     json.anyOf = [{ enum: countries }, { pattern: `^\\s*(?:${countries.map(anyCase).join('|')})\\s*$` }];
@@ -79,7 +79,7 @@ function translateChecks(zodSchema: unknown, json: JsonSchema): void {
   if (zodSchema === conditionSchema) {
     json.allOf = [
       { if: { properties: { type: { const: 1 } }, required: ['type'] }, then: { required: ['targeting'] } },
-      { if: { properties: { type: { const: 2 } }, required: ['type'] }, then: { required: ['client_ids'], properties: { client_ids: { minItems: 1 } } } },
+      { if: { properties: { type: { const: 2 } }, required: ['type'] }, then: { required: ['client_ids'], properties: { client_ids: { type: 'array', minItems: 1 } } } },
     ];
   }
 }

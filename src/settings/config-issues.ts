@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { profileKeys, topLevelKeys } from './schema.js';
-import { nearest } from './suggest.js';
+import { nearest } from '../suggest.js';
 
 /** One problem in a config file, in words: what is wrong and how to fix it. */
 export interface ConfigProblem {

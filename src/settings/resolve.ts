@@ -3,7 +3,7 @@ import type { LoadedConfig } from './load.js';
 import type { SecretInput } from './read-secret.js';
 import { defaultRegion, isRegion, regionNames, regionUrls, type Region } from './regions.js';
 import type { ProfileSettings } from './schema.js';
-import { nearest } from './suggest.js';
+import { nearest } from '../suggest.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
@@ -52,7 +53,7 @@ describe('README examples', () => {
         await new Promise<void>((resolve) => child.stdout.on('data', (d: string) => ((out += d), out.includes('\n') && resolve())));
         expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
         child.kill('SIGINT');
-        const [code] = (await new Promise((resolve) => child.on('close', (...a) => resolve(a)))) as [number];
+        const [code] = (await once(child, 'close')) as [number | null];
         expect(code).toBe(0);
       });
       continue;

@@ -3,7 +3,7 @@ import { parseDurationMs, parseDurationSeconds } from '../../../src/message/dura
 import { firstErrorOffset, JsonSyntaxError, parseJson } from '../../../src/message/parse-json.js';
 import { fillPlaceholders } from '../../../src/message/placeholders.js';
 import { formatPath } from '../../../src/message/issues.js';
-import { nearest } from '../../../src/message/suggest.js';
+import { nearest } from '../../../src/suggest.js';
 
 describe('durations', () => {
   it.each([

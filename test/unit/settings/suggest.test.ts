@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeIssues } from '../../../src/settings/config-issues.js';
 import { configFileSchema } from '../../../src/settings/schema.js';
-import { nearest } from '../../../src/settings/suggest.js';
+import { nearest } from '../../../src/suggest.js';
 
 describe('nearest', () => {
   it.each([
