@@ -12,7 +12,7 @@
 // temporary files live in one directory under os.tmpdir() that is removed at the end.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,6 +24,7 @@ const DEADLINE_MS = 240_000;
 const CHILD_TIMEOUT_MS = 60_000;
 const SECTIONS = ['startup', 'throughput', 'memory', 'emulator'];
 const TIME_BIN = '/usr/bin/time';
+const ID_SHAPE = '32 characters each, "c" and 31 hex digits, all distinct';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,7 +93,11 @@ Object.assign(CHILD_ENV, { PUSHCTL_APP_SECRET: 'demo-secret', XDG_CONFIG_HOME: j
 
 const { createEmulator } = await import(pathToFileURL(join(DIST, 'lib.js')).href);
 
-const results = { node: process.version, cpus: (await import('node:os')).cpus().length, sections: {} };
+const CPUS = cpus().length;
+const loadBefore = loadavg()[0];
+const results = { node: process.version, cpus: CPUS, load_average_1m: { before: round2(loadBefore) }, sections: {} };
+out(`pushctl bench: node ${process.version}, ${CPUS} CPUs, load average ${loadBefore.toFixed(2)}`);
+if (loadBefore > CPUS * 0.75) out(`   warning: the machine is busy (load ${loadBefore.toFixed(2)} on ${CPUS} CPUs); times will be high and noisy`);
 const rows = []; // [figure, measured, target, verdict]
 
 try {
@@ -112,6 +117,8 @@ try {
   process.exit(1);
 }
 
+const loadAfter = loadavg()[0];
+results.load_average_1m.after = round2(loadAfter);
 results.table = rows.map(([figure, measured, target, verdict]) => ({ figure, measured, target, verdict }));
 if (args.json) {
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
@@ -119,6 +126,7 @@ if (args.json) {
   out('');
   out('Summary (SPEC section 7)');
   printTable(['figure', 'measured', 'target', ''], rows);
+  out(`   load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after, on ${CPUS} CPUs${Math.max(loadBefore, loadAfter) > CPUS * 0.75 ? ': a busy machine; run again when it is quiet' : ''}`);
 }
 cleanup();
 process.exit(0);
@@ -231,6 +239,7 @@ async function benchThroughput() {
   const expected = Math.ceil(N / 1000);
   out(`\n2. Throughput at the service's pace: ${N.toLocaleString('en')} client IDs, emulator rate ${RATE}/s (sliding 1 s window), maxClientIds 1000, --rate ${RATE}; ${REPEAT} run${REPEAT === 1 ? '' : 's'}, each against a fresh emulator`);
   const file = await writeIdFile(`ids-${N}.txt`, N);
+  out(`   client IDs: ${ID_SHAPE}; file ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`);
   const runs = [];
   for (let i = 0; i < REPEAT; i++) {
     const arrivals = [];
@@ -337,6 +346,7 @@ async function benchMillion() {
   const rssHow = timeBin ? `${TIME_BIN} -f %M` : 'process.resourceUsage().maxRSS at exit';
   out(`\n3+4. ${N.toLocaleString('en')} client IDs (a 1,000,000-line file), emulator rate 0, --rate 0; peak RSS of the same pushctl process; ${REPEAT} run${REPEAT === 1 ? '' : 's'}`);
   const file = await writeIdFile(`ids-${N}.txt`, N);
+  out(`   client IDs: ${ID_SHAPE} (peak RSS grows with ID length); file ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`);
   const hook = join(TMP, 'maxrss.mjs');
   if (!timeBin) writeFileSync(hook, "process.on('exit', () => process.stderr.write(`PUSHCTL_BENCH_MAXRSS=${process.resourceUsage().maxRSS}\\n`));\n");
   const runs = [];

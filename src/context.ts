@@ -4,6 +4,11 @@ import type { Readable } from 'node:stream';
 export interface TextSink {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /**
+   * The terminal stream underneath, for the spinner alone: it moves the cursor and redraws its own text,
+   * which never holds data of ours, so it may bypass the secret filter.
+   */
+  terminal?: NodeJS.WriteStream;
 }
 
 /**

@@ -47,7 +47,9 @@ export class RateLimiter {
     this.rate = options.rate;
     this.now = options.now ?? monotonicNow;
     this.sleep = options.sleep ?? realSleep;
-    this.marginMs = options.edgeMarginMs ?? 10;
+    // 40 ms: 100 requests at 50/s still start within 2.06 s, and an arrival may be 20 ms later on the
+    // service's clock than its neighbours before a window there could hold one too many.
+    this.marginMs = options.edgeMarginMs ?? 40;
     this.recoverAfterMs = options.recoverAfterMs ?? 5_000;
     this.maxLevel = options.maxSlowDownLevel ?? 4;
     this.starts = new Float64Array(Math.max(1, Math.floor(this.rate)));

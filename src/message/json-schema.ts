@@ -47,7 +47,7 @@ const DESCRIPTIONS: Record<string, string> = {
 
 /** Translations of the named checks of schema.ts, by the zod schema they are attached to. */
 function translateChecks(zodSchema: unknown, json: JsonSchema): void {
-  if (zodSchema === nonEmptyString) json.minLength = 2;
+  if (zodSchema === nonEmptyString) json.minLength = 1;
   if (zodSchema === countryCode) {
     // The enum gives editors completion; the pattern accepts any case, which normalisation upper-cases.
     json.anyOf = [{ enum: countries }, { pattern: `^\\s*(?:${countries.map(anyCase).join('|')})\\s*$` }];

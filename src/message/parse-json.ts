@@ -17,7 +17,7 @@ export function parseJson(text: string): unknown {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     return JSON.parse(source);
-  } catch (error) {
+  } catch {
     const offset = firstErrorOffset(source);
     const { line, column } = lineAndColumn(source, offset);
     const reason = offset >= source.length ? 'unexpected end of JSON' : `unexpected ${JSON.stringify(source[offset])}`;

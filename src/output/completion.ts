@@ -61,7 +61,8 @@ const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function bashScript(tree: CompletionTree): string {
   const f = fn(tree);
-  const words = (list: readonly string[]) => `mapfile -t COMPREPLY < <(compgen -W ${sq(list.join(' '))} -- "$cur")`;
+  // compgen -W expands its word list again, honouring quotes: each word is quoted for that, then the list for the script.
+  const words = (list: readonly string[]) => `mapfile -t COMPREPLY < <(compgen -W ${sq(list.map(sq).join(' '))} -- "$cur")`;
   const commandCase = (c: CompletionCommand) => {
     const valued = c.options.filter((o) => o.takesValue);
     const prevCases = [

@@ -10,9 +10,12 @@ export interface Progress {
 const silent: Progress = { update: () => {}, stop: () => {} };
 
 export async function startProgress(sink: TextSink, enabled: boolean, text: string): Promise<Progress> {
-  if (!enabled || sink.isTTY !== true) return silent;
+  // A terminal that reports no width (a pseudo-terminal with no window) cannot be redrawn line by line.
+  if (!enabled || sink.isTTY !== true || !sink.terminal || !(sink.terminal.columns > 0)) return silent;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: sink as unknown as NodeJS.WritableStream, discardStdin: false }).start();
+  // isEnabled is our decision (a TTY), not ora's guess from the CI variable; stdin is left alone so
+  // Ctrl-C still reaches the process as SIGINT.
+  const spinner = ora({ text, stream: sink.terminal, isEnabled: true, discardStdin: false }).start();
   return {
     update: (t) => {
       spinner.text = t;

@@ -25,10 +25,12 @@ export class SecretScrubber {
     return this.secrets.size === 0 ? text : redact(text, this.secrets);
   }
 
-  wrap(sink: TextSink): TextSink {
+  wrap(sink: TextSink | NodeJS.WriteStream): TextSink {
+    const terminal = 'cursorTo' in sink && sink.isTTY ? sink : (sink as TextSink).terminal;
     return {
       write: (chunk: string) => sink.write(this.scrub(chunk)),
       ...(sink.isTTY !== undefined ? { isTTY: sink.isTTY } : {}),
+      ...(terminal ? { terminal } : {}),
     };
   }
 }

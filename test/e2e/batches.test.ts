@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startScriptedServer, type RecordedRequest, type Step } from '../helpers/scripted-server.js';
-import { cleanEnv, runCli, type RunOptions } from '../helpers/run-cli.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/run-cli.js';
 import { createEmulator } from '../../src/emulator/index.js';
 
 const SECRET = 'batch-secret-7c1e';
@@ -122,6 +123,31 @@ describe('batched sends (built binary)', () => {
       for (let i = 20; i < times.length; i++) expect(times[i]! - times[i - 20]!).toBeGreaterThanOrEqual(1000);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('progress on a terminal', () => {
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('shows batches done/total on a TTY and nothing of it when piped', async () => {
+    const emulator = await createEmulator({ port: 0, apps: [{ id: 'app', secret: SECRET }], rate: 0 });
+    try {
+      const args = ['send', '--base-url', emulator.url, '--client-ids-file', 'ids.txt', '--title', 'Release', '--batch-size', '500'];
+      // `script` runs the CLI on a pseudo-terminal; stty gives it a width, as a real terminal has.
+      const line = `stty cols 120 rows 40; ${[process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
+      const tty = await new Promise<string>((resolve) => {
+        const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: dir, env: env() as NodeJS.ProcessEnv });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve(out));
+      });
+      expect(tty).toMatch(/batches \d\/5 · recipients \d+\/2500/);
+      const piped = await runCli(args, { env: env(), cwd: dir });
+      expect(piped.code).toBe(0);
+      expect(piped.stderr).not.toMatch(/batches \d\/5/);
+      expect(piped.stderr).not.toContain('\u001b[');
+    } finally {
+      await emulator.close();
     }
   });
 });

@@ -61,6 +61,9 @@ describe('the packed package, installed into an empty project', () => {
     for (const file of [pkg.main, pkg.types, pkg.exports['.'].types, pkg.exports['.'].import, pkg.bin.pushctl]) {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
+    // The JSON Schema for message files' "$schema", generated at build time.
+    const schema = JSON.parse(readFileSync(join(dir, 'dist/message.schema.json'), 'utf8'));
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 
   it('npx pushctl --help prints the usage (and never downloads a same-named package)', async () => {

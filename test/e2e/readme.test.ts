@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
 import { shellWords } from '../helpers/shell-words.js';
@@ -48,6 +48,7 @@ describe('README examples', () => {
       it(`runs: ${line}`, async () => {
         // The emulator runs until interrupted: start it on a free port, wait for its URL, stop it.
         const child = spawn(process.execPath, [BIN, ...args.map((a) => (a === '8787' ? '0' : a)), ...(args.includes('--port') ? [] : ['--port', '0'])], { cwd: dir, env: env() as NodeJS.ProcessEnv });
+        onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
         let out = '';
         child.stdout.setEncoding('utf8');
         await new Promise<void>((resolve) => child.stdout.on('data', (d: string) => ((out += d), out.includes('\n') && resolve())));

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-serve-init-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const env = (extra: Record<string, string> = {}) => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), ...extra });
+
+describe('pushctl serve (built binary)', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`serves the demo app, logs each request, and stops cleanly on ${signal}`, async () => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: env() as NodeJS.ProcessEnv, cwd: dir });
+      // A failed assertion must not leave the server running after the test.
+      onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
+      let stdout = '';
+      let stderr = '';
+      // Ready when the URL is on stdout and the banner (which ends with how to stop) on stderr.
+      await new Promise<void>((resolve) => {
+        const check = () => stdout.includes('\n') && stderr.includes('Ctrl-C') && resolve();
+        child.stderr.setEncoding('utf8').on('data', (d: string) => ((stderr += d), check()));
+        child.stdout.setEncoding('utf8').on('data', (d: string) => ((stdout += d), check()));
+      });
+      const url = stdout.trim();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(stderr).toContain('demo-app');
+      expect(stderr).toContain('demo-secret');
+
+      const sent = await runCli(['send', '--base-url', url, '--app-id', 'demo-app', '--all', '--title', 'Hi'], { env: env({ PUSHCTL_APP_SECRET: 'demo-secret' }), cwd: dir });
+      expect(sent.code).toBe(0);
+      const listed = (await (await fetch(`${url}/v1/emulator/messages?app=demo-app`)).json()) as { messages: { message_id: string }[] };
+      expect(listed.messages.map((m) => m.message_id)).toContain(sent.stdout.trim());
+
+      child.kill(signal);
+      const [code] = (await once(child, 'close')) as [number | null];
+      expect(code).toBe(0);
+      expect(stderr).toMatch(/POST \/v1\/message\/push\/demo-app -> 200/);
+    });
+  }
+
+  it('refuses a bad --app with a one-line usage error (exit 2)', async () => {
+    const r = await runCli(['serve', '--port', '0', '--app', 'no-colon'], { env: env(), cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: .*--app/m);
+  });
+});
+
+describe('pushctl init (built binary)', () => {
+  it('writes a config file for scripts, refuses to overwrite without --force, and stores a secret with mode 600', async () => {
+    const first = await runCli(['init', '--app-id', 'my-app', '--region', 'india', '--yes'], { env: env(), cwd: dir });
+    expect(first.code).toBe(0);
+    const path = join(dir, '.pushctlrc.json');
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ appId: 'my-app', region: 'india' });
+
+    const again = await runCli(['init', '--app-id', 'other', '--yes'], { env: env(), cwd: dir });
+    expect(again.code).toBe(6);
+    expect(again.stderr).toContain('--force');
+
+    const secret = 'init-secret-0b7a';
+    const forced = await runCli(['init', '--app-id', 'other', '--app-secret-stdin', '--yes', '--force'], { env: env(), cwd: dir, input: `${secret}\n` });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout + forced.stderr).not.toContain(secret);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8')).appSecret).toBe(secret);
+
+    const shown = await runCli(['config'], { env: env(), cwd: dir });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('other');
+    expect(shown.stdout).not.toContain(secret);
+  });
+});
