@@ -83,6 +83,137 @@ function addDeliveryOptions(cmd: Command): Command {
     .option('--report <path>', 'write a JSON report listing every client ID under its outcome');
 }
 
+type Runner = (options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;
+
+/** A subcommand: its name and summary always; its options, help and action only when it may run. */
+interface CommandSpec {
+  name: string;
+  description: string;
+  define(cmd: Command, tree: Tree): void;
+}
+
+/** What a command definition may use: the runner wrapper, the whole program, and the argv as typed. */
+interface Tree {
+  runs: (load: () => Promise<Runner>) => (options: unknown) => Promise<void>;
+  program: Command;
+  argv: readonly string[];
+}
+
+const COMMANDS: CommandSpec[] = [
+  {
+    name: 'validate',
+    description: 'check a message locally and print what would be sent (no network, no credentials)',
+    define: (cmd, { runs }) =>
+      addOutputOptions(addMessageOptions(cmd))
+        .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --title Hi --country uk          # fails: UK is not a code; use GB', 'cat msg.json | pushctl validate -f - --json']))
+        .action(runs(async () => (await import('./commands/validate.js')).validateCommand)),
+  },
+  ...(['send', 'dry-run'] as const).map(
+    (name): CommandSpec => ({
+      name,
+      description: name === 'dry-run' ? 'have the service check a message without delivering it ("dry_run": true)' : 'validate and send a message; prints the message_id',
+      define: (cmd, { runs, argv }) =>
+        addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd))))
+          .addHelpText(
+            'after',
+            examples([
+              `pushctl ${name} --all --title "Hello" --desc "It works"`,
+              `pushctl ${name} --client-id abc123 --type data -d action=sync`,
+              `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
+              `pushctl ${name} -f release.json --var version=2.1.0 --client-ids-file ids.txt --report report.json`,
+            ]),
+          )
+          .action(
+            runs(async () => {
+              const { sendCommand } = await import('./commands/send.js');
+              return (options: never, c: Ctx, s: SecretScrubber) => sendCommand({ ...(options as object), dryRun: name === 'dry-run', argv }, c, s);
+            }),
+          ),
+    }),
+  ),
+  {
+    name: 'serve',
+    description: 'run the local emulator of the service (default http://127.0.0.1:8787, app demo-app / demo-secret)',
+    define: (cmd, { runs }) =>
+      cmd
+        .option('--host <host>', 'address to listen on', '127.0.0.1')
+        .option('--port <port>', 'port (0 = any free port)', integer('--port'), 8787)
+        .option('--app <id:secret>', 'an app the emulator accepts (repeatable)', collect, [])
+        .option('--apps <path>', 'JSON file of apps: {"apps":[{"id","secret","disabled"}]}')
+        .option('--rate <n>', 'requests per second per app (0 = no limit)', integer('--rate'), 50)
+        .option('--max-client-ids <n>', 'client IDs per request (0 = no limit)', integer('--max-client-ids'), 1000)
+        .option('--record <path>', 'append accepted messages to a JSON Lines file')
+        .addHelpText('after', examples(['pushctl serve', 'pushctl serve --port 0 --app my-app:my-secret --rate 0', 'pushctl serve --record messages.jsonl']))
+        .action(runs(async () => (await import('./commands/serve.js')).serve)),
+  },
+  {
+    name: 'init',
+    description: 'write a config file (asks on a terminal; use flags in scripts)',
+    define: (cmd, { runs }) =>
+      cmd
+        .option('--app-id <id>', 'application ID')
+        .option('--region <region>', 'global|india')
+        .option('--base-url <url>', "service URL instead of a region (e.g. the emulator's)")
+        .option('--profile <name>', 'write the settings under profiles.<name>')
+        .option('-c, --config <path>', 'file to write (default .pushctlrc.json here)')
+        .option('--global', 'write the user config file (~/.config/pushctl/config.json)')
+        .option('--app-secret-file <path>', 'store the secret read from this file (file mode becomes 600)')
+        .option('--app-secret-stdin', 'store the secret read from stdin (file mode becomes 600)')
+        .option('-y, --yes', 'do not ask; use flags and defaults')
+        .option('--force', 'replace settings already in the file')
+        .option('--json', 'print what was written as JSON')
+        .addHelpText('after', examples(['pushctl init', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes']))
+        .action(runs(async () => (await import('./commands/init.js')).initCommand)),
+  },
+  {
+    name: 'config',
+    description: 'show the resolved settings and where each came from (the secret only as set/unset)',
+    define: (cmd, { runs }) =>
+      addSettingsOptions(cmd.option('--json', 'print one JSON document'))
+        .addHelpText('after', examples(['pushctl config', 'pushctl config --profile staging --json']))
+        .action(runs(async () => (await import('./commands/config.js')).configCommand)),
+  },
+  {
+    name: 'schema',
+    description: 'print the JSON Schema of a message file, for editors ("$schema" in the file)',
+    define: (cmd, { runs }) =>
+      cmd
+        .option('-o, --output <path>', 'write the schema to a file instead of stdout')
+        .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json']))
+        .action(runs(async () => (await import('./commands/schema.js')).schemaCommand)),
+  },
+  {
+    name: 'completion',
+    description: 'print a shell completion script',
+    define: (cmd, { runs, program }) =>
+      cmd
+        .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+        .addHelpText(
+          'after',
+          examples([
+            'source <(pushctl completion bash)                                   # add to ~/.bashrc',
+            'pushctl completion zsh > "${fpath[1]}/_pushctl"',
+            'pushctl completion fish > ~/.config/fish/completions/pushctl.fish',
+          ]),
+        )
+        // The script is generated from this very program, so every command and flag is completed.
+        .action((shell: string) => runs(async () => (await import('./commands/completion.js')).completionCommand)({ shell, program })),
+  },
+];
+
+/**
+ * Which subcommands to define in full. Defining every option of every command costs milliseconds on each
+ * start, so only the command being run is; the rest stay a name and a summary, enough for the top-level
+ * help. Unknown commands (for suggestions) and `completion` (which describes the whole tree) get all.
+ */
+function commandsToDefine(argv: readonly string[]): (name: string) => boolean {
+  const invoked = argv.find((a) => !a.startsWith('-'));
+  const known = COMMANDS.some((c) => c.name === invoked);
+  if (invoked === undefined || !known) return () => !argv.includes('--help') && !argv.includes('-h') && invoked !== undefined;
+  if (invoked === 'completion') return () => true;
+  return (name) => name === invoked;
+}
+
 /** Parses argv and runs the chosen command; returns its exit code. Errors propagate to main. */
 export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -106,102 +237,15 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
         'pushctl send -f release.json --var version=1.4.0 --json',
       ]),
     );
-  const runs = (load: () => Promise<(options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>>) =>
-    async (options: unknown) => {
-      const command = await load();
-      exitCode = await command(options as never, ctx, scrubber);
-    };
-
-  addOutputOptions(
-    addMessageOptions(
-      program
-        .command('validate')
-        .description('check a message locally and print what would be sent (no network, no credentials)'),
-    ),
-  )
-    .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --title Hi --country uk          # fails: UK is not a code; use GB', 'cat msg.json | pushctl validate -f - --json']))
-    .action(runs(async () => (await import('./commands/validate.js')).validateCommand));
-
-  for (const [name, dryRun] of [['send', false], ['dry-run', true]] as const) {
-    const cmd = program
-      .command(name)
-      .description(dryRun ? 'have the service check a message without delivering it ("dry_run": true)' : 'validate and send a message; prints the message_id');
-    addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd))))
-      .addHelpText(
-        'after',
-        examples([
-          `pushctl ${name} --all --title "Hello" --desc "It works"`,
-          `pushctl ${name} --client-id abc123 --type data -d action=sync`,
-          `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
-          `pushctl ${name} -f release.json --var version=2.1.0 --client-ids-file ids.txt --report report.json`,
-        ]),
-      )
-      .action(runs(async () => {
-        const { sendCommand } = await import('./commands/send.js');
-        return (options: never, c: Ctx, s: SecretScrubber) => sendCommand({ ...(options as object), dryRun, argv }, c, s);
-      }));
+  const runs = (load: () => Promise<Runner>) => async (options: unknown) => {
+    const command = await load();
+    exitCode = await command(options as never, ctx, scrubber);
+  };
+  const define = commandsToDefine(argv);
+  for (const spec of COMMANDS) {
+    const cmd = program.command(spec.name).description(spec.description);
+    if (define(spec.name)) spec.define(cmd, { runs, program, argv });
   }
-
-  program
-    .command('serve')
-    .description('run the local emulator of the service (default http://127.0.0.1:8787, app demo-app / demo-secret)')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port (0 = any free port)', integer('--port'), 8787)
-    .option('--app <id:secret>', 'an app the emulator accepts (repeatable)', collect, [])
-    .option('--apps <path>', 'JSON file of apps: {"apps":[{"id","secret","disabled"}]}')
-    .option('--rate <n>', 'requests per second per app (0 = no limit)', integer('--rate'), 50)
-    .option('--max-client-ids <n>', 'client IDs per request (0 = no limit)', integer('--max-client-ids'), 1000)
-    .option('--record <path>', 'append accepted messages to a JSON Lines file')
-    .addHelpText('after', examples(['pushctl serve', 'pushctl serve --port 0 --app my-app:my-secret --rate 0', 'pushctl serve --record messages.jsonl']))
-    .action(runs(async () => (await import('./commands/serve.js')).serve));
-
-  program
-    .command('init')
-    .description('write a config file (asks on a terminal; use flags in scripts)')
-    .option('--app-id <id>', 'application ID')
-    .option('--region <region>', 'global|india')
-    .option('--base-url <url>', 'service URL instead of a region (e.g. the emulator\'s)')
-    .option('--profile <name>', 'write the settings under profiles.<name>')
-    .option('-c, --config <path>', 'file to write (default .pushctlrc.json here)')
-    .option('--global', 'write the user config file (~/.config/pushctl/config.json)')
-    .option('--app-secret-file <path>', 'store the secret read from this file (file mode becomes 600)')
-    .option('--app-secret-stdin', 'store the secret read from stdin (file mode becomes 600)')
-    .option('-y, --yes', 'do not ask; use flags and defaults')
-    .option('--force', 'replace settings already in the file')
-    .option('--json', 'print what was written as JSON')
-    .addHelpText('after', examples(['pushctl init', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes']))
-    .action(runs(async () => (await import('./commands/init.js')).initCommand));
-
-  addSettingsOptions(
-    program
-      .command('config')
-      .description('show the resolved settings and where each came from (the secret only as set/unset)')
-      .option('--json', 'print one JSON document'),
-  )
-    .addHelpText('after', examples(['pushctl config', 'pushctl config --profile staging --json']))
-    .action(runs(async () => (await import('./commands/config.js')).configCommand));
-
-  program
-    .command('schema')
-    .description('print the JSON Schema of a message file, for editors ("$schema" in the file)')
-    .option('-o, --output <path>', 'write the schema to a file instead of stdout')
-    .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json']))
-    .action(runs(async () => (await import('./commands/schema.js')).schemaCommand));
-
-  program
-    .command('completion')
-    .description('print a shell completion script')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-    .addHelpText(
-      'after',
-      examples([
-        'source <(pushctl completion bash)                                   # add to ~/.bashrc',
-        'pushctl completion zsh > "${fpath[1]}/_pushctl"',
-        'pushctl completion fish > ~/.config/fish/completions/pushctl.fish',
-      ]),
-    )
-    // The script is generated from this very program, so every command and flag is completed.
-    .action((shell: string) => runs(async () => (await import('./commands/completion.js')).completionCommand)({ shell, program }));
 
   if (argv.length === 0) {
     ctx.stderr.write(program.helpInformation());

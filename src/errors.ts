@@ -11,8 +11,20 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+const CLI_ERROR = Symbol.for('pushctl.CliError');
+
 /** An error the CLI expects and explains: a one-line message, an exit code, and an optional hint. */
 export class CliError extends Error {
+  /**
+   * Each command is bundled into a file of its own, with its own copy of this class; the brand lets
+   * `instanceof` in main.ts recognise an error thrown by any copy.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [CLI_ERROR]?: unknown })[CLI_ERROR] === true;
+  }
+
+  readonly [CLI_ERROR] = true;
+
   constructor(
     message: string,
     readonly exitCode: ExitCode,
