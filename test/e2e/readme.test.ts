@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -56,6 +56,18 @@ describe('README examples', () => {
         child.kill('SIGINT');
         const [code] = (await once(child, 'close')) as [number | null];
         expect(code).toBe(0);
+      });
+      continue;
+    }
+    if (/[<>|]|\$\(/.test(line.replace(/#.*$/, '').replace(/"[^"]*"/g, ''))) {
+      // A line with redirections or substitutions runs in bash, with `pushctl` standing for the built CLI
+      // and HOME pointing at the scratch directory, so files it writes stay there.
+      it(`runs: ${line}`, async () => {
+        mkdirSync(join(dir, '.zfunc'), { recursive: true });
+        mkdirSync(join(dir, '.config/fish/completions'), { recursive: true });
+        const script = `set -euo pipefail; pushctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }; ${line}`;
+        const r = spawnSync('bash', ['-c', script], { cwd: dir, env: env() as NodeJS.ProcessEnv, encoding: 'utf8' });
+        expect(r.status, r.stderr).toBe(0);
       });
       continue;
     }
