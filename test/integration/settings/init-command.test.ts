@@ -2,9 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { init, initCommand } from '../../../src/commands/init.js';
-import { CliError, ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/errors.js';
 import { loadConfigFile } from '../../../src/settings/load.js';
 import { sandbox, testCtx, type Sandbox } from './helpers.js';
+import { rejectionOf } from '../../helpers/cli-error.js';
 
 const canary = 'CANARY-init-9b2e';
 
@@ -22,14 +23,6 @@ const ctxFor = (options: { stdin?: string; tty?: boolean; answers?: string[]; en
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 const json = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
 
-async function rejection(promise: Promise<unknown>): Promise<CliError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof CliError) return error;
-  throw new Error(`expected a CliError, got ${String(error)}`);
-}
 
 describe('pushctl init (non-interactive)', () => {
   it('writes .pushctlrc.json in cwd, which the loader then finds', async () => {
@@ -74,7 +67,7 @@ describe('pushctl init (non-interactive)', () => {
 
   it('refuses to overwrite without --force, and replaces with it', async () => {
     await init({ appId: 'first' }, ctxFor());
-    const error = await rejection(init({ appId: 'second' }, ctxFor()));
+    const error = await rejectionOf(init({ appId: 'second' }, ctxFor()));
     expect(error.exitCode).toBe(ExitCode.config);
     expect(error.message).toContain('already has settings');
     expect(error.hint).toContain('--force');
@@ -90,14 +83,14 @@ describe('pushctl init (non-interactive)', () => {
     const outcome = await init({ appId: 'ci-app', profile: 'ci' }, ctxFor());
     expect(outcome.keys).toEqual(['profiles.ci.appId']);
     expect(await json(outcome.path)).toEqual({ appId: 'top', region: 'india', profiles: { ci: { appId: 'ci-app' } } });
-    expect((await rejection(init({ appId: 'again', profile: 'ci' }, ctxFor()))).message).toContain('already has profile "ci"');
+    expect((await rejectionOf(init({ appId: 'again', profile: 'ci' }, ctxFor()))).message).toContain('already has profile "ci"');
     await init({ appId: 'again', profile: 'ci', force: true }, ctxFor());
     expect(await json(outcome.path)).toMatchObject({ appId: 'top', profiles: { ci: { appId: 'again' } } });
   });
 
   it('refuses to merge into a file that is not JSON unless --force', async () => {
     await box.write('home/project/.pushctlrc.json', 'appId: yaml\n');
-    expect((await rejection(init({ appId: 'a' }, ctxFor()))).message).toContain('not a JSON object');
+    expect((await rejectionOf(init({ appId: 'a' }, ctxFor()))).message).toContain('not a JSON object');
     await init({ appId: 'a', force: true }, ctxFor());
     expect(await json(path.join(box.project, '.pushctlrc.json'))).toEqual({ appId: 'a', region: 'global' });
   });
@@ -108,7 +101,7 @@ describe('pushctl init (non-interactive)', () => {
     [{ appId: 'a', config: 'pushctl.config.js' }, ExitCode.usage, 'cannot write'],
     [{ appId: 'a', config: 'x.json', global: true }, ExitCode.usage, 'cannot be used together'],
   ])('refuses %j', async (options, exitCode, words) => {
-    const error = await rejection(init(options, ctxFor()));
+    const error = await rejectionOf(init(options, ctxFor()));
     expect(error.exitCode).toBe(exitCode);
     expect(error.message).toContain(words);
   });
@@ -160,7 +153,7 @@ describe('pushctl init (interactive)', () => {
 
   it('writes nothing when input ends early', async () => {
     const ctx = ctxFor({ tty: true, stdin: 'a\n' });
-    const error = await rejection(init({}, ctx));
+    const error = await rejectionOf(init({}, ctx));
     expect(error.message).toContain('cancelled');
     await expect(stat(path.join(box.project, '.pushctlrc.json'))).rejects.toThrow();
   });

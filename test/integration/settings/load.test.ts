@@ -1,9 +1,10 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/errors.js';
 import { loadConfigFile, searchDirs, userConfigDir } from '../../../src/settings/load.js';
 import { sandbox, type Sandbox } from './helpers.js';
+import { rejectionOf } from '../../helpers/cli-error.js';
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -13,14 +14,6 @@ afterEach(async () => {
   await box.cleanup();
 });
 
-async function loadError(promise: Promise<unknown>): Promise<CliError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof CliError) return error;
-  throw new Error(`expected a CliError, got ${String(error)}`);
-}
 
 const load = (cwd = box.project, explicitPath?: string, env = box.env) => loadConfigFile({ cwd, explicitPath, env, platform: 'linux' });
 
@@ -111,14 +104,14 @@ describe('explicit path', () => {
   });
 
   it('a missing explicit file is a config error naming the path', async () => {
-    const error = await loadError(load(box.project, 'nope.json'));
+    const error = await rejectionOf(load(box.project, 'nope.json'));
     expect(error.exitCode).toBe(ExitCode.config);
     expect(error.message).toBe(`config file ${path.join(box.project, 'nope.json')} does not exist`);
     expect(error.hint).toContain('--config');
   });
 
   it('a missing PUSHCTL_CONFIG file names the variable', async () => {
-    const error = await loadError(load(box.project, undefined, { ...box.env, PUSHCTL_CONFIG: '/nonexistent/x.json' }));
+    const error = await rejectionOf(load(box.project, undefined, { ...box.env, PUSHCTL_CONFIG: '/nonexistent/x.json' }));
     expect(error.exitCode).toBe(ExitCode.config);
     expect(error.hint).toContain('PUSHCTL_CONFIG');
   });
@@ -130,14 +123,14 @@ describe('explicit path', () => {
 
   it('a package.json without the key is a config error', async () => {
     await box.write('home/project/package.json', '{"name": "x"}');
-    expect((await loadError(load(box.project, 'package.json'))).message).toContain('has no "pushctl" key');
+    expect((await rejectionOf(load(box.project, 'package.json'))).message).toContain('has no "pushctl" key');
   });
 });
 
 describe('validation', () => {
   it('an unknown key is a config error naming the file, the key and the fix', async () => {
     const file = await box.write('home/project/.pushctlrc.json', '{"appid": "x"}');
-    const error = await loadError(load());
+    const error = await rejectionOf(load());
     expect(error.exitCode).toBe(ExitCode.config);
     expect(error.message).toBe(`invalid config file ${file}: unknown key "appid"`);
     expect(error.hint).toContain('did you mean "appId"?');
@@ -145,14 +138,14 @@ describe('validation', () => {
 
   it('a wrong type in a profile is a config error that does not quote the value', async () => {
     await box.write('home/project/.pushctlrc.yaml', 'profiles:\n  ci:\n    appSecret: 987654321\n');
-    const error = await loadError(load());
+    const error = await rejectionOf(load());
     expect(error.message).toContain('"profiles.ci.appSecret" must be a string, not a number');
     expect(`${error.message} ${error.hint}`).not.toContain('987654321');
   });
 
   it('a syntax error is a config error naming the file', async () => {
     const file = await box.write('home/project/.pushctlrc.json', '{"appId": ');
-    const error = await loadError(load());
+    const error = await rejectionOf(load());
     expect(error.exitCode).toBe(ExitCode.config);
     expect(error.message).toContain(`cannot parse config file ${file}`);
   });

@@ -1,10 +1,11 @@
 import { PassThrough } from 'node:stream';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/errors.js';
 import { loadSettings } from '../../../src/settings/load-settings.js';
 import { readSecret, stripTrailingNewlines } from '../../../src/settings/read-secret.js';
 import { sandbox, type Sandbox } from './helpers.js';
+import { rejectionOf } from '../../helpers/cli-error.js';
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -20,14 +21,6 @@ const stdinOf = (text: string) => {
   return stream;
 };
 
-async function rejection(promise: Promise<unknown>): Promise<CliError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof CliError) return error;
-  throw new Error(`expected a CliError, got ${String(error)}`);
-}
 
 describe('stripTrailingNewlines', () => {
   it.each([
@@ -62,20 +55,20 @@ describe('readSecret', () => {
   });
 
   it('both flags together are a usage error', async () => {
-    const error = await rejection(readSecret({ appSecretFile: 'x', appSecretStdin: true }, { cwd: box.project, stdin: stdinOf('') }));
+    const error = await rejectionOf(readSecret({ appSecretFile: 'x', appSecretStdin: true }, { cwd: box.project, stdin: stdinOf('') }));
     expect(error.exitCode).toBe(ExitCode.usage);
   });
 
   it('a missing file is a config error naming it', async () => {
-    const error = await rejection(readSecret({ appSecretFile: 'missing' }, { cwd: box.project, stdin: stdinOf('') }));
+    const error = await rejectionOf(readSecret({ appSecretFile: 'missing' }, { cwd: box.project, stdin: stdinOf('') }));
     expect(error.exitCode).toBe(ExitCode.config);
     expect(error.message).toContain(path.join(box.project, 'missing'));
   });
 
   it('an empty secret is a config error', async () => {
     await box.write('home/project/empty', '\n');
-    expect((await rejection(readSecret({ appSecretFile: 'empty' }, { cwd: box.project, stdin: stdinOf('') }))).exitCode).toBe(ExitCode.config);
-    expect((await rejection(readSecret({ appSecretStdin: true }, { cwd: box.project, stdin: stdinOf('') }))).exitCode).toBe(ExitCode.config);
+    expect((await rejectionOf(readSecret({ appSecretFile: 'empty' }, { cwd: box.project, stdin: stdinOf('') }))).exitCode).toBe(ExitCode.config);
+    expect((await rejectionOf(readSecret({ appSecretStdin: true }, { cwd: box.project, stdin: stdinOf('') }))).exitCode).toBe(ExitCode.config);
   });
 });
 

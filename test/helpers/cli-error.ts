@@ -1,0 +1,11 @@
+import { CliError } from '../../src/errors.js';
+
+/** The CliError a promise rejects with; fails the test if it resolves or rejects with anything else. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<CliError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (error instanceof CliError) return error;
+  throw new Error(`expected a CliError, got ${String(error)}`);
+}
