@@ -17,7 +17,10 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   const ctx: Ctx = {
     stdout: scrubber.wrap(io.ctx?.stdout ?? process.stdout),
     stderr: scrubber.wrap(io.ctx?.stderr ?? process.stderr),
-    stdin: io.ctx?.stdin ?? process.stdin,
+    // A getter: creating process.stdin costs milliseconds, and most commands never read it.
+    get stdin() {
+      return io.ctx?.stdin ?? process.stdin;
+    },
     env: io.ctx?.env ?? process.env,
     cwd: io.ctx?.cwd ?? process.cwd(),
     interrupt: io.ctx?.interrupt ?? interrupt.signal,
