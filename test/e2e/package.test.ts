@@ -1,7 +1,7 @@
 // The package as a user gets it: `npm pack`, installed from the tarball into an empty project, used both as
 // a command (`npx pushctl`) and as a library (ESM import, and TypeScript against the shipped declarations).
-// Needs `npm run build` first, like the other e2e tests; the install may fetch the runtime dependencies
-// (from npm's cache when it has them).
+// Needs `npm run build` first, like the other e2e tests. The package has no runtime dependencies (dist/ is a
+// complete bundle), so the install runs offline: it would fail if a dependency were needed.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const tarball = readdirSync(work).find((f) => /^pushctl-.*\.tgz$/.test(f));
   expect(tarball).toBeDefined();
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const install = await run('npm', ['install', join(work, tarball!), '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], app);
+  const install = await run('npm', ['install', join(work, tarball!), '--ignore-scripts', '--offline', '--no-audit', '--no-fund'], app);
   expect(install.code, install.stderr).toBe(0);
 }, INSTALL_TIMEOUT_MS * 2);
 
