@@ -1,12 +1,29 @@
 /** The service takes at most this many client IDs in one request (SPEC section 1). */
 export const MAX_BATCH_SIZE = 1000;
 
-/** Split IDs into consecutive batches of `size` (the last may be shorter), keeping their order. */
-export function chunkClientIds<T>(ids: readonly T[], size: number = MAX_BATCH_SIZE): T[][] {
+/**
+ * Recipients as the delivery engine reads them: a plain array, or a {@link ClientIdStore} that holds a million
+ * IDs as bytes and makes strings only for the slice asked for. Only `length` and `slice(start, end)` are used.
+ */
+export interface ClientIdSource {
+  readonly length: number;
+  slice(start: number, end: number): string[];
+}
+
+/**
+ * The `[start, end)` index ranges of consecutive batches of `size` over `total` IDs (the last may be shorter).
+ * Ranges rather than arrays, so batches can be read from their source only when they are sent.
+ */
+export function batchRanges(total: number, size: number = MAX_BATCH_SIZE): [start: number, end: number][] {
   if (!Number.isInteger(size) || size < 1 || size > MAX_BATCH_SIZE) {
     throw new RangeError(`batch size must be a whole number from 1 to ${MAX_BATCH_SIZE}, got ${size}`);
   }
-  const batches: T[][] = [];
-  for (let start = 0; start < ids.length; start += size) batches.push(ids.slice(start, start + size));
-  return batches;
+  const ranges: [number, number][] = [];
+  for (let start = 0; start < total; start += size) ranges.push([start, Math.min(start + size, total)]);
+  return ranges;
+}
+
+/** Split IDs into consecutive batches of `size` (the last may be shorter), keeping their order. */
+export function chunkClientIds<T>(ids: { readonly length: number; slice(start: number, end: number): T[] }, size: number = MAX_BATCH_SIZE): T[][] {
+  return batchRanges(ids.length, size).map(([start, end]) => ids.slice(start, end));
 }

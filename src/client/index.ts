@@ -1,6 +1,7 @@
 // The delivery engine's public surface, for the commands and for library users.
 export * from './batches.js';
 export * from './classify.js';
+export * from './client-id-store.js';
 export * from './codes.js';
 export * from './outcome.js';
 export * from './push-client.js';

@@ -1,5 +1,5 @@
 import { describeStatus } from './codes.js';
-import type { BatchResult, BatchStatus } from './send-batches.js';
+import { recipientCount, type BatchResult, type BatchStatus } from './send-batches.js';
 
 /** Counts per outcome; keys match the report's section names. */
 export type OutcomeCounts = Record<BatchStatus, number> & { total: number };
@@ -45,12 +45,17 @@ export function summarizeBatches(results: readonly BatchResult[]): DeliverySumma
   for (const result of results) {
     summary.batches.total += 1;
     summary.batches[result.status] += 1;
-    summary.recipients.total += result.clientIds.length;
-    summary.recipients[result.status] += result.clientIds.length;
+    const count = recipientCount(result);
+    summary.recipients.total += count;
+    summary.recipients[result.status] += count;
   }
   return summary;
 }
 
+/**
+ * The report of a run. Each entry's `client_ids` is a getter reading its batch's IDs from the result, so
+ * writing the report with {@link reportJsonChunks} makes the strings of one batch at a time.
+ */
 export function buildReport(results: readonly BatchResult[]): DeliveryReport {
   const report: DeliveryReport = {
     version: 1,
@@ -62,23 +67,25 @@ export function buildReport(results: readonly BatchResult[]): DeliveryReport {
   };
   for (const result of results) {
     const batch = result.index;
-    // Shared with the results rather than copied: a million IDs should exist once in memory.
-    const client_ids = result.clientIds;
+    // `client_ids` is read from the result when the entry is read (as JSON.stringify does, one entry at a
+    // time in reportJsonChunks), never copied: a million IDs should not all exist as strings at once.
+    const withIds = <T extends object>(entry: T): T & { client_ids: readonly string[] } =>
+      Object.defineProperty(entry, 'client_ids', { enumerable: true, configurable: true, get: () => result.clientIds }) as T & { client_ids: readonly string[] };
     switch (result.status) {
       case 'accepted':
-        report.accepted.push({ batch, message_id: result.messageId ?? '', client_ids });
+        report.accepted.push(withIds({ batch, message_id: result.messageId ?? '' }));
         break;
       case 'rejected': {
         const code = result.code ?? 0;
-        report.rejected.push({ batch, code, meaning: describeStatus(code).meaning, message: result.message ?? '', client_ids });
+        report.rejected.push(withIds({ batch, code, meaning: describeStatus(code).meaning, message: result.message ?? '' }));
         break;
       }
       case 'unknown':
-        report.unknown.push({ batch, reason: result.reason ?? 'unknown', client_ids });
+        report.unknown.push(withIds({ batch, reason: result.reason ?? 'unknown' }));
         break;
       case 'not_sent': {
         const service = result.code === undefined ? {} : { code: result.code, message: result.message ?? '' };
-        report.not_sent.push({ batch, reason: result.reason ?? 'not sent', ...service, client_ids });
+        report.not_sent.push(withIds({ batch, reason: result.reason ?? 'not sent', ...service }));
         break;
       }
     }

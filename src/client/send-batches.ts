@@ -1,6 +1,6 @@
 import type { PushMessage } from '../message/types.js';
 import { describeStatus, STATUS_RATE_LIMITED } from './codes.js';
-import { chunkClientIds, MAX_BATCH_SIZE } from './batches.js';
+import { batchRanges, MAX_BATCH_SIZE, type ClientIdSource } from './batches.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { PushSender } from './push-client.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -13,7 +13,11 @@ export type BatchStatus = 'accepted' | 'rejected' | 'unknown' | 'not_sent';
 export interface BatchResult {
   /** Position of the batch in the run, from 0. */
   index: number;
-  /** The batch's client IDs; empty for a message addressed to all devices or by targeting. */
+  /**
+   * The batch's client IDs; empty for a message addressed to all devices or by targeting. In results of
+   * `sendBatches` this is read from the recipients on each access (a new array each time), so that a run of
+   * a million IDs does not keep a million strings alive; see {@link recipientCount} for the number alone.
+   */
   clientIds: readonly string[];
   status: BatchStatus;
   /** Requests made for this batch (0 when it was never started). */
@@ -52,8 +56,11 @@ export interface SendBatchesOptions {
   client: PushSender;
   /** The validated message; its `condition.client_ids`, if any, are replaced per batch. */
   body: PushMessage;
-  /** Recipients, already de-duplicated. Absent or empty: one request with `body` as it is. */
-  clientIds?: readonly string[];
+  /**
+   * Recipients, already de-duplicated: an array, or a ClientIdStore (anything with `length` and `slice`).
+   * Each batch's IDs are sliced out when it is sent. Absent or empty: one request with `body` as it is.
+   */
+  clientIds?: ClientIdSource;
   batchSize?: number;
   concurrency?: number;
   /** Shared by every batch (and every run sharing the same app); none means no pacing. */
@@ -77,17 +84,15 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
-  const batches: readonly (readonly string[])[] =
-    options.clientIds && options.clientIds.length > 0
-      ? chunkClientIds(options.clientIds, options.batchSize ?? MAX_BATCH_SIZE)
-      : [[]];
-  const results: BatchResult[] = batches.map((clientIds, index) => ({
-    index,
-    clientIds,
-    status: 'not_sent',
-    attempts: 0,
-    reason: 'interrupted before this batch was sent',
-  }));
+  const source = options.clientIds && options.clientIds.length > 0 ? options.clientIds : undefined;
+  const batches: readonly (readonly [number, number])[] = source ? batchRanges(source.length, options.batchSize ?? MAX_BATCH_SIZE) : [[0, 0]];
+  const idsOf = (index: number): (() => readonly string[]) => {
+    const [start, end] = batches[index]!;
+    return source ? () => source.slice(start, end) : () => [];
+  };
+  const results: BatchResult[] = batches.map(([start, end], index) =>
+    batchResult(index, idsOf(index), end - start, { status: 'not_sent', attempts: 0, reason: 'interrupted before this batch was sent' }),
+  );
   const recipientsTotal = options.clientIds?.length ?? 0;
   let next = 0;
   let batchesDone = 0;
@@ -100,8 +105,10 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
       : { ...body, condition: { ...body.condition, type: 2, client_ids: clientIds } };
 
   const runBatch = async (index: number): Promise<BatchResult> => {
-    const clientIds = batches[index]!;
-    const batchBody = bodyFor(clientIds);
+    const ids = idsOf(index);
+    const [start, end] = batches[index]!;
+    // The batch's strings exist only while it is being sent (and in `onAttempt` events).
+    const batchBody = bodyFor(ids());
     let outcome: AttemptOutcome | undefined;
     let attempt = 0;
     let stopped: string | undefined;
@@ -134,7 +141,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
         break;
       }
     }
-    return settle(index, clientIds, attempt, outcome, stopped, earlierAmbiguous);
+    return batchResult(index, ids, end - start, settle(attempt, outcome, stopped, earlierAmbiguous));
   };
 
   const worker = async (): Promise<void> => {
@@ -143,7 +150,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
       const result = await runBatch(index);
       results[index] = result;
       batchesDone += 1;
-      recipientsDone += result.clientIds.length;
+      recipientsDone += recipientCount(result);
       onProgress?.({ batchesDone, batchesTotal: batches.length, recipientsDone, recipientsTotal, requests, last: result });
     }
   };
@@ -151,16 +158,37 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   return results;
 }
 
+type Settled = Omit<BatchResult, 'index' | 'clientIds'>;
+
+const recipientCounts = new WeakMap<BatchResult, number>();
+
+/** How many client IDs a batch holds, without making their strings when the result came from `sendBatches`. */
+export function recipientCount(result: BatchResult): number {
+  return recipientCounts.get(result) ?? result.clientIds.length;
+}
+
+/**
+ * A result whose `clientIds` are read from the recipients on each access. Enumerable, so spreading, JSON and
+ * deep equality see the IDs; assigning replaces the getter with the value.
+ */
+function batchResult(index: number, ids: () => readonly string[], count: number, settled: Settled): BatchResult {
+  const result = { index } as BatchResult;
+  Object.defineProperty(result, 'clientIds', {
+    enumerable: true,
+    configurable: true,
+    get: ids,
+    set(value: readonly string[]) {
+      Object.defineProperty(this, 'clientIds', { value, enumerable: true, configurable: true, writable: true });
+      recipientCounts.delete(result);
+    },
+  });
+  recipientCounts.set(result, count);
+  return Object.assign(result, settled);
+}
+
 /** Turn a batch's last outcome into its final status. */
-function settle(
-  index: number,
-  clientIds: readonly string[],
-  attempts: number,
-  last: AttemptOutcome | undefined,
-  stopped: string | undefined,
-  earlierAmbiguous: string | undefined,
-): BatchResult {
-  const base = { index, clientIds, attempts };
+function settle(attempts: number, last: AttemptOutcome | undefined, stopped: string | undefined, earlierAmbiguous: string | undefined): Settled {
+  const base = { attempts };
   if (!last) return { ...base, status: 'not_sent', reason: stopped ?? 'not sent' };
   const outcome = withoutResponse(last);
   switch (last.kind) {

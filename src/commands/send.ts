@@ -8,12 +8,12 @@ import { ExitCode, usageError } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
 import { parseDurationMs } from '../message/duration.js';
-import { validateAssembled } from '../message/validate-assembled.js';
+import { validateAssembledWithoutRecipients } from '../message/validate-assembled.js';
 import type { MessageIssue, PushMessage } from '../message/types.js';
 import { PushClient } from '../client/push-client.js';
 import { RateLimiter } from '../client/rate-limiter.js';
-import { MAX_BATCH_SIZE } from '../client/batches.js';
-import { buildReport, reportJsonChunks, resendClientIds, summarizeBatches } from '../client/report.js';
+import { MAX_BATCH_SIZE, type ClientIdSource } from '../client/batches.js';
+import { buildReport, reportJsonChunks, summarizeBatches } from '../client/report.js';
 import { sendBatches, type BatchResult } from '../client/send-batches.js';
 import { DEFAULT_RETRY_POLICY } from '../client/retry.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
@@ -79,11 +79,15 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   let body: PushMessage;
   let warnings: MessageIssue[] = [];
   let notes = assembled.notes;
+  // Recipients from --client-id / --client-ids-file stay beside the body (a ClientIdStore for a file):
+  // sendBatches puts each batch's IDs into the body as it sends it.
+  const recipients = assembled.clientIds;
   if (options.validate === false) {
-    const { message, clientIds } = assembled;
-    body = (clientIds ? { ...message, condition: { ...(message.condition as object), client_ids: clientIds } } : message) as unknown as PushMessage;
+    const { message } = assembled;
+    // An empty list goes out as it is, for the service to judge.
+    body = (recipients?.length === 0 ? { ...message, condition: { ...(message.condition as object), client_ids: [] } } : message) as unknown as PushMessage;
   } else {
-    const result = validateAssembled(assembled, { strict: options.strict === true });
+    const result = validateAssembledWithoutRecipients(assembled, { strict: options.strict === true });
     notes = [...notes, ...result.notes];
     if (!result.body) {
       if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: false, exit_code: ExitCode.invalidMessage, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);
@@ -108,7 +112,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
 
   // 3. Delivery: one request, or batches of client IDs under one shared rate limit.
-  const clientIds = body.condition?.type === 2 ? body.condition.client_ids : undefined;
+  const clientIds: ClientIdSource | undefined = recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined);
   const batched = (clientIds?.length ?? 0) > (options.batchSize ?? MAX_BATCH_SIZE);
   const progress = await startProgress(ctx.stderr, human, options.dryRun ? 'dry run…' : 'sending…');
   const started = performance.now();
@@ -138,9 +142,10 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const interrupted = ctx.interrupt.aborted;
   const exitCode = deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
-  const resend = resendClientIds(results);
+  // The unknown and not-sent IDs are counted, not listed: the report lists them.
+  const resend = summary.recipients.unknown + summary.recipients.not_sent;
   let reportPath = options.report;
-  if (reportPath === undefined && resend.length > 0) {
+  if (reportPath === undefined && resend > 0) {
     // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down.
     reportPath = `pushctl-report-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   }
@@ -148,7 +153,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
     // Written in pieces: the report of a million recipients never exists as one string in memory.
     await pipeline(Readable.from(reportJsonChunks(buildReport(results))), createWriteStream(resolve(ctx.cwd, reportPath)));
   }
-  const resendLine = resend.length > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
+  const resendLine = resend > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
 
   const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
   if (options.json) {
@@ -175,6 +180,6 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
     ctx.stderr.write(batched || results.length > 1 ? formatSummary(summary, results, options.dryRun, errStyle) : formatSingle(results[0]!, options.dryRun, errStyle));
   }
   if (reportPath !== undefined && !options.quiet) ctx.stderr.write(`report: ${reportPath}\n`);
-  if (resendLine !== undefined) ctx.stderr.write(`${resend.length} recipient${resend.length === 1 ? '' : 's'} left; to send to exactly those:\n  ${resendLine}\n`);
+  if (resendLine !== undefined) ctx.stderr.write(`${resend} recipient${resend === 1 ? '' : 's'} left; to send to exactly those:\n  ${resendLine}\n`);
   return exitCode;
 }

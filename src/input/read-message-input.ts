@@ -47,7 +47,8 @@ function unreadable(error: unknown, what: string, path: string) {
 async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector): Promise<ClientIdList> {
   if (path === '-') return readClientIds(ctx.stdin, collector);
   const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
-  const stream = createReadStream(full, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  // Bytes, not text: the collector takes plain ASCII lines without making a string of them.
+  const stream = createReadStream(full, { highWaterMark: 1 << 20 });
   // Open errors arrive as a stream error; wait for the file to open so they surface as a clear message.
   await new Promise<void>((ok, fail) => {
     stream.once('ready', () => ok());

@@ -1,5 +1,6 @@
 // Builds the request body from a message file, `--var` values and flags (SPEC section 2, "Message input").
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
+import type { ClientIdSource } from '../client/batches.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import { parseDurationSeconds } from './duration.js';
 import { JsonSyntaxError, parseJson } from './parse-json.js';
@@ -40,8 +41,9 @@ export interface AssembleInput {
   /**
    * Recipients from `--client-id` and `--client-ids-file`, already trimmed, non-blank and unique (the
    * caller's collector did that, counting the repeats). When given, `flags.clientId` is not read again.
+   * An array, or a ClientIdStore that keeps a million of them compactly.
    */
-  recipients?: { ids: string[]; duplicates: number; fromReport?: boolean };
+  recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean };
 }
 
 export interface Assembled {
@@ -51,7 +53,7 @@ export interface Assembled {
    * Clean recipients kept beside the message rather than inside it, so a million of them are not copied
    * by every check: see validateAssembled. The message then has `condition: { type: 2 }`.
    */
-  clientIds?: string[];
+  clientIds?: ClientIdSource;
 }
 
 /** A flags-only message that names no lifetime lives one day: long enough for a test, short enough to expire. */

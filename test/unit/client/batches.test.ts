@@ -23,7 +23,7 @@ describe('chunkClientIds', () => {
         const { ids } = new ClientIdCollector().addAll(raw).result();
         const batches = chunkClientIds(ids, size);
         const flat = batches.flat();
-        expect(flat).toEqual(ids);
+        expect(flat).toEqual(ids.toArray());
         expect(new Set(flat).size).toBe(flat.length);
         expect(new Set(flat)).toEqual(new Set(raw.map((id) => id.trim()).filter((id) => id !== '')));
         for (const batch of batches) {

@@ -1,0 +1,191 @@
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ClientIdCollector, type ClientIdStore } from '../../../src/client/client-id-store.js';
+import { readClientIds } from '../../../src/client/read-client-ids.js';
+import { recipientCount, sendBatches } from '../../../src/client/send-batches.js';
+import { buildReport, reportJsonChunks } from '../../../src/client/report.js';
+import { accepted, FakeSender, rejected } from './fake-sender.js';
+
+/** What the store must match: trim, skip blanks, keep the first of equal strings, count the rest. */
+function reference(raws: Iterable<string>): { ids: string[]; duplicates: number } {
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const raw of raws) {
+    const id = raw.trim();
+    if (id === '') continue;
+    if (seen.has(id)) duplicates += 1;
+    else {
+      seen.add(id);
+      ids.push(id);
+    }
+  }
+  return { ids, duplicates };
+}
+
+/** Every way of reading the store gives the same list. */
+function expectStoreEquals(store: ClientIdStore, expected: readonly string[]): void {
+  expect(store.length).toBe(expected.length);
+  expect(store.toArray()).toEqual(expected);
+  expect([...store]).toEqual(expected);
+  expect(JSON.stringify(store)).toBe(JSON.stringify(expected));
+  for (let i = 0; i < expected.length; i++) expect(store.at(i)).toBe(expected[i]);
+  expect(store.at(-1)).toBe(expected.at(-1));
+  expect(store.at(expected.length)).toBeUndefined();
+}
+
+// Few characters, so repeats are common: ASCII, spaces and controls, Unicode whitespace (trimmed), a BOM,
+// multi-byte characters, an astral one, U+FFFD, and lone surrogates (no UTF-8 form).
+const tricky = fc.constantFrom('a', 'b', 'Z', '0', '-', ' ', '\t', '\r', '\u001f', '\u00a0', '\u3000', '\u2028', '\ufeff', 'é', 'ü', '中', '😀', '\ufffd', '\ud800', '\udc00');
+const idString = fc.oneof(
+  fc.array(tricky, { maxLength: 5 }).map((chars) => chars.join('')),
+  fc.string({ maxLength: 6, unit: 'binary' }),
+  fc.string({ maxLength: 40 }),
+);
+/** Raw bytes, some not valid UTF-8: addUtf8 must behave like adding their decoded string. */
+const idBytes = fc.oneof(
+  idString.map((text) => Buffer.from(text, 'utf8')),
+  fc.uint8Array({ maxLength: 6 }).map((bytes) => Buffer.from(bytes)),
+  fc.array(fc.constantFrom(0x20, 0x61, 0x62, 0xc3, 0xa9, 0xff, 0xfe, 0xe2, 0x82), { maxLength: 5 }).map((bytes) => Buffer.from(bytes)),
+);
+const entry = fc.oneof(
+  idString.map((text) => ({ kind: 'string' as const, text })),
+  idBytes.map((bytes) => ({ kind: 'bytes' as const, bytes })),
+);
+
+describe('ClientIdStore', () => {
+  it('behaves exactly like de-duplicating into a string[] (property)', () => {
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 300 }), fc.integer({ min: 1, max: 64 }), (entries, pageBytes) => {
+        const collector = new ClientIdCollector({ pageBytes });
+        for (const e of entries) {
+          if (e.kind === 'string') collector.add(e.text);
+          else collector.addUtf8(e.bytes);
+        }
+        const expected = reference(entries.map((e) => (e.kind === 'string' ? e.text : e.bytes.toString('utf8'))));
+        const { ids, duplicates } = collector.result();
+        expect(duplicates).toBe(expected.duplicates);
+        expectStoreEquals(ids, expected.ids);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('slices like an array, negative and out-of-range bounds included (property)', () => {
+    fc.assert(
+      fc.property(fc.array(idString, { maxLength: 200 }), fc.integer({ min: 1, max: 100 }), fc.integer({ min: -250, max: 250 }), fc.integer({ min: -250, max: 250 }), (raws, pageBytes, start, end) => {
+        const { ids } = new ClientIdCollector({ pageBytes }).addAll(raws).result();
+        const expected = reference(raws).ids;
+        expect(ids.slice(start, end)).toEqual(expected.slice(start, end));
+        expect(ids.slice(start)).toEqual(expected.slice(start));
+        expect(ids.at(start)).toBe(expected.at(start));
+      }),
+    );
+  });
+
+  it('is a snapshot: IDs added after result() do not change it', () => {
+    const collector = new ClientIdCollector({ pageBytes: 4 }).addAll(['a', 'b']);
+    const first = collector.result().ids;
+    collector.addAll(['c', 'é', 'a', 'd'.repeat(50)]);
+    expectStoreEquals(first, ['a', 'b']);
+    expectStoreEquals(collector.result().ids, ['a', 'b', 'c', 'é', 'd'.repeat(50)]);
+  });
+
+  it('keeps strings with no UTF-8 form apart from their replacement character', () => {
+    const { ids, duplicates } = new ClientIdCollector().addAll(['x\ud800', 'x\ufffd', 'x\ud800', ' x\ufffd ']).result();
+    expectStoreEquals(ids, ['x\ud800', 'x\ufffd']);
+    expect(duplicates).toBe(2);
+  });
+
+  it('treats invalid UTF-8 like its decoded text (both bytes become U+FFFD)', () => {
+    const collector = new ClientIdCollector();
+    collector.addUtf8(Buffer.from([0x61, 0xff]));
+    collector.addUtf8(Buffer.from([0x61, 0xfe]));
+    collector.add('a\ufffd');
+    const { ids, duplicates } = collector.result();
+    expectStoreEquals(ids, ['a\ufffd']);
+    expect(duplicates).toBe(2);
+  });
+
+  it('holds a large list across many pages', () => {
+    const raws = Array.from({ length: 120_000 }, (_, i) => `${(i % 100_000) % 7 === 0 ? 'é' : 'c'}${(i % 100_000).toString(16).padStart(31, '0')}`);
+    const collector = new ClientIdCollector();
+    for (const raw of raws) collector.addUtf8(Buffer.from(raw));
+    const { ids, duplicates } = collector.result();
+    const expected = reference(raws);
+    expect(duplicates).toBe(expected.duplicates);
+    expect(ids.length).toBe(100_000);
+    expect(ids.toArray()).toEqual(expected.ids);
+    for (const i of [0, 1, 29_999, 30_000, 31_000, 32_767, 32_768, 65_535, 65_536, 99_999]) expect(ids.at(i)).toBe(expected.ids[i]);
+  });
+});
+
+describe('readClientIds into a store', () => {
+  // Lines of tricky text with any line ends, an optional BOM, cut into chunks at any byte (inside a
+  // multi-byte character too): the result is that of splitting the decoded text at CR and LF.
+  it('matches splitting the decoded text at line ends, trimming and de-duplicating (property)', async () => {
+    const line = fc.oneof(
+      fc.array(tricky.filter((c) => c !== '\r'), { maxLength: 5 }).map((chars) => chars.join('')),
+      fc.uint8Array({ maxLength: 5 }).map((bytes) => Buffer.from(bytes.map((b) => (b === 0x0a || b === 0x0d || b === 0x7b ? 0x61 : b))).toString('latin1')),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n', '\r'), fc.boolean()), { maxLength: 120 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 10 }),
+        async (lines, bom, cuts) => {
+          // A line drawn from bytes is written as those bytes (latin1), which may be invalid UTF-8.
+          const parts = lines.map(([text, end, raw]) => Buffer.concat([raw ? Buffer.from(text, 'latin1') : Buffer.from(text, 'utf8'), Buffer.from(end)]));
+          const bytes = Buffer.concat([bom ? Buffer.from('\ufeff') : Buffer.alloc(0), ...parts]);
+          const text = bytes.toString('utf8');
+          fc.pre(!text.replace(/^\ufeff/, '').trimStart().startsWith('{'));
+          const chunks: Buffer[] = [];
+          for (let at = 0, k = 0; at < bytes.length; k++) {
+            const size = cuts[k % cuts.length]!;
+            chunks.push(bytes.subarray(at, at + size));
+            at += size;
+          }
+          const expected = reference(text.split(/\r|\n/));
+          const result = await readClientIds(Readable.from(chunks));
+          expect(result.duplicates).toBe(expected.duplicates);
+          expect(result.ids.toArray()).toEqual(expected.ids);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads CRLF, a BOM and multi-byte IDs from bytes', async () => {
+    const input = Readable.from([Buffer.from('\ufeffé-1\r\n中-2\r\n  é-1  \r\nplain\r\n😀\n')]);
+    const { ids, duplicates } = await readClientIds(input);
+    expectStoreEquals(ids, ['é-1', '中-2', 'plain', '😀']);
+    expect(duplicates).toBe(1);
+  });
+});
+
+describe('sendBatches with a store', () => {
+  const body = { type: 1 as const, time_to_live: 60, condition: { type: 2 as const } };
+
+  it('sends every ID once, in order, and its results and report read the IDs on demand', async () => {
+    const raws = Array.from({ length: 2500 }, (_, i) => (i % 5 === 0 ? `é-${i}` : `id-${i}`));
+    const { ids } = new ClientIdCollector({ pageBytes: 1000 }).addAll(raws).result();
+    const sent: string[][] = [];
+    const client = new FakeSender((b, call) => {
+      sent.push((b as { condition: { client_ids: string[] } }).condition.client_ids);
+      return call === 1 ? rejected() : accepted(`m-${call}`);
+    });
+    const results = await sendBatches({ client, body, clientIds: ids, concurrency: 1, sleep: async () => undefined });
+    expect(sent.flat()).toEqual(raws);
+    expect(results.map((r) => r.status)).toEqual(['accepted', 'rejected', 'accepted']);
+    expect(results.map(recipientCount)).toEqual([1000, 1000, 500]);
+    expect(results.map((r) => r.clientIds)).toEqual(sent);
+    const report = JSON.parse([...reportJsonChunks(buildReport(results))].join('')) as ReturnType<typeof buildReport>;
+    expect(report.summary.recipients).toEqual({ total: 2500, accepted: 1500, rejected: 1000, unknown: 0, not_sent: 0 });
+    expect([...report.accepted, ...report.rejected].sort((a, b) => a.batch - b.batch).flatMap((e) => e.client_ids)).toEqual(raws);
+    // Assigning the IDs of a result replaces them, as with a plain object.
+    results[0]!.clientIds = ['x'];
+    expect(results[0]!.clientIds).toEqual(['x']);
+    expect(recipientCount(results[0]!)).toBe(1);
+  });
+});
