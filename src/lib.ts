@@ -8,8 +8,10 @@ export { createEmulator, type Emulator, type EmulatorOptions, type StoredMessage
 export type { PushMessage, Condition, Targeting, Notification, MessageIssue, ValidationResult, ValidateOptions } from './message/types.js';
 export { messageJsonSchema, type JsonSchema } from './message/json-schema.js';
 export { PushClient, type PushClientOptions, type PushSender } from './client/push-client.js';
-export { sendBatches, type SendBatchesOptions, type BatchResult, type BatchStatus, type BatchProgress, type AttemptEvent } from './client/send-batches.js';
+export { sendBatches, recipientCount, type SendBatchesOptions, type BatchResult, type BatchStatus, type BatchProgress, type AttemptEvent } from './client/send-batches.js';
 export { RateLimiter, type RateLimiterOptions } from './client/rate-limiter.js';
+export { ClientIdCollector, ClientIdStore } from './client/client-id-store.js';
+export type { ClientIdSource } from './client/batches.js';
 export { buildReport, summarizeBatches, type DeliveryReport, type DeliverySummary } from './client/report.js';
 export { describeStatus, STATUS_CODES, type StatusInfo } from './client/codes.js';
 export type { AttemptOutcome, Accepted, Rejected, Retryable, Ambiguous, ResponseView, RequestView } from './client/outcome.js';

@@ -1,7 +1,5 @@
 // `pushctl send` and `pushctl dry-run`: assemble → validate → settings → deliver → report.
-import { createWriteStream } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
@@ -151,7 +149,10 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   }
   if (reportPath !== undefined) {
     // Written in pieces: the report of a million recipients never exists as one string in memory.
-    await pipeline(Readable.from(reportJsonChunks(buildReport(results))), createWriteStream(resolve(ctx.cwd, reportPath)));
+    // The stream modules load only here: most sends write no report, and each import costs start-up.
+    const [{ Readable }, { pipeline }] = await Promise.all([import('node:stream'), import('node:stream/promises')]);
+    const file = await open(resolve(ctx.cwd, reportPath), 'w');
+    await pipeline(Readable.from(reportJsonChunks(buildReport(results))), file.createWriteStream());
   }
   const resendLine = resend > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
 

@@ -1,7 +1,6 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { ClientIdCollector, readClientIds, type ClientIdList } from '../client/read-client-ids.js';
 import type { Ctx } from '../context.js';
@@ -47,16 +46,13 @@ function unreadable(error: unknown, what: string, path: string) {
 async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector): Promise<ClientIdList> {
   if (path === '-') return readClientIds(ctx.stdin, collector);
   const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
-  // Bytes, not text: the collector takes plain ASCII lines without making a string of them.
-  const stream = createReadStream(full, { highWaterMark: 1 << 20 });
-  // Open errors arrive as a stream error; wait for the file to open so they surface as a clear message.
-  await new Promise<void>((ok, fail) => {
-    stream.once('ready', () => ok());
-    stream.once('error', fail);
-  }).catch((error: unknown) => {
+  // Opened first so a missing file is a clear message, not a stream error. Bytes, not text: the collector
+  // takes plain ASCII lines without making a string of them. (FileHandle, not node:fs: importing node:fs
+  // costs a millisecond of start-up on every validate.)
+  const handle = await open(full, 'r').catch((error: unknown) => {
     throw unreadable(error, 'client ID file', path);
   });
-  return readClientIds(stream, collector);
+  return readClientIds(handle.createReadStream({ highWaterMark: 1 << 20 }), collector);
 }
 
 export async function readMessageInput(options: MessageInputOptions, ctx: Pick<Ctx, 'stdin' | 'cwd'>): Promise<AssembleInput> {

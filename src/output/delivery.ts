@@ -1,7 +1,7 @@
 // How a send's outcome reads: pure formatters from batch results to text (human) or a document (--json).
 import { describeStatus } from '../client/codes.js';
 import type { DeliverySummary } from '../client/report.js';
-import type { AttemptEvent, BatchResult } from '../client/send-batches.js';
+import { recipientCount, type AttemptEvent, type BatchResult } from '../client/send-batches.js';
 import type { RequestView } from '../client/outcome.js';
 import type { MessageIssue } from '../message/types.js';
 import type { Style } from './style.js';
@@ -34,7 +34,7 @@ export interface DeliveryDocument {
 }
 
 export function batchLine(result: BatchResult): BatchLine {
-  const line: BatchLine = { batch: result.index, status: result.status, recipients: result.clientIds.length, attempts: result.attempts };
+  const line: BatchLine = { batch: result.index, status: result.status, recipients: recipientCount(result), attempts: result.attempts };
   if (result.messageId !== undefined) line.message_id = result.messageId;
   if (result.code !== undefined) Object.assign(line, { code: result.code, meaning: describeStatus(result.code).meaning, message: result.message ?? '' });
   if (result.reason !== undefined && result.status !== 'accepted') line.reason = result.reason;
