@@ -5,7 +5,7 @@
 //   node bench/run.mjs                      # everything (needs a fresh `npm run build`)
 //   node bench/run.mjs --only startup       # or throughput, memory, emulator (comma lists: startup,memory)
 //   node bench/run.mjs --json               # one JSON document on stdout, progress on stderr
-//   node bench/run.mjs --runs 25            # timed runs per start-up command (default 15, after 2 warm-ups)
+//   node bench/run.mjs --runs 51            # timed runs per start-up command (default 31, after 2 warm-ups)
 //   node bench/run.mjs --repeat 1           # runs of each big send (default 3: medians, and the worst RSS)
 //
 // Every server listens on 127.0.0.1 only; every child has a time limit; the whole run has a deadline;
@@ -30,7 +30,7 @@ const { values: args } = parseArgs({
   options: {
     only: { type: 'string' },
     json: { type: 'boolean', default: false },
-    runs: { type: 'string', default: '15' },
+    runs: { type: 'string', default: '31' },
     repeat: { type: 'string', default: '3' },
     warmups: { type: 'string', default: '2' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -135,7 +135,9 @@ process.exit(0);
 // 1. Start-up
 
 async function benchStartup() {
-  out(`\n1. Start-up: median of ${RUNS} runs after ${WARMUPS} warm-up${WARMUPS === 1 ? '' : 's'}, commands interleaved round-robin`);
+  out(`\n1. Start-up: median of ${RUNS} runs after ${WARMUPS} warm-up${WARMUPS === 1 ? '' : 's'}, commands interleaved round-robin;`);
+  out('   "vs node" is the median of the per-round ratios (each command against node -e 0 of the same round),');
+  out('   which cancels the drift of a shared machine better than a ratio of two medians');
   const small = join(TMP, 'small.json');
   writeFileSync(
     small,
@@ -171,12 +173,11 @@ async function benchStartup() {
     await stopEmulator(emu);
   }
 
-  const base = median(times[0]);
   const table = [];
   const section = { runs: RUNS, warmups: WARMUPS, commands: [] };
   for (const [i, c] of commands.entries()) {
     const med = median(times[i]);
-    const ratio = med / base;
+    const ratio = median(times[i].map((t, round) => t / times[0][round]));
     const verdict = c.target === null ? '' : ratio <= c.target ? 'PASS' : 'MISS';
     table.push([c.name, `${med.toFixed(1)} ms`, `${min(times[i]).toFixed(1)}–${max(times[i]).toFixed(1)} ms`, `${ratio.toFixed(2)}x`, c.target === null ? '(baseline)' : `≤ ${c.target}x`, verdict]);
     section.commands.push({ name: c.name, median_ms: round1(med), min_ms: round1(min(times[i])), max_ms: round1(max(times[i])), ratio: round2(ratio), target_ratio: c.target, verdict: verdict || null, samples_ms: times[i].map(round1) });

@@ -8,7 +8,7 @@
 // repeated across files on disk, which no single run loads twice.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const OUT = 'dist';
@@ -49,6 +49,10 @@ const islands = (self) => ({
   },
 });
 
+// Bundled CommonJS dependencies (commander, cosmiconfig) call require() for Node built-ins, so ESM output
+// needs one; files without CommonJS code are written without it, saving the createRequire call.
+const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+
 const results = await Promise.all(
   Object.entries(ISLANDS).map(([name, entry]) =>
     build({
@@ -61,17 +65,22 @@ const results = await Promise.all(
       minify: !process.argv.includes('--debug'),
       legalComments: 'none',
       metafile: true,
+      write: false,
       logLevel: 'warning',
       plugins: [islands(name)],
       // cosmiconfig can load TypeScript config files through the typescript package; pushctl does not offer
       // that, and bundling the compiler would add megabytes, so it stays an unresolved optional import.
       external: ['typescript'],
       define: { __PUSHCTL_VERSION__: JSON.stringify(pkg.version) },
-      // Bundled CommonJS dependencies call require() for Node built-ins; give ESM output one.
-      banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+      banner: { js: REQUIRE_BANNER },
     }),
   ),
 );
+for (const file of results.flatMap((r) => r.outputFiles)) {
+  const body = file.text.slice(REQUIRE_BANNER.length);
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, /\brequire\b/.test(body) ? file.text : body.replace(/^\n/, ''));
+}
 
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

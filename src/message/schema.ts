@@ -72,18 +72,23 @@ const httpUrl = (s: string): boolean => {
   }
 };
 
+// Schemas are immutable, so fields with the same rule share one instance: every construction costs
+// start-up time, and `pushctl validate` builds all of them on each run.
+const optionalNames = z.optional(z.array(nonEmptyString));
+const optionalText = z.optional(z.string());
+
 export const targetingSchema = z.strictObject({
   country: z.optional(z.array(countryCode)),
   language: z.optional(z.array(languageCode)),
-  brand: z.optional(z.array(nonEmptyString)),
-  model: z.optional(z.array(nonEmptyString)),
+  brand: optionalNames,
+  model: optionalNames,
   os_version: z.optional(z.array(osVersion)),
-  app_version: z.optional(z.array(nonEmptyString)),
+  app_version: optionalNames,
 });
 
 export const conditionSchema = z.strictObject({
   type: z.literal([0, 1, 2], { error: 'must be 0 (all devices), 1 (targeting) or 2 (client IDs)' }),
-  client_ids: z.optional(z.array(nonEmptyString)),
+  client_ids: optionalNames,
   targeting: z.optional(targetingSchema),
 }).check(
   rule<{ type: number; client_ids?: string[]; targeting?: object }>('condition', (c) => {
@@ -99,10 +104,10 @@ export const conditionSchema = z.strictObject({
 
 export const notificationSchema = z.strictObject({
   notification_type: z.optional(z.literal([1, 3], { error: 'must be 1 (system style) or 3 (button style)' })),
-  title: z.optional(z.string()),
-  desc: z.optional(z.string()),
-  icon: z.optional(z.string()),
-  small_icon: z.optional(z.string()),
+  title: optionalText,
+  desc: optionalText,
+  icon: optionalText,
+  small_icon: optionalText,
   small_icon_color: z.optional(
     z.string().check(
       rule<string>('colour', (c) =>
@@ -111,8 +116,8 @@ export const notificationSchema = z.strictObject({
     ),
   ),
   open_type: z.optional(z.literal(['1', '2'], { error: 'must be "1" (open the app) or "2" (open a URL)' })),
-  open_content: z.optional(z.string()),
-  button_text: z.optional(z.string()),
+  open_content: optionalText,
+  button_text: optionalText,
 }).check(
   rule<{ open_type?: string; open_content?: string }>('open-content', (n) => {
     if (n.open_type !== '2') return undefined;
