@@ -23,6 +23,7 @@ const ISLANDS = {
   'commands/schema': 'src/commands/schema.ts',
   'commands/completion': 'src/commands/completion.ts',
   emulator: 'src/emulator/index.ts',
+  'client-ids': 'src/client/read-client-ids.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',

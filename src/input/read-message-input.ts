@@ -2,7 +2,7 @@
 // to the pure assembleMessage.
 import { open, readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { ClientIdCollector, readClientIds, type ClientIdList } from '../client/read-client-ids.js';
+import type { ClientIdCollector, ClientIdList } from '../client/read-client-ids.js';
 import type { Ctx } from '../context.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
@@ -44,6 +44,7 @@ function unreadable(error: unknown, what: string, path: string) {
  * A report written by `--report` is accepted too: its unknown and not_sent IDs are the ones read.
  */
 async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector): Promise<ClientIdList> {
+  const { readClientIds } = await import('../client/read-client-ids.js');
   if (path === '-') return readClientIds(ctx.stdin, collector);
   const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
   // Opened first so a missing file is a clear message, not a stream error. Bytes, not text: the collector
@@ -66,6 +67,8 @@ export async function readMessageInput(options: MessageInputOptions, ctx: Pick<C
   if (options.dataFile !== undefined) input.dataFile = { name: options.dataFile, text: await readText(options.dataFile, 'data file', ctx) };
   if (options.clientId !== undefined || options.clientIdsFile !== undefined) {
     // One collector for both sources, so repeats across them are dropped too.
+    // Loaded only for messages with client IDs: most validate and send runs have none.
+    const { ClientIdCollector } = await import('../client/read-client-ids.js');
     const collector = new ClientIdCollector().addAll((options.clientId ?? []).flatMap((v) => v.split(',')));
     input.recipients = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector) : collector.result();
   }
