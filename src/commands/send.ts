@@ -1,6 +1,4 @@
 // `pushctl send` and `pushctl dry-run`: assemble → validate → settings → deliver → report.
-import { open } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
@@ -11,7 +9,7 @@ import type { MessageIssue, PushMessage } from '../message/types.js';
 import { PushClient } from '../client/push-client.js';
 import { RateLimiter } from '../client/rate-limiter.js';
 import { MAX_BATCH_SIZE, type ClientIdSource } from '../client/batches.js';
-import { buildReport, reportJsonChunks, summarizeBatches } from '../client/report.js';
+import { summarizeBatches } from '../client/report.js';
 import { sendBatches, type BatchResult } from '../client/send-batches.js';
 import { DEFAULT_RETRY_POLICY } from '../client/retry.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
@@ -24,6 +22,7 @@ import { formatIssueList } from '../output/issues.js';
 import { batchLine, formatAttempt, formatSingle, formatSummary, type DeliveryDocument } from '../output/delivery.js';
 import { describeValidation } from './validate.js';
 import { resendCommand } from './resend-command.js';
+import { openAutomaticReportFile, openReportFile, writeReport } from './report-file.js';
 import { VERSION } from '../version.js';
 
 export interface SendCommandOptions extends MessageInputOptions, SettingsOptions {
@@ -108,6 +107,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
     throw usageError(`timeout ${JSON.stringify(settings.timeout)} (${loaded.sources.timeout}) is not a duration`, 'use e.g. --timeout 500ms or --timeout 10s');
   }
   const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
+  const requestedReport = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
 
   // 3. Delivery: one request, or batches of client IDs under one shared rate limit.
   const clientIds: ClientIdSource | undefined = recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined);
@@ -142,18 +142,10 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const summary = summarizeBatches(results);
   // The unknown and not-sent IDs are counted, not listed: the report lists them.
   const resend = summary.recipients.unknown + summary.recipients.not_sent;
-  let reportPath = options.report;
-  if (reportPath === undefined && resend > 0) {
-    // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down.
-    reportPath = `pushctl-report-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-  }
-  if (reportPath !== undefined) {
-    // Written in pieces: the report of a million recipients never exists as one string in memory.
-    // The stream modules load only here: most sends write no report, and each import costs start-up.
-    const [{ Readable }, { pipeline }] = await Promise.all([import('node:stream'), import('node:stream/promises')]);
-    const file = await open(resolve(ctx.cwd, reportPath), 'w');
-    await pipeline(Readable.from(reportJsonChunks(buildReport(results))), file.createWriteStream());
-  }
+  // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down.
+  const report = requestedReport ?? (resend > 0 ? await openAutomaticReportFile(ctx.cwd) : undefined);
+  if (report) await writeReport(report, results);
+  const reportPath = report?.path;
   const resendLine = resend > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
 
   const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));

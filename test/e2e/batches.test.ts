@@ -78,6 +78,18 @@ describe('batched sends (built binary)', () => {
     }
   });
 
+  it('refuses a --report path it cannot write before sending anything (exit 2)', async () => {
+    const server = await startScriptedServer([ok()]);
+    try {
+      const r = await send(server.url, ['--report', 'no/such/dir/report.json']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--report no/such/dir/report.json cannot be written');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('retries 22001 answers to success', async () => {
     let limited = 0;
     const server = await startScriptedServer((r) => (r.index < 2 ? (limited++, { status: 200, body: { status: 22001, message: 'slow down' }, headers: { 'Retry-After': '0' } }) : ok(`m-${r.index}`)));
