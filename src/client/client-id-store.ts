@@ -243,7 +243,11 @@ export class ClientIdCollector {
     const length = end - start;
     if (!inPlace) {
       this.reserve(length);
-      bytes.copy(this.page, this.used, start, end);
+      const page = this.page;
+      const at = this.used;
+      // A byte loop for the usual short ID: Buffer#copy is a call into C++, which costs more than the copy.
+      if (length <= 64) for (let i = 0; i < length; i++) page[at + i] = bytes[start + i]!;
+      else bytes.copy(page, at, start, end);
     }
     this.used += length;
     if (!ascii) this.parts.asciiPages[this.parts.asciiPages.length - 1] = false;
