@@ -45,3 +45,9 @@ export function describeStatus(code: number): StatusInfo {
     }
   );
 }
+
+/**
+ * Statuses that refuse the app itself (its ID, its secret, its push SDK), not the batch: every other batch of
+ * the run would be refused the same way, so a run stops starting new ones after the first.
+ */
+export const APP_WIDE_STATUSES: ReadonlySet<number> = new Set([21001, 21002, 21003, 21004, 21007]);

@@ -1,5 +1,5 @@
 import type { PushMessage } from '../message/types.js';
-import { describeStatus, STATUS_RATE_LIMITED } from './codes.js';
+import { APP_WIDE_STATUSES, describeStatus, STATUS_RATE_LIMITED } from './codes.js';
 import { batchRanges, MAX_BATCH_SIZE, type ClientIdSource } from './batches.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { PushSender } from './push-client.js';
@@ -98,6 +98,8 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   let batchesDone = 0;
   let recipientsDone = 0;
   let requests = 0;
+  // Set when the service refuses the app itself: the remaining batches would only be refused the same way.
+  let halted: string | undefined;
 
   const bodyFor = (clientIds: readonly string[]): object =>
     clientIds.length === 0
@@ -145,16 +147,25 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   };
 
   const worker = async (): Promise<void> => {
-    while (next < batches.length && !signal?.aborted) {
+    while (next < batches.length && !signal?.aborted && halted === undefined) {
       const index = next++;
       const result = await runBatch(index);
       results[index] = result;
+      if (result.status === 'rejected' && result.code !== undefined && APP_WIDE_STATUSES.has(result.code)) {
+        halted ??= `the service refused the app (${result.code} ${describeStatus(result.code).meaning}); fix that and resend`;
+      }
       batchesDone += 1;
       recipientsDone += recipientCount(result);
       onProgress?.({ batchesDone, batchesTotal: batches.length, recipientsDone, recipientsTotal, requests, last: result });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+  if (halted !== undefined) {
+    for (let index = next; index < batches.length; index++) {
+      const [start, end] = batches[index]!;
+      results[index] = batchResult(index, idsOf(index), end - start, { status: 'not_sent', attempts: 0, reason: halted });
+    }
+  }
   return results;
 }
 

@@ -90,6 +90,22 @@ describe('sendBatches against a scripted server', () => {
     expect(listed.sort()).toEqual([...input].sort());
   });
 
+  it('stops starting batches when the service refuses the app itself, keeping the rest as not_sent', async () => {
+    const server = await serve([{ status: 200, body: { status: 21004, message: 'App Secret illegal' } }]);
+    const input = ids(5000);
+    const results = await sendBatches({ client: clientFor(server.url), body, clientIds: input, concurrency: 1 });
+    expect(server.requests).toHaveLength(1);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+    expect(results[1]!.reason).toContain('21004 App Secret illegal');
+    expect(resendClientIds(results)).toEqual(input.slice(1000));
+  });
+
+  it('keeps going after a rejection of one batch only (21005)', async () => {
+    const server = await serve([{ status: 200, body: { status: 21005, message: 'bad' } }, ok('m-1')]);
+    const results = await sendBatches({ client: clientFor(server.url), body, clientIds: ids(3000), concurrency: 1 });
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'accepted', 'accepted']);
+  });
+
   it('at rate 20, no one-second window holds more than 20 request starts (server clock)', async () => {
     const server = await serve([ok()]);
     const limiter = new RateLimiter({ rate: 20 });
