@@ -47,6 +47,18 @@ export function classifyResponse(response: ResponseView, nowMs: number = Date.no
       response,
     };
   }
+  if (httpStatus >= 400 && httpStatus < 500 && !response.incomplete) {
+    // A client error from something that does not speak the service's JSON (a wrong base URL, a proxy)
+    // refused the request before any push was processed: nothing was delivered, and sending the same
+    // request again would be refused the same way.
+    return {
+      kind: 'retryable',
+      reason: `HTTP ${httpStatus} with an answer that is not the service's JSON; check the base URL or region`,
+      httpStatus,
+      permanent: true,
+      response,
+    };
+  }
   const what = response.incomplete
     ? 'an incomplete answer'
     : response.body.trim() === ''

@@ -34,8 +34,12 @@ describe('classifyResponse', () => {
     expect(classifyResponse(answer(status, '<html>busy</html>'))).toMatchObject({ kind: 'retryable', httpStatus: status });
   });
 
-  it.each([500, 502, 504, 404, 401])('is ambiguous about HTTP %i with an HTML page', (status) => {
+  it.each([500, 502, 504])('is ambiguous about HTTP %i with an HTML page', (status) => {
     expect(classifyResponse(answer(status, '<html><body>Bad Gateway</body></html>'))).toMatchObject({ kind: 'ambiguous', httpStatus: status });
+  });
+
+  it.each([400, 401, 403, 404, 405])('treats HTTP %i with an HTML page as not processed, and not worth repeating', (status) => {
+    expect(classifyResponse(answer(status, '<html><body>Not Found</body></html>'))).toMatchObject({ kind: 'retryable', permanent: true, httpStatus: status });
   });
 
   it.each([
