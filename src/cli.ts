@@ -49,12 +49,11 @@ function addMessageOptions(cmd: Command): Command {
     .option('--data-file <path>', 'data entries from a JSON object file');
 }
 
-function addOutputOptions(cmd: Command): Command {
+function addOutputOptions(cmd: Command, sends: boolean): Command {
   return cmd
     .optionsGroup('Output:')
     .option('--json', 'print one JSON document on stdout')
-    .option('-q, --quiet', 'print only the message_id(s)')
-    .option('--verbose', 'show the request and response (secret shown as ***)');
+    .option('-q, --quiet', sends ? 'print only the message_id(s)' : 'print nothing; the exit code says valid (0) or not (3)');
 }
 
 function addSettingsOptions(cmd: Command): Command {
@@ -94,7 +93,7 @@ interface CommandSpec {
 
 /** What a command definition may use: the runner wrapper, the whole program, and the argv as typed. */
 interface Tree {
-  runs: (load: () => Promise<Runner>) => (options: unknown) => Promise<void>;
+  runs: (load: () => Promise<Runner>) => (options: unknown, cmd?: unknown) => Promise<void>;
   program: Command;
   argv: readonly string[];
 }
@@ -104,7 +103,7 @@ const COMMANDS: CommandSpec[] = [
     name: 'validate',
     description: 'check a message locally and print what would be sent (no network, no credentials)',
     define: (cmd, { runs }) =>
-      addOutputOptions(addMessageOptions(cmd))
+      addOutputOptions(addMessageOptions(cmd), false)
         .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --title Hi --country uk          # fails: UK is not a code; use GB', 'cat msg.json | pushctl validate -f - --json']))
         .action(runs(async () => (await import('./commands/validate.js')).validateCommand)),
   },
@@ -113,7 +112,7 @@ const COMMANDS: CommandSpec[] = [
       name,
       description: name === 'dry-run' ? 'have the service check a message without delivering it ("dry_run": true)' : 'validate and send a message; prints the message_id',
       define: (cmd, { runs, argv }) =>
-        addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd))))
+        addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true)))
           .addHelpText(
             'after',
             examples([
@@ -221,6 +220,9 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     .description('Send push messages through the Push Message Service, or run its local emulator.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    // A program option, so every command takes it: the error hint "rerun with --verbose" must always work.
+    .option('--verbose', 'more detail: each request and response (secret shown as ***), stack traces of errors')
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -237,9 +239,11 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
         'pushctl send -f release.json --var version=1.4.0 --json',
       ]),
     );
-  const runs = (load: () => Promise<Runner>) => async (options: unknown) => {
+  const runs = (load: () => Promise<Runner>) => async (options: unknown, cmd?: unknown) => {
     const command = await load();
-    exitCode = await command(options as never, ctx, scrubber);
+    // Program options (--verbose) join the command's own.
+    const all = cmd instanceof Command ? cmd.optsWithGlobals() : options;
+    exitCode = await command(all as never, ctx, scrubber);
   };
   const define = commandsToDefine(argv);
   for (const spec of COMMANDS) {

@@ -33,7 +33,8 @@ export function describeProgram(program: Command): CompletionTree {
     commands: commands.map((c): CompletionCommand => ({
       name: c.name(),
       description: c.description(),
-      options: c.createHelp().visibleOptions(c).map(describeOption),
+      // As `--help` shows them: the command's own options, then the program's (--verbose, --version).
+      options: [...c.createHelp().visibleOptions(c), ...c.createHelp().visibleGlobalOptions(c)].map(describeOption),
       // `help <command>` completes command names; other arguments complete their declared choices.
       arguments: c.registeredArguments.map((a) => {
         const choices = c.name() === 'help' ? names : a.argChoices;

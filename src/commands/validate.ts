@@ -11,7 +11,6 @@ export interface ValidateCommandOptions extends MessageInputOptions {
   strict?: boolean;
   json?: boolean;
   quiet?: boolean;
-  verbose?: boolean;
 }
 
 /** Assembles and checks a message locally: no network, no credentials. Exit 0 valid, 3 invalid. */
