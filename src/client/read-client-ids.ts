@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { invalidMessageError } from '../errors.js';
 import { ClientIdCollector, type ClientIdStore } from './client-id-store.js';
-import { resendClientIdsFromReport, type DeliveryReport } from './report.js';
+import { ReportReader } from './read-report.js';
 
 export { ClientIdCollector, ClientIdStore } from './client-id-store.js';
 
@@ -32,7 +32,7 @@ const MAX_LINE_BYTES = 64 * 1024;
  */
 export async function readClientIds(input: Readable, collector = new ClientIdCollector()): Promise<ClientIdList> {
   let carry: Buffer | undefined;
-  let report: Buffer[] | undefined;
+  let report: ReportReader | undefined;
   let sniffed = false;
   for await (const piece of input as AsyncIterable<Buffer | string>) {
     const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
@@ -44,7 +44,8 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
       }
       sniffed = true;
       if (firstByte.charCodeAt(0) === OPEN_BRACE) {
-        report = carry ? [carry] : [];
+        report = new ReportReader(collector);
+        if (carry) report.push(carry);
         carry = undefined;
       }
     }
@@ -73,7 +74,10 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
       checkLineLength(carry);
     }
   }
-  if (report) return { ...collector.addAll(resendClientIdsFromReport(parseReport(Buffer.concat(report)))).result(), fromReport: true };
+  if (report) {
+    report.finish();
+    return { ...collector.result(), fromReport: true };
+  }
   if (carry) addLine(collector, carry, 0, carry.length, carry.indexOf(CR));
   return collector.result();
 }
@@ -110,26 +114,4 @@ function addLine(collector: ClientIdCollector, bytes: Buffer, start: number, end
   }
   collector.addUtf8(bytes, start, end);
   return cr;
-}
-
-function parseReport(bytes: Buffer): Pick<DeliveryReport, 'unknown' | 'not_sent'> {
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw invalidMessageError(
-      `The client-ID input starts with "{" but is not valid JSON: ${(error as Error).message}`,
-      'Give one client ID per line, or a report written by --report.',
-    );
-  }
-  const sections = json as Partial<Record<'unknown' | 'not_sent', unknown>>;
-  const valid = (section: unknown) =>
-    Array.isArray(section) &&
-    section.every((entry: { batch?: unknown; client_ids?: unknown }) =>
-      typeof entry?.batch === 'number' && Array.isArray(entry.client_ids) && entry.client_ids.every((id) => typeof id === 'string'),
-    );
-  if (!valid(sections.unknown) || !valid(sections.not_sent)) {
-    throw invalidMessageError('The client-ID input is JSON but not a pushctl report (no "unknown" and "not_sent" lists).');
-  }
-  return json as Pick<DeliveryReport, 'unknown' | 'not_sent'>;
 }

@@ -93,16 +93,21 @@ export function buildReport(results: readonly BatchResult[]): DeliveryReport {
   return report;
 }
 
-/** The IDs worth sending again (unknown and not_sent), in input order; written as a plain list for `--client-ids-file`. */
+/**
+ * The IDs worth sending again: the unknown ones, then the not_sent ones, each in input order (the order of
+ * the report's sections, so a report can be read back one line at a time).
+ */
 export function resendClientIds(results: readonly BatchResult[]): string[] {
-  return results
-    .filter((result) => result.status === 'unknown' || result.status === 'not_sent')
-    .flatMap((result) => result.clientIds);
+  const of = (status: BatchResult['status']) => results.filter((result) => result.status === status).flatMap((result) => result.clientIds);
+  return [...of('unknown'), ...of('not_sent')];
 }
 
+/** What resending needs of a report: the batch and IDs of each unknown and not_sent entry. */
+export type ResendSections = Record<'unknown' | 'not_sent', readonly { batch: number; client_ids: readonly string[] }[]>;
+
 /** The same list from a report read back from disk. */
-export function resendClientIdsFromReport(report: Pick<DeliveryReport, 'unknown' | 'not_sent'>): string[] {
-  return [...report.unknown, ...report.not_sent].sort((a, b) => a.batch - b.batch).flatMap((entry) => entry.client_ids);
+export function resendClientIdsFromReport(report: ResendSections): string[] {
+  return [...report.unknown, ...report.not_sent].flatMap((entry) => entry.client_ids);
 }
 
 const SECTIONS = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;

@@ -53,7 +53,8 @@ describe('readClientIds', () => {
       { index: 2, clientIds: ['d'], status: 'unknown', attempts: 1, reason: 'HTTP 502' },
     ]);
     const input = Readable.from(['\n  ', [...reportJsonChunks(report)].join('')]);
-    expect(plain(await readClientIds(input))).toEqual({ ids: ['b', 'c', 'd'], duplicates: 0, fromReport: true });
+    // The unknown IDs come first, then the not_sent ones: the order of the report's sections.
+    expect(plain(await readClientIds(input))).toEqual({ ids: ['d', 'b', 'c'], duplicates: 0, fromReport: true });
   });
 
   it('says so when JSON input is not a report', async () => {
@@ -69,5 +70,52 @@ describe('readClientIds', () => {
         expect(plain(new ClientIdCollector().addAll(raw).result())).toEqual({ ids: expected, duplicates: trimmed.length - expected.length });
       }),
     );
+  });
+});
+
+describe('reading a report back', () => {
+  const status = fc.constantFrom('accepted', 'rejected', 'unknown', 'not_sent');
+  const id = fc.oneof(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.string({ minLength: 1, maxLength: 6, unit: 'grapheme' }).map((s) => `é${s.replace(/[\s,\n"\\]/g, '')}x`));
+  const results = fc
+    .array(fc.record({ status, ids: fc.uniqueArray(id, { maxLength: 4 }) }), { maxLength: 8 })
+    .map((batches) => {
+      // IDs are unique across the whole run, as the collector makes them.
+      const seen = new Set<string>();
+      return batches.map(({ status: s, ids }, index) => {
+        const clientIds = ids.filter((x) => !seen.has(x) && seen.add(x));
+        return { index, clientIds, status: s, attempts: 1, ...(s === 'accepted' ? { messageId: `m${index}` } : {}), ...(s === 'rejected' ? { code: 21005, message: 'bad' } : {}), ...(s === 'unknown' || s === 'not_sent' ? { reason: 'r' } : {}) };
+      });
+    });
+  const chunked = (text: string, cuts: number[]) => {
+    const bytes = Buffer.from(text, 'utf8');
+    const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+    const pieces: Buffer[] = [];
+    let from = 0;
+    for (const cut of at) {
+      pieces.push(bytes.subarray(from, cut));
+      from = cut;
+    }
+    pieces.push(bytes.subarray(from));
+    return Readable.from(pieces.filter((p) => p.length > 0));
+  };
+
+  it('yields exactly the unknown and not_sent IDs, however the report is cut into chunks, in pushctl layout or minified', async () => {
+    await fc.assert(
+      fc.asyncProperty(results, fc.array(fc.nat(), { maxLength: 6 }), async (batches, cuts) => {
+        const report = buildReport(batches as Parameters<typeof buildReport>[0]);
+        const of = (status: string) => batches.filter((b) => b.status === status).flatMap((b) => b.clientIds);
+        const expected = [...of('unknown'), ...of('not_sent')];
+        const laidOut = [...reportJsonChunks(report)].join('');
+        expect((await readClientIds(chunked(laidOut, cuts))).ids.toArray()).toEqual(expected);
+        expect((await readClientIds(chunked(JSON.stringify(report, null, 1), cuts))).ids.toArray()).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a report line that is cut or edited', async () => {
+    const report = buildReport([{ index: 0, clientIds: ['a'], status: 'unknown', attempts: 1, reason: 'r' }]);
+    const broken = [...reportJsonChunks(report)].join('').replace('"client_ids":["a"]', '"client_ids":["a"');
+    await expect(readClientIds(Readable.from([broken]))).rejects.toThrow(/not valid JSON/);
   });
 });

@@ -1,0 +1,98 @@
+// Reads back a report written by `--report`, for `--client-ids-file <report>`: the IDs to send again are
+// those under `unknown` and `not_sent`. A report of a million recipients is tens of megabytes of JSON, so
+// the layout pushctl writes (one entry per line, see reportJsonChunks) is read line by line, parsing only
+// the entries that matter and never holding the whole text. Any other JSON falls back to one JSON.parse.
+import { StringDecoder } from 'node:string_decoder';
+import { invalidMessageError } from '../errors.js';
+import type { ClientIdCollector } from './client-id-store.js';
+import { resendClientIdsFromReport, type ResendSections } from './report.js';
+
+type Resend = ResendSections;
+type Entry = { batch: number; client_ids: string[] };
+
+
+/** How every report pushctl writes begins (after an optional byte-order mark and white space). */
+const PUSHCTL_LAYOUT = /^\uFEFF?\s*\{\n {2}"version": /;
+const SECTION = /^ {2}"(accepted|rejected|unknown|not_sent)": \[/;
+
+const isEntry = (entry: unknown): entry is Entry =>
+  typeof (entry as Entry)?.batch === 'number' && Array.isArray((entry as Entry).client_ids) && (entry as Entry).client_ids.every((id) => typeof id === 'string');
+
+const notAReport = () => invalidMessageError('The client-ID input is JSON but not a pushctl report (no "unknown" and "not_sent" lists).');
+
+export class ReportReader {
+  private readonly decoder = new StringDecoder('utf8');
+  /** The text so far while the layout is not known, or all of it when it is not pushctl's. */
+  private text = '';
+  private lineMode: boolean | undefined;
+  private section: string | undefined;
+  private readonly sections = new Set<string>();
+
+  /** IDs go straight into `collector`, in the report's order: unknown first, then not_sent. */
+  constructor(private readonly collector: ClientIdCollector) {}
+
+  push(chunk: Buffer): void {
+    this.text += this.decoder.write(chunk);
+    if (this.lineMode === undefined && this.text.trimStart().length >= 20) this.lineMode = PUSHCTL_LAYOUT.test(this.text);
+    if (this.lineMode) this.readLines();
+  }
+
+  /** Reads what is left; by then every ID to send again is in the collector. */
+  finish(): void {
+    this.text += this.decoder.end();
+    this.lineMode ??= PUSHCTL_LAYOUT.test(this.text);
+    if (!this.lineMode) {
+      this.collector.addAll(resendClientIdsFromReport(parseWhole(this.text)));
+      return;
+    }
+    this.text += '\n';
+    this.readLines();
+    if (!this.sections.has('unknown') || !this.sections.has('not_sent')) throw notAReport();
+  }
+
+  private readLines(): void {
+    let start = 0;
+    for (let end = this.text.indexOf('\n'); end !== -1; end = this.text.indexOf('\n', start)) {
+      this.readLine(this.text.slice(start, end));
+      start = end + 1;
+    }
+    this.text = this.text.slice(start);
+  }
+
+  private readLine(line: string): void {
+    const header = SECTION.exec(line);
+    if (header) {
+      this.section = header[1]!;
+      this.sections.add(this.section);
+      return;
+    }
+    // Accepted and rejected entries, the bulk of a report, are skipped without being parsed.
+    if (this.section !== 'unknown' && this.section !== 'not_sent') return;
+    const text = line.trim().replace(/,$/, '');
+    if (!text.startsWith('{')) return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text);
+    } catch (error) {
+      throw invalidMessageError(`The report has a line that is not valid JSON: ${(error as Error).message}`, 'Give the report as pushctl wrote it, or one client ID per line.');
+    }
+    if (!isEntry(entry)) throw notAReport();
+    this.collector.addAll(entry.client_ids);
+  }
+}
+
+function parseWhole(text: string): Resend {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw invalidMessageError(
+      `The client-ID input starts with "{" but is not valid JSON: ${(error as Error).message}`,
+      'Give one client ID per line, or a report written by --report.',
+    );
+  }
+  const sections = json as Partial<Record<'unknown' | 'not_sent', unknown>>;
+  const valid = (section: unknown) => Array.isArray(section) && section.every(isEntry);
+  if (!valid(sections.unknown) || !valid(sections.not_sent)) throw notAReport();
+  return json as Resend;
+}
