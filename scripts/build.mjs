@@ -54,6 +54,24 @@ const islands = (self) => ({
 // needs one; files without CommonJS code are written without it, saving the createRequire call.
 const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
 
+/**
+ * commander requires node:child_process at load time for stand-alone executable subcommands, which pushctl
+ * does not use; loading it costs about a millisecond on every start. Give commander a stand-in that loads
+ * the real module only if it is ever touched.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes(`${path.sep}commander${path.sep}`) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 const results = await Promise.all(
   Object.entries(ISLANDS).map(([name, entry]) =>
     build({
@@ -68,7 +86,7 @@ const results = await Promise.all(
       metafile: true,
       write: false,
       logLevel: 'warning',
-      plugins: [islands(name)],
+      plugins: [islands(name), lazyChildProcess],
       // cosmiconfig can load TypeScript config files through the typescript package; pushctl does not offer
       // that, and bundling the compiler would add megabytes, so it stays an unresolved optional import.
       external: ['typescript'],
