@@ -1,0 +1,80 @@
+// The option groups the commands share, as commander options. Values are checked later by the commands
+// (and the message schema); here only the shape of each flag is declared.
+import { Option, type Command } from 'commander';
+import { usageError } from './errors.js';
+
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+export const integer = (flag: string) => (value: string): number => {
+  if (!/^\d+$/.test(value.trim())) throw usageError(`${flag} ${JSON.stringify(value)} is not a whole number`, `e.g. ${flag} 8`);
+  return Number(value);
+};
+
+export const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+export function addMessageOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Message:')
+    .option('-f, --file <path>', 'message JSON in the service\'s own shape ("-" = stdin)')
+    .option('--var <key=value>', 'fill {{key}} placeholders in the file (repeatable)', collect)
+    .option('-t, --type <type>', 'notification|data (or 1|2)')
+    .option('--ttl <duration>', 'time_to_live: 3600, 90s, 15m, 6h, 2d')
+    .option('--strict', 'treat warnings as errors')
+    .optionsGroup('Recipients:')
+    .option('--all', 'every device (condition.type 0)')
+    .option('--client-id <id...>', 'client IDs (condition.type 2; repeatable, comma lists too)')
+    .option('--client-ids-file <path>', 'client IDs, one per line ("-" = stdin)')
+    .option('--country <codes>', 'ISO 3166-1 codes, e.g. US,GB (repeatable)', collect)
+    .option('--language <codes>', 'language codes, e.g. en,zh-CN (repeatable)', collect)
+    .option('--brand <names>', 'device brands (repeatable)', collect)
+    .option('--model <names>', 'device models (repeatable)', collect)
+    .option('--os-version <levels>', 'Android API levels, e.g. 33 (repeatable)', collect)
+    .option('--app-version <versions>', 'app versions (repeatable)', collect)
+    .optionsGroup('Notification:')
+    .option('--title <text>', 'notification.title')
+    .option('--desc <text>', 'notification.desc')
+    .addOption(new Option('--body <text>', 'alias of --desc').hideHelp())
+    .option('--style <style>', 'system|button (notification_type 1|3)')
+    .option('--icon <url>', 'notification.icon (button style)')
+    .option('--small-icon <name>', 'notification.small_icon (system style)')
+    .option('--small-icon-color <#RRGGBB>', 'notification.small_icon_color (system style)')
+    .option('--button-text <text>', 'notification.button_text (button style)')
+    .option('--open-app', 'open the app on click (open_type "1")')
+    .option('--open-url <url>', 'open a URL on click (open_type "2")')
+    .option('--open-activity <name>', 'open an Activity on click (open_type "1")')
+    .optionsGroup('Data:')
+    .option('-d, --data <key=value>', 'a data entry (repeatable)', collect)
+    .option('--data-file <path>', 'data entries from a JSON object file');
+}
+
+export function addOutputOptions(cmd: Command, sends: boolean): Command {
+  return cmd
+    .optionsGroup('Output:')
+    .option('--json', 'print one JSON document on stdout')
+    .option('-q, --quiet', sends ? 'print only the message_id(s)' : 'print nothing; the exit code says valid (0) or not (3)');
+}
+
+export function addSettingsOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Settings:')
+    .option('--app-id <id>', 'application ID (env PUSHCTL_APP_ID)')
+    .option('--app-secret-file <path>', 'read the app secret from a file (env PUSHCTL_APP_SECRET)')
+    .option('--app-secret-stdin', 'read the app secret from stdin')
+    .option('--region <region>', 'global|india (env PUSHCTL_REGION)')
+    .option('--base-url <url>', 'service URL, e.g. the emulator\'s (env PUSHCTL_BASE_URL)')
+    .option('--profile <name>', 'a profile of the config file (env PUSHCTL_PROFILE)')
+    .option('-c, --config <path>', 'config file (env PUSHCTL_CONFIG)')
+    .option('--insecure', 'allow plain http:// to a non-loopback host')
+    .option('--timeout <duration>', 'per-request timeout, e.g. 500ms, 10s (default 10s)');
+}
+
+export function addDeliveryOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Delivery:')
+    .option('--no-validate', 'send the body as assembled, without local checks')
+    .option('--batch-size <n>', 'client IDs per request, at most 1000', integer('--batch-size'))
+    .option('--concurrency <n>', 'requests in flight at once (default 8)', integer('--concurrency'))
+    .option('--rate <n>', 'requests per second, shared by all batches (default 50)', integer('--rate'))
+    .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
+    .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', integer('--max-attempts'))
+    .option('--report <path>', 'write a JSON report listing every client ID under its outcome');
+}
