@@ -19,7 +19,7 @@ import type { SecretScrubber } from '../output/redact.js';
 import { styleFor } from '../output/style.js';
 import { startProgress } from '../output/progress.js';
 import { formatIssueList } from '../output/issues.js';
-import { batchLine, formatAttempt, formatSingle, formatSummary, type DeliveryDocument } from '../output/delivery.js';
+import { formatAttempt, printDelivery } from '../output/delivery.js';
 import { describeValidation } from './validate.js';
 import { resendCommand } from './resend-command.js';
 import { openAutomaticReportFile, openReportFile, writeReport } from './report-file.js';
@@ -148,31 +148,6 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const reportPath = report?.path;
   const resendLine = resend > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
 
-  const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
-  if (options.json) {
-    const doc: DeliveryDocument = {
-      ok: exitCode === ExitCode.ok,
-      dry_run: options.dryRun,
-      exit_code: exitCode,
-      message_ids: messageIds,
-      summary,
-      batches: results.map(batchLine),
-      warnings,
-      notes,
-      ...(reportPath !== undefined ? { report: reportPath } : {}),
-      ...(resendLine !== undefined ? { resend_command: resendLine } : {}),
-    };
-    ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    return exitCode;
-  }
-  if (messageIds.length > 0) ctx.stdout.write(`${messageIds.join('\n')}\n`);
-  if (options.quiet) {
-    // Even in quiet mode a failure must say why, on stderr.
-    if (exitCode !== ExitCode.ok && !batched) ctx.stderr.write(formatSingle(results[0]!, options.dryRun, errStyle));
-  } else {
-    ctx.stderr.write(batched || results.length > 1 ? formatSummary(summary, results, options.dryRun, errStyle) : formatSingle(results[0]!, options.dryRun, errStyle));
-  }
-  if (reportPath !== undefined && !options.quiet) ctx.stderr.write(`report: ${reportPath}\n`);
-  if (resendLine !== undefined) ctx.stderr.write(`${resend} recipient${resend === 1 ? '' : 's'} left; to send to exactly those:\n  ${resendLine}\n`);
+  printDelivery({ results, summary, exitCode, dryRun: options.dryRun, batched, warnings, notes, reportPath, resend, resendLine }, options, ctx, errStyle);
   return exitCode;
 }

@@ -5,6 +5,7 @@ import { recipientCount, type AttemptEvent, type BatchResult } from '../client/s
 import type { RequestView } from '../client/outcome.js';
 import type { MessageIssue } from '../message/types.js';
 import type { Style } from './style.js';
+import type { TextSink } from '../context.js';
 
 /** One batch in the --json document. */
 export interface BatchLine {
@@ -108,3 +109,48 @@ export function formatAttempt(event: AttemptEvent, request: RequestView): string
 }
 
 const truncate = (text: string, max = 4000) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+
+/** Everything a finished send reports. */
+export interface DeliveryOutcome {
+  results: readonly BatchResult[];
+  summary: DeliverySummary;
+  exitCode: number;
+  dryRun: boolean;
+  /** More recipients than one request takes: a summary rather than a single verdict. */
+  batched: boolean;
+  warnings: MessageIssue[];
+  notes: MessageIssue[];
+  reportPath: string | undefined;
+  /** Recipients left to send (unknown and not_sent) and the command that sends to exactly those. */
+  resend: number;
+  resendLine: string | undefined;
+}
+
+/** Prints a send's outcome in the chosen mode: `--json`, `--quiet`, or for people (result on stdout, the rest on stderr). */
+export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; quiet?: boolean }, io: { stdout: TextSink; stderr: TextSink }, style: Style): void {
+  const { results, summary, exitCode, dryRun, reportPath, resend, resendLine } = outcome;
+  const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
+  if (mode.json) {
+    const doc: DeliveryDocument = {
+      ok: exitCode === 0,
+      dry_run: dryRun,
+      exit_code: exitCode,
+      message_ids: messageIds,
+      summary,
+      batches: results.map(batchLine),
+      warnings: outcome.warnings,
+      notes: outcome.notes,
+      ...(reportPath !== undefined ? { report: reportPath } : {}),
+      ...(resendLine !== undefined ? { resend_command: resendLine } : {}),
+    };
+    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return;
+  }
+  if (messageIds.length > 0) io.stdout.write(`${messageIds.join('\n')}\n`);
+  const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style) : formatSingle(results[0]!, dryRun, style);
+  // Even in quiet mode a failed single request says why, on stderr.
+  if (!mode.quiet) io.stderr.write(verdict);
+  else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);
+  if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);
+  if (resendLine !== undefined) io.stderr.write(`${resend} recipient${resend === 1 ? '' : 's'} left; to send to exactly those:\n  ${resendLine}\n`);
+}
