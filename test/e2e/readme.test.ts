@@ -102,3 +102,40 @@ describe('README examples', () => {
     }
   });
 });
+
+describe('README JSON examples', () => {
+  const jsonBlocks = blocks('json').map((b) => JSON.parse(b) as Record<string, unknown>);
+  const find = (key: string) => jsonBlocks.find((b) => key in b)!;
+
+  it('the config file example is a valid config, with a working profile', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'pushctl-readme-config-'));
+    try {
+      writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify(find('profiles')));
+      const r = await runCli(['config', '--profile', 'emulator', '--json'], { env: cleanEnv({ HOME: work, XDG_CONFIG_HOME: join(work, '.config') }), cwd: work });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('demo-app');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('the "$schema" message example validates', async () => {
+    writeFileSync(join(dir, 'schema-example.json'), JSON.stringify(find('$schema')));
+    const r = await runCli(['validate', '-f', 'schema-example.json'], { env: env(), cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('the --json and report examples have the shape pushctl prints', async () => {
+    // A run of two batches with --report, so the document carries every key but the resend command.
+    writeFileSync(join(dir, 'two.txt'), 'a\nb\n');
+    const r = await runCli(['send', '--client-ids-file', 'two.txt', '--batch-size', '1', '--title', 'x', '--json', '--report', 'shape.json'], { env: env(), cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    const documented = find('message_ids');
+    // The README also shows the keys that appear only when something is left to resend.
+    expect(Object.keys(documented).sort()).toEqual([...new Set([...Object.keys(doc), 'resend_command'])].sort());
+    expect(Object.keys((documented.batches as object[])[0]!).sort()).toEqual(Object.keys((doc.batches as object[])[0]!).sort());
+    const report = JSON.parse(readFileSync(join(dir, 'shape.json'), 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(find('not_sent')).sort()).toEqual(Object.keys(report).sort());
+  });
+});
