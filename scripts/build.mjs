@@ -22,6 +22,7 @@ const ISLANDS = {
   'commands/config': 'src/commands/config.ts',
   'commands/schema': 'src/commands/schema.ts',
   'commands/completion': 'src/commands/completion.ts',
+  'commands/runs': 'src/commands/runs.ts',
   emulator: 'src/emulator/index.ts',
   'client-ids': 'src/client/read-client-ids.ts',
   'vendor/chalk': 'chalk',

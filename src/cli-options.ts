@@ -76,5 +76,7 @@ export function addDeliveryOptions(cmd: Command): Command {
     .option('--rate <n>', 'requests per second, shared by all batches (default 50)', integer('--rate'))
     .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
     .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', integer('--max-attempts'))
-    .option('--report <path>', 'write a JSON report listing every client ID under its outcome');
+    .option('--report <path>', 'write a JSON report listing every client ID under its outcome')
+    .option('--journal <path>', 'write the run journal here (default: a new file in ~/.local/state/pushctl/runs)')
+    .option('--no-journal', 'keep no journal (then a killed run loses its record)');
 }

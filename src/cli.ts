@@ -98,6 +98,27 @@ const COMMANDS: CommandSpec[] = [
         .action(runs(async () => (await import('./commands/config.js')).configCommand)),
   },
   {
+    name: 'runs',
+    description: 'list recent runs from their journals; `runs show <id|path>` prints one run and its resend command',
+    define: (cmd, { runs }) => {
+      cmd
+        .option('--json', 'print one JSON document')
+        .option('-n, --limit <n>', 'how many runs to list (default 20)', integer('--limit'))
+        .addHelpText('after', examples(['pushctl runs', 'pushctl runs show 20261122-231502-4f1c', 'pushctl runs show ./run.jsonl --report report.json', 'pushctl runs --json']))
+        .action(runs(async () => (await import('./commands/runs.js')).runsListCommand));
+      cmd
+        .command('show')
+        .description("print one run's outcome, message_ids and resend command")
+        .argument('<run>', 'a run id (from `pushctl runs`) or the path of a journal file')
+        .option('--json', 'print one JSON document')
+        .option('--report <path>', 'write the report of the run (the format --report writes)')
+        .addHelpText('after', examples(['pushctl runs show 20261122-231502-4f1c', 'pushctl runs show run.jsonl --report report.json --json']))
+        .action((run: string, options: object, sub: Command) =>
+          runs(async () => (await import('./commands/runs.js')).runsShowCommand)({ ...sub.optsWithGlobals(), run }),
+        );
+    },
+  },
+  {
     name: 'schema',
     description: 'print the JSON Schema of a message file, for editors ("$schema" in the file)',
     define: (cmd, { runs }) =>

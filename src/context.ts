@@ -21,6 +21,11 @@ export interface Ctx {
   stdin: Readable & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Resolves when the user asks to stop (Ctrl-C); commands that can stop early listen to it. */
+  /** Aborts when the user asks to stop (Ctrl-C, SIGTERM, SIGHUP): no new work, finish what is in flight. */
   interrupt: AbortSignal;
+  /**
+   * Aborts on a second signal: stop now, cutting requests in flight (they become unknown), yet still close
+   * the journal and write the report. Optional so library callers need not supply it.
+   */
+  stopNow?: AbortSignal;
 }

@@ -5,6 +5,8 @@ import { CliError, ExitCode } from './errors.js';
 import { SecretScrubber } from './output/redact.js';
 import { runCli } from './cli.js';
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export interface RunIo {
   ctx?: Partial<Ctx>;
 }
@@ -14,6 +16,7 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
   scrubber.add(io.ctx?.env?.PUSHCTL_APP_SECRET ?? process.env.PUSHCTL_APP_SECRET);
   const interrupt = new AbortController();
+  const stopNow = new AbortController();
   const ctx: Ctx = {
     stdout: scrubber.wrap(io.ctx?.stdout ?? process.stdout),
     stderr: scrubber.wrap(io.ctx?.stderr ?? process.stderr),
@@ -24,30 +27,41 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
     env: io.ctx?.env ?? process.env,
     cwd: io.ctx?.cwd ?? process.cwd(),
     interrupt: io.ctx?.interrupt ?? interrupt.signal,
+    stopNow: io.ctx?.stopNow ?? stopNow.signal,
   };
-  const stopOnSignal = () => {
-    // A second Ctrl-C means "now": skip the orderly stop.
-    if (interrupt.signal.aborted) process.exit(130);
-    ctx.stderr.write('\nstopping: no new requests; waiting for those in flight (Ctrl-C again to quit now)\n');
-    interrupt.abort();
+  // SIGINT (Ctrl-C), SIGTERM (a job's cancel or timeout) and SIGHUP (a dropped SSH session) mean the same:
+  // GitHub cancels with SIGINT then SIGTERM, so any second signal of any kind means "now".
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    if (!interrupt.signal.aborted) {
+      ctx.stderr.write(`\n${signal}: stopping: no new requests; waiting for those in flight (again to stop now)\n`);
+      interrupt.abort();
+      return;
+    }
+    if (!stopNow.signal.aborted) {
+      ctx.stderr.write(`\n${signal}: stopping now: requests in flight become unknown; writing the journal and report\n`);
+      stopNow.abort();
+      // Cut requests settle at once; should anything still hang, a third signal or this timer ends it.
+      setTimeout(() => process.exit(130), 5000).unref();
+      return;
+    }
+    process.exit(130);
   };
   if (!io.ctx?.stdout) {
     // `pushctl ... | head` closes the pipe early; that is the reader's choice, not an error to report.
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     });
+    // After a SIGHUP the terminal may be gone; a failed diagnostic must not kill the run before its
+    // journal is closed and its report written.
+    process.stderr.on('error', () => {});
   }
-  if (!io.ctx?.interrupt) {
-    process.on('SIGINT', stopOnSignal);
-    process.on('SIGTERM', stopOnSignal);
-  }
+  if (!io.ctx?.interrupt) for (const signal of SIGNALS) process.on(signal, stopOnSignal);
   try {
     return await runCli(argv, ctx, scrubber);
   } catch (error) {
     return reportError(error, ctx, { verbose: argv.includes('--verbose'), json: argv.includes('--json') });
   } finally {
-    process.off('SIGINT', stopOnSignal);
-    process.off('SIGTERM', stopOnSignal);
+    for (const signal of SIGNALS) process.off(signal, stopOnSignal);
   }
 }
 

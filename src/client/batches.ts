@@ -23,6 +23,14 @@ export function batchRanges(total: number, size: number = MAX_BATCH_SIZE): [star
   return ranges;
 }
 
+/**
+ * The batches of a run: `[start, end)` ranges over the recipients, or one empty range for a message with no
+ * client IDs (all devices, targeting). The delivery engine and the journal both plan with this.
+ */
+export function planBatches(recipients: number, size: number = MAX_BATCH_SIZE): [start: number, end: number][] {
+  return recipients > 0 ? batchRanges(recipients, size) : [[0, 0]];
+}
+
 /** Split IDs into consecutive batches of `size` (the last may be shorter), keeping their order. */
 export function chunkClientIds<T>(ids: { readonly length: number; slice(start: number, end: number): T[] }, size: number = MAX_BATCH_SIZE): T[][] {
   return batchRanges(ids.length, size).map(([start, end]) => ids.slice(start, end));

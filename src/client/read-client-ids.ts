@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import { invalidMessageError } from '../errors.js';
 import { ClientIdCollector, type ClientIdStore } from './client-id-store.js';
 import { ReportReader } from './read-report.js';
+import { looksLikeJournal, readJournal } from '../journal/reader.js';
+import { resendClientIds } from './report.js';
 
 export { ClientIdCollector, ClientIdStore } from './client-id-store.js';
 
@@ -9,7 +11,7 @@ export { ClientIdCollector, ClientIdStore } from './client-id-store.js';
 export interface ClientIdList {
   ids: ClientIdStore;
   duplicates: number;
-  /** Set when the input was a `--report` file: `ids` are then its unknown and not_sent IDs. */
+  /** Set when the input was a `--report` file or a run journal: `ids` are then its unknown and not_sent IDs. */
   fromReport?: boolean;
 }
 
@@ -34,6 +36,8 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
   let sniffed = false;
+  // A run journal is kept whole: which of its IDs are left is known only after its last outcome record.
+  let journal: Buffer[] | undefined;
   for await (const piece of input as AsyncIterable<Buffer | string>) {
     const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
     if (!sniffed) {
@@ -43,11 +47,16 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
         continue;
       }
       sniffed = true;
+      if (looksLikeJournal(firstByte)) journal = carry ? [carry] : [];
       if (firstByte.charCodeAt(0) === OPEN_BRACE) {
         report = new ReportReader(collector);
         if (carry) report.push(carry);
         carry = undefined;
       }
+    }
+    if (journal) {
+      journal.push(chunk);
+      continue;
     }
     if (report) {
       report.push(chunk);
@@ -74,12 +83,21 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
       checkLineLength(carry);
     }
   }
+  if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector);
   if (report) {
     report.finish();
     return { ...collector.result(), fromReport: true };
   }
   if (carry) addLine(collector, carry, 0, carry.length, carry.indexOf(CR));
   return collector.result();
+}
+
+/** A run journal (SPEC section 8): its unknown and not_sent IDs, unknown first, as from a report. */
+function readJournalIds(text: string, collector: ClientIdCollector): ClientIdList {
+  const run = readJournal(text);
+  if (!run.header) throw invalidMessageError('The client-ID input looks like a run journal but has no header record.', 'Give the journal as pushctl wrote it, or one client ID per line.');
+  collector.addAll(resendClientIds(run.results));
+  return { ...collector.result(), fromReport: true };
 }
 
 function checkLineLength(carry: Buffer): void {

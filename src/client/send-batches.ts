@@ -1,6 +1,6 @@
 import type { PushMessage } from '../message/types.js';
 import { APP_WIDE_STATUSES, describeStatus, STATUS_RATE_LIMITED } from './codes.js';
-import { batchRanges, MAX_BATCH_SIZE, type ClientIdSource } from './batches.js';
+import { MAX_BATCH_SIZE, planBatches, type ClientIdSource } from './batches.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { PushSender } from './push-client.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -68,8 +68,18 @@ export interface SendBatchesOptions {
   retry?: RetryPolicyOptions;
   /** Aborting stops new batches and retries; requests in flight are allowed to finish. */
   signal?: AbortSignal;
+  /**
+   * Aborting stops at once: requests in flight are cut and become unknown (or not sent, when their first
+   * byte had not left). For a second Ctrl-C, after `signal`.
+   */
+  stopNow?: AbortSignal;
   onProgress?: (progress: BatchProgress) => void;
-  /** Every attempt, with its raw response, for `--verbose`. */
+  /**
+   * Called just before an attempt's request is made, synchronously: what it records is on disk before the
+   * first byte leaves (the journal).
+   */
+  onAttemptStart?: (batch: number, attempt: number) => void;
+  /** Every attempt, with its raw response, for `--verbose` and the journal. */
   onAttempt?: (event: AttemptEvent) => void;
   sleep?: Sleep;
   random?: () => number;
@@ -85,7 +95,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   const random = options.random ?? Math.random;
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
   const source = options.clientIds && options.clientIds.length > 0 ? options.clientIds : undefined;
-  const batches: readonly (readonly [number, number])[] = source ? batchRanges(source.length, options.batchSize ?? MAX_BATCH_SIZE) : [[0, 0]];
+  const batches: readonly (readonly [number, number])[] = planBatches(source?.length ?? 0, options.batchSize ?? MAX_BATCH_SIZE);
   const idsOf = (index: number): (() => readonly string[]) => {
     const [start, end] = batches[index]!;
     return source ? () => source.slice(start, end) : () => [];
@@ -126,8 +136,10 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
       attempt += 1;
       requests += 1;
       // The run's signal is not passed on: cutting a request already on the wire would make it ambiguous.
+      // Only a stop-now does that, on purpose.
       if (outcome?.kind === 'ambiguous') earlierAmbiguous = outcome.reason;
-      outcome = await client.send(batchBody);
+      options.onAttemptStart?.(index, attempt);
+      outcome = await sendOnce(client, batchBody, options.stopNow);
       if (outcome.kind === 'retryable' && outcome.code === STATUS_RATE_LIMITED) limiter?.slowDown();
       const decision = decideRetry(outcome, attempt, random(), options.retry);
       onAttempt?.({ batch: index, attempt, body: batchBody, outcome, ...(decision.retry ? { retryInMs: decision.delayMs } : {}) });
@@ -147,7 +159,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   };
 
   const worker = async (): Promise<void> => {
-    while (next < batches.length && !signal?.aborted && halted === undefined) {
+    while (next < batches.length && !signal?.aborted && !options.stopNow?.aborted && halted === undefined) {
       const index = next++;
       const result = await runBatch(index);
       results[index] = result;
@@ -167,6 +179,16 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
     }
   }
   return results;
+}
+
+/** One attempt; a stop-now before the request left is an attempt that certainly was not processed. */
+async function sendOnce(client: PushSender, body: object, stopNow: AbortSignal | undefined): Promise<AttemptOutcome> {
+  try {
+    return await client.send(body, stopNow ? { signal: stopNow } : {});
+  } catch (error) {
+    if (!stopNow?.aborted) throw error;
+    return { kind: 'retryable', reason: 'stopped before the request was sent', permanent: true };
+  }
 }
 
 type Settled = Omit<BatchResult, 'index' | 'clientIds'>;

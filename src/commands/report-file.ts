@@ -1,24 +1,36 @@
-// Where a send's report goes. A report is the record of who got the message, so its file is opened
-// before anything is sent: a path that cannot be written stops the run while nothing has gone out.
+// Where a send's report goes. A report is the record of who got the message, so its path is checked
+// before anything is sent — without touching an existing file there — and the report is written whole to
+// a temporary file beside it and renamed into place: a kill mid-write never leaves a torn or empty report.
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { open, rename, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { buildReport, reportJsonChunks } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
 
 export interface ReportFile {
+  /** As the user wrote it (for messages and the resend command). */
   path: string;
+  /** Absolute path the report is renamed to. */
+  target: string;
+  temp: string;
   handle: FileHandle;
 }
 
 const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-/** Opens (and truncates) the `--report` file; a usage error (exit 2) when it cannot be written. */
+async function openBeside(path: string, target: string): Promise<ReportFile> {
+  if ((await stat(target).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  // Mode 600: a report lists recipients, which are personal data to many apps.
+  return { path, target, temp, handle: await open(temp, 'wx', 0o600) };
+}
+
+/** Checks the `--report` path can be written (a usage error, exit 2, when not); an existing report stays as it is until replaced. */
 export async function openReportFile(path: string, cwd: string): Promise<ReportFile> {
   try {
-    return { path, handle: await open(resolve(cwd, path), 'w') };
+    return await openBeside(path, resolve(cwd, path));
   } catch (error) {
     throw usageError(`--report ${path} cannot be written (${why(error)})`, 'give a path in a directory you can write to');
   }
@@ -31,16 +43,34 @@ export async function openReportFile(path: string, cwd: string): Promise<ReportF
 export async function openAutomaticReportFile(cwd: string): Promise<ReportFile> {
   const name = `pushctl-report-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   try {
-    return { path: name, handle: await open(resolve(cwd, name), 'w') };
+    return await openBeside(name, resolve(cwd, name));
   } catch {
     const path = join(tmpdir(), name);
-    return { path, handle: await open(path, 'w') };
+    return openBeside(path, path);
   }
 }
 
-/** Writes the report in pieces: the report of a million recipients never exists as one string in memory. */
-export async function writeReport(file: ReportFile, results: readonly BatchResult[]): Promise<void> {
+/**
+ * Writes the report in pieces (the report of a million recipients never exists as one string), each through
+ * the secret filter, then renames it into place.
+ */
+export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: { scrub(text: string): string }): Promise<void> {
   // The stream modules load only here: most sends write no report, and each import costs start-up.
   const [{ Readable }, { pipeline }] = await Promise.all([import('node:stream'), import('node:stream/promises')]);
-  await pipeline(Readable.from(reportJsonChunks(buildReport(results))), file.handle.createWriteStream());
+  const scrubbed = function* () {
+    for (const chunk of reportJsonChunks(buildReport(results))) yield filter.scrub(chunk);
+  };
+  try {
+    await pipeline(Readable.from(scrubbed()), file.handle.createWriteStream());
+    await rename(file.temp, file.target);
+  } catch (error) {
+    await unlink(file.temp).catch(() => {});
+    throw error;
+  }
+}
+
+/** Removes the temporary file of a report that will not be written (nothing was left to report). */
+export async function discardReport(file: ReportFile): Promise<void> {
+  await file.handle.close().catch(() => {});
+  await unlink(file.temp).catch(() => {});
 }

@@ -8,7 +8,7 @@ import { validateAssembledWithoutRecipients } from '../message/validate-assemble
 import type { MessageIssue, PushMessage } from '../message/types.js';
 import { PushClient } from '../client/push-client.js';
 import { RateLimiter } from '../client/rate-limiter.js';
-import { MAX_BATCH_SIZE, type ClientIdSource } from '../client/batches.js';
+import { MAX_BATCH_SIZE, planBatches, type ClientIdSource } from '../client/batches.js';
 import { summarizeBatches } from '../client/report.js';
 import { sendBatches, type BatchResult } from '../client/send-batches.js';
 import { DEFAULT_RETRY_POLICY } from '../client/retry.js';
@@ -22,7 +22,8 @@ import { formatIssueList } from '../output/issues.js';
 import { formatAttempt, printDelivery } from '../output/delivery.js';
 import { describeValidation } from './validate.js';
 import { resendCommand } from './resend-command.js';
-import { openAutomaticReportFile, openReportFile, writeReport } from './report-file.js';
+import { discardReport, openAutomaticReportFile, openReportFile, writeReport, type ReportFile } from './report-file.js';
+import { RunJournal } from '../journal/run-journal.js';
 import { VERSION } from '../version.js';
 
 export interface SendCommandOptions extends MessageInputOptions, SettingsOptions {
@@ -41,6 +42,8 @@ export interface SendCommandOptions extends MessageInputOptions, SettingsOptions
   retryAmbiguous?: boolean;
   maxAttempts?: number;
   report?: string;
+  /** `--journal <path>`, or false with `--no-journal`. */
+  journal?: string | boolean;
 }
 
 /** The exit status of a delivery (SPEC section 2): the one place batch outcomes become a number. */
@@ -109,9 +112,34 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
   const requestedReport = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
 
-  // 3. Delivery: one request, or batches of client IDs under one shared rate limit.
+  // 3. Delivery: one request, or batches of client IDs under one shared rate limit, every step journaled.
   const clientIds: ClientIdSource | undefined = recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined);
-  const batched = (clientIds?.length ?? 0) > (options.batchSize ?? MAX_BATCH_SIZE);
+  const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
+  const batched = (clientIds?.length ?? 0) > batchSize;
+  let journal: RunJournal | undefined;
+  try {
+    journal =
+      options.journal === false
+        ? undefined
+        : RunJournal.start({
+            ...(typeof options.journal === 'string' ? { path: options.journal } : {}),
+            env: ctx.env,
+            cwd: ctx.cwd,
+            filter: scrubber,
+            version: VERSION,
+            appId: settings.appId,
+            host: client.url.host,
+            dryRun: options.dryRun,
+            argv: options.argv,
+            message: body,
+            clientIds,
+            batches: planBatches(clientIds?.length ?? 0, batchSize),
+          });
+  } catch (error) {
+    client.close();
+    if (requestedReport) await discardReport(requestedReport);
+    throw error;
+  }
   const progress = await startProgress(ctx.stderr, human, options.dryRun ? 'dry run…' : 'sending…');
   const started = performance.now();
   let results: BatchResult[];
@@ -120,33 +148,45 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
       client,
       body,
       ...(clientIds ? { clientIds } : {}),
-      batchSize: options.batchSize ?? MAX_BATCH_SIZE,
+      batchSize,
       concurrency: options.concurrency ?? 8,
       limiter: new RateLimiter({ rate: options.rate ?? 50 }),
       retry: { retryAmbiguous: options.retryAmbiguous === true, ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}) },
       signal: ctx.interrupt,
+      ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
       onProgress: (p) => {
         const seconds = (performance.now() - started) / 1000;
         progress.update(`batches ${p.batchesDone}/${p.batchesTotal} · recipients ${p.recipientsDone}/${p.recipientsTotal} · ${(p.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s`);
       },
-      ...(options.verbose ? { onAttempt: (event) => ctx.stderr.write(formatAttempt(event, client.describeRequest(event.body))) } : {}),
+      ...(journal ? { onAttemptStart: (b: number, a: number) => journal!.attemptStart(b, a) } : {}),
+      onAttempt: (event) => {
+        journal?.attempt(event);
+        if (options.verbose) ctx.stderr.write(formatAttempt(event, client.describeRequest(event.body)));
+      },
     });
+  } catch (error) {
+    journal?.abandon();
+    if (requestedReport) await discardReport(requestedReport);
+    throw error;
   } finally {
     progress.stop();
     client.close();
   }
 
-  // 4. The answer: summary, report, and the command that finishes the job if anything is left.
+  // 4. The answer: summary, journal's closing record, report, and the command that finishes the job.
   const interrupted = ctx.interrupt.aborted;
   const exitCode = deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
-  // The unknown and not-sent IDs are counted, not listed: the report lists them.
+  journal?.end(summary, exitCode, interrupted);
+  // The unknown and not-sent IDs are counted, not listed: the report (and the journal) list them.
   const resend = summary.recipients.unknown + summary.recipients.not_sent;
   // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down.
-  const report = requestedReport ?? (resend > 0 ? await openAutomaticReportFile(ctx.cwd) : undefined);
-  if (report) await writeReport(report, results);
+  const report: ReportFile | undefined = requestedReport ?? (resend > 0 ? await openAutomaticReportFile(ctx.cwd) : undefined);
+  if (report) await writeReport(report, results, scrubber);
   const reportPath = report?.path;
-  const resendLine = resend > 0 && reportPath !== undefined ? resendCommand(options.argv, reportPath) : undefined;
+  // The journal holds every ID the resend needs, so it is what the resend command reads when there is one.
+  const resendSource = journal?.path ?? reportPath;
+  const resendLine = resend > 0 && resendSource !== undefined ? resendCommand(options.argv, resendSource, reportPath) : undefined;
 
   printDelivery({ results, summary, exitCode, dryRun: options.dryRun, batched, warnings, notes, reportPath, resend, resendLine }, options, ctx, errStyle);
   return exitCode;

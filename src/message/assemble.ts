@@ -139,7 +139,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
   applyCondition(message, input, flags);
   const { recipients } = input;
   if (recipients?.fromReport) {
-    notes.push({ path: 'condition.client_ids', rule: 'report', message: `read the ${recipients.ids.length} unknown and not-sent client IDs of a pushctl report` });
+    notes.push({ path: 'condition.client_ids', rule: 'report', message: `read the ${recipients.ids.length} unknown and not-sent client IDs of a pushctl report or run journal` });
   }
   if (recipients?.duplicates) {
     notes.push({ path: 'condition.client_ids', rule: 'dedupe', message: `removed ${recipients.duplicates} duplicate client ID${recipients.duplicates === 1 ? '' : 's'}` });

@@ -119,7 +119,8 @@ describe('batched sends (built binary)', () => {
       expect(report.accepted[0].client_ids).toEqual(ids.slice(0, 500));
       expect(report.not_sent.flatMap((e: { client_ids: string[] }) => e.client_ids)).toEqual(ids.slice(500));
       expect(server.requests).toHaveLength(1);
-      expect(r.stderr).toContain('--client-ids-file interrupted.json');
+      // The resend command reads the run's journal, and writes its report beside this one.
+      expect(r.stderr).toMatch(/--client-ids-file \S+\/pushctl\/runs\/[\w-]+\.jsonl --report interrupted\.retry\.json/);
     } finally {
       await server.close();
     }

@@ -1,5 +1,8 @@
 // Runs the built CLI (bin/pushctl.js → dist/) as a user would, and captures what it prints.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/pushctl.js', import.meta.url));
@@ -20,11 +23,14 @@ export interface RunOptions {
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
 }
 
+/** Run journals of this test process go here, never into the real ~/.local/state. */
+export const STATE_HOME = mkdtempSync(join(tmpdir(), 'pushctl-state-'));
+
 /** An environment with no PUSHCTL_* settings and no colour, so tests never depend on the machine's. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PUSHCTL_') && k !== 'FORCE_COLOR') env[k] = v;
-  return { ...env, NO_COLOR: '1', ...extra };
+  return { ...env, NO_COLOR: '1', XDG_STATE_HOME: STATE_HOME, ...extra };
 }
 
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {

@@ -1,0 +1,142 @@
+// Reads a run journal back into batch outcomes (SPEC section 8). Pure and forgiving: a journal is read
+// after a crash, a kill or a full disk, so a torn last line, a garbage line or a record that makes no sense
+// is skipped, never thrown at the user.
+import type { BatchResult } from '../client/send-batches.js';
+import { JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
+
+export interface JournalRun {
+  header?: HeaderRecord;
+  end?: EndRecord;
+  /** Every batch in order, with its client IDs and the outcome its recorded attempts imply. */
+  results: BatchResult[];
+  /** Lines that were skipped (torn or not a record). */
+  skipped: number;
+}
+
+/** Whether a text (its first line is enough) is a pushctl journal. */
+export function looksLikeJournal(start: string): boolean {
+  return /^\uFEFF?\{"t":"header","format":"pushctl-journal"/.test(start);
+}
+
+interface Batch {
+  ids: string[];
+  attempts: Map<number, OutcomeRecord | undefined>;
+}
+
+export function readJournal(text: string): JournalRun {
+  const lines = text.split('\n');
+  // Everything after the last newline is a line whose write was cut short: ignore it.
+  const torn = lines.pop() ?? '';
+  let skipped = torn === '' ? 0 : 1;
+  let header: HeaderRecord | undefined;
+  let end: EndRecord | undefined;
+  const batches = new Map<number, Batch>();
+  const batchOf = (b: number): Batch => {
+    let batch = batches.get(b);
+    if (!batch) batches.set(b, (batch = { ids: [], attempts: new Map() }));
+    return batch;
+  };
+  // An ID belongs to the first batch that lists it, so no ID can ever stand under two outcomes.
+  const seen = new Set<string>();
+
+  for (const line of lines) {
+    const record = parseLine(line);
+    if (!record) {
+      if (line !== '') skipped += 1;
+      continue;
+    }
+    switch (record.t) {
+      case 'header':
+        if (!header && record.format === JOURNAL_FORMAT) header = record as unknown as HeaderRecord;
+        else skipped += 1;
+        break;
+      case 'batch': {
+        const b = index(record.b);
+        if (b === undefined || !Array.isArray(record.ids)) break;
+        const batch = batchOf(b);
+        for (const id of record.ids) {
+          if (typeof id === 'string' && !seen.has(id)) {
+            seen.add(id);
+            batch.ids.push(id);
+          }
+        }
+        break;
+      }
+      case 'start': {
+        const b = index(record.b);
+        const a = index(record.a);
+        if (b !== undefined && a !== undefined && !batchOf(b).attempts.has(a)) batchOf(b).attempts.set(a, undefined);
+        break;
+      }
+      case 'outcome': {
+        const b = index(record.b);
+        const a = index(record.a);
+        if (b !== undefined && a !== undefined && isKind(record.kind)) batchOf(b).attempts.set(a, record as unknown as OutcomeRecord);
+        break;
+      }
+      case 'end':
+        if (typeof record.exit_code === 'number' && typeof record.summary === 'object' && record.summary !== null) end = record as unknown as EndRecord;
+        break;
+      default:
+        skipped += 1;
+    }
+  }
+
+  const declared = header && Number.isSafeInteger(header.batches) && header.batches > 0 && header.batches <= 1_000_000 ? header.batches : 0;
+  // The batches the header declared, and any other a record names (sparse: a garbage number costs one entry).
+  const numbers = new Set<number>(batches.keys());
+  for (let b = 0; b < declared; b++) numbers.add(b);
+  const results = [...numbers].sort((x, y) => x - y).map((b) => settleBatch(b, batches.get(b)));
+  return { ...(header ? { header } : {}), ...(end ? { end } : {}), results, skipped };
+}
+
+/** The outcome a batch's recorded attempts imply: SPEC section 8 "Reading back". */
+function settleBatch(index: number, batch: Batch | undefined): BatchResult {
+  const clientIds = batch?.ids ?? [];
+  const attempts = batch ? [...batch.attempts.keys()].sort((x, y) => x - y) : [];
+  const base = { index, clientIds, attempts: attempts.length };
+  if (!batch || attempts.length === 0) return { ...base, status: 'not_sent', reason: 'never started' };
+  const outcomes = attempts.map((a) => batch.attempts.get(a));
+  if (outcomes.some((o) => o === undefined)) {
+    return { ...base, status: 'unknown', reason: 'a request was started but its answer was never recorded (the run was stopped or killed)' };
+  }
+  const recorded = outcomes as OutcomeRecord[];
+  const last = recorded[recorded.length - 1]!;
+  const service = last.code === undefined ? {} : { code: last.code, message: last.message ?? '' };
+  switch (last.kind) {
+    case 'accepted':
+      return { ...base, status: 'accepted', messageId: last.message_id ?? '' };
+    case 'rejected':
+      return { ...base, status: 'rejected', code: last.code ?? 0, message: last.message ?? '' };
+    case 'ambiguous':
+      return { ...base, status: 'unknown', reason: last.reason ?? 'the answer did not say whether it was delivered' };
+    case 'retryable': {
+      const earlier = recorded.find((o) => o.kind === 'ambiguous');
+      if (earlier) return { ...base, status: 'unknown', reason: `an earlier attempt may have been delivered (${earlier.reason ?? 'no answer'}); last attempt: ${last.reason ?? ''}` };
+      // Every attempt came back not processed; an accepted or rejected one in between cannot be followed by
+      // another attempt, so the last word is the batch's.
+      return { ...base, status: 'not_sent', reason: last.reason ?? 'not processed', ...service };
+    }
+  }
+}
+
+type Loose = Record<string, unknown> & { t?: unknown };
+
+function parseLine(line: string): Loose | undefined {
+  if (line === '' || line.charCodeAt(0) !== 0x7b) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A batch or attempt number: a small whole number (a garbage record must not make a huge array). */
+function index(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1_000_000 ? value : undefined;
+}
+
+function isKind(value: unknown): value is OutcomeRecord['kind'] {
+  return value === 'accepted' || value === 'rejected' || value === 'ambiguous' || value === 'retryable';
+}

@@ -1,0 +1,110 @@
+// Where run journals live and how long they stay (SPEC section 8). Retention: a journal older than 30 days
+// is removed; younger ones are removed only past the newest 100, and only when their run left nothing
+// unknown or not sent — a run someone may still need to finish is kept at least 30 days.
+import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { homeDir } from '../settings/paths.js';
+
+type Env = Record<string, string | undefined>;
+
+export const KEEP_RUNS = 100;
+export const KEEP_DAYS = 30;
+const DAY_MS = 86_400_000;
+const SUFFIX = '.jsonl';
+
+/** `PUSHCTL_JOURNAL_DIR`, else `$XDG_STATE_HOME/pushctl/runs`, else `~/.local/state/pushctl/runs`. */
+export function runsDir(env: Env): string {
+  if (env.PUSHCTL_JOURNAL_DIR) return env.PUSHCTL_JOURNAL_DIR;
+  return join(env.XDG_STATE_HOME || join(homeDir(env), '.local', 'state'), 'pushctl', 'runs');
+}
+
+/** `20261122-231502-4f1c`: sorts by start time, short enough to type. */
+export function newRunId(now: Date, random: () => number = Math.random): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${Math.floor(random() * 0x10000).toString(16).padStart(4, '0')}`;
+}
+
+export const journalPath = (dir: string, runId: string) => join(dir, `${runId}${SUFFIX}`);
+
+export interface RunFile {
+  id: string;
+  path: string;
+  modifiedMs: number;
+}
+
+/** The journals in `dir`, newest first; none when the directory does not exist yet. */
+export function listRunFiles(dir: string): RunFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const files: RunFile[] = [];
+  for (const name of names) {
+    if (!name.endsWith(SUFFIX)) continue;
+    const path = join(dir, name);
+    try {
+      files.push({ id: name.slice(0, -SUFFIX.length), path, modifiedMs: statSync(path).mtimeMs });
+    } catch {
+      // Removed while listing: nothing to show.
+    }
+  }
+  return files.sort((a, b) => b.id.localeCompare(a.id));
+}
+
+/** The last line of a file, read from its end (a journal's closing record), without reading the whole file. */
+export function lastLine(path: string, maxBytes = 64 * 1024): string {
+  const fd = openSync(path, 'r');
+  try {
+    const size = statSync(path).size;
+    const length = Math.min(size, maxBytes);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    const text = buffer.toString('utf8').replace(/\n$/, '');
+    return text.slice(text.lastIndexOf('\n') + 1);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first line of a file (a journal's header), reading at most `maxBytes`. */
+export function firstLine(path: string, maxBytes = 1024 * 1024): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(maxBytes);
+    const read = readSync(fd, buffer, 0, maxBytes, 0);
+    const text = buffer.toString('utf8', 0, read);
+    const end = text.indexOf('\n');
+    return end === -1 ? text : text.slice(0, end);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a journal's run closed with every recipient accepted or rejected (nothing left to resend). */
+function settled(path: string): boolean {
+  try {
+    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { recipients?: { unknown?: number; not_sent?: number } } };
+    return end.t === 'end' && end.summary?.recipients?.unknown === 0 && end.summary.recipients.not_sent === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Applies the retention policy to `dir`; returns the paths removed. Never throws. */
+export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[] {
+  const removed: string[] = [];
+  listRunFiles(dir).forEach((file, rank) => {
+    const old = nowMs - file.modifiedMs > KEEP_DAYS * DAY_MS;
+    if (old || (rank >= keep && settled(file.path))) {
+      try {
+        unlinkSync(file.path);
+        removed.push(file.path);
+      } catch {
+        // Someone else removed it, or it is not ours to remove: leave it.
+      }
+    }
+  });
+  return removed;
+}
