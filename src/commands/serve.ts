@@ -14,7 +14,17 @@ export interface ServeOptions {
   maxClientIds: number;
   /** Append accepted messages to this JSON Lines file. */
   record?: string;
+  chaos?: string;
+  chaosSeed?: number;
+  /** Memory for what the emulator keeps, in MiB: two thirds for messages, one third for the request log. */
+  keepMb?: number;
 }
+
+/** Upper bounds: beyond them a value is a typo, and some would allocate memory in proportion. */
+const MAX_RATE = 1_000_000;
+const MAX_CLIENT_IDS = 10_000_000;
+const MAX_SEED = 2 ** 32 - 1;
+const MAX_KEEP_MB = 16_384;
 
 /**
  * Runs the emulator until `ctx.interrupt` fires, then closes it and returns exit code 0.
@@ -23,8 +33,12 @@ export interface ServeOptions {
  */
 export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   checkNumber(options.port, 'port', 0, 65_535, '--port 8787 (or 0 for any free port)');
-  checkNumber(options.rate, 'rate', 0, undefined, '--rate 50 (0 = no limit)');
-  checkNumber(options.maxClientIds, 'max-client-ids', 0, undefined, '--max-client-ids 1000 (0 = no limit)');
+  checkNumber(options.rate, 'rate', 0, MAX_RATE, '--rate 50 (0 = no limit)');
+  checkNumber(options.maxClientIds, 'max-client-ids', 0, MAX_CLIENT_IDS, '--max-client-ids 1000 (0 = no limit)');
+  const chaosSeed = options.chaosSeed ?? 1;
+  const keepMb = options.keepMb ?? 96;
+  checkNumber(chaosSeed, 'chaos-seed', 0, MAX_SEED, '--chaos-seed 7');
+  checkNumber(keepMb, 'keep-mb', 1, MAX_KEEP_MB, '--keep-mb 96');
 
   // The emulator is loaded only here, so the other commands never pay for it at start-up.
   const emu = await import('../emulator/index.js');
@@ -34,6 +48,14 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       fromFlags.push(emu.parseAppSpec(spec));
     } catch (error) {
       throw error instanceof emu.EmulatorConfigError ? usageError(error.message, error.hint) : error;
+    }
+  }
+
+  if (options.chaos !== undefined) {
+    try {
+      emu.parseChaosSpec(options.chaos);
+    } catch (error) {
+      throw usageError(`--chaos: ${(error as Error).message}`, 'e.g. --chaos 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms');
     }
   }
 
@@ -47,6 +69,10 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       rate: options.rate,
       maxClientIds: options.maxClientIds,
       record: options.record,
+      ...(options.chaos !== undefined ? { chaos: options.chaos } : {}),
+      chaosSeed,
+      keepBytes: Math.floor((keepMb * 1024 * 1024 * 2) / 3),
+      logBytes: Math.floor((keepMb * 1024 * 1024) / 3),
       log: (line) => ctx.stderr.write(`${line}\n`),
     });
   } catch (error) {
@@ -83,6 +109,7 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean):
     options.rate > 0 ? `${options.rate} requests/s per app` : 'no rate limit',
     options.maxClientIds > 0 ? `at most ${options.maxClientIds} client IDs per request` : 'no client ID limit',
     options.record ? `recording to ${options.record}` : 'not recording',
+    ...(options.chaos ? [`CHAOS ${options.chaos} (seed ${options.chaosSeed ?? 1})`] : []),
   ];
   return [
     `Push Message Service emulator listening on ${emulator.url}`,
@@ -91,6 +118,7 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean):
     'Try it:',
     `  PUSHCTL_APP_SECRET=${secret} pushctl send --base-url ${emulator.url} --app-id ${first?.id} --all --title Hello`,
     `  curl ${emulator.url}/v1/emulator/messages`,
+    `  curl -N ${emulator.url}/v1/emulator/events      # every push, live`,
     'Press Ctrl-C to stop.',
     '',
   ].join('\n');

@@ -30,6 +30,8 @@ export interface EmulatorAnswer {
   json: unknown;
   /** A short note for the log line (the message_id or the reason); never contains a secret. */
   note: string;
+  /** For a push request: what it was, for the request log. */
+  push?: import('./handler.js').PushRecord;
 }
 
 /**

@@ -3,7 +3,9 @@ import type { MessageIssue } from '../message/types.js';
 import { httpError, ok, pushed, serviceError, ServiceStatus, type EmulatorAnswer } from './answers.js';
 import type { EmulatorApp } from './apps.js';
 import type { RateWindow } from './rate-window.js';
-import type { MessageStore } from './store.js';
+import type { MessageStore, StoredMessage } from './store.js';
+import { ChaosSpecError, parseChaosSpec, type Chaos } from './chaos.js';
+import type { RequestLog, RequestQuery } from './request-log.js';
 
 /** One HTTP request as the server read it. Header names are lower case, as node:http gives them. */
 export interface EmulatorRequest {
@@ -31,12 +33,38 @@ export interface HandlerState {
   /** Milliseconds since the epoch. */
   now: () => number;
   newMessageId: () => string;
+  /** Every push request answered, for `GET /v1/emulator/requests` and the inbox page. */
+  log?: RequestLog;
+  chaos?: Chaos;
+  /** Simulated devices: who a delivered message reaches (SPEC section 9). */
+  fleet?: { deliver(message: StoredMessage): Audience };
+}
+
+/** Whom a delivered message reached among the simulated devices. */
+export interface Audience {
+  reached: number;
+  unknown_client_ids: number;
+  fleet_size: number;
+}
+
+/** What a push request was, for the request log; filled in as far as the request got. */
+export interface PushRecord {
+  app_id: string;
+  body?: object;
+  body_text?: string;
+  errors?: MessageIssue[];
+  warnings?: MessageIssue[];
+  stored?: StoredMessage;
 }
 
 export const PUSH_PATH = '/v1/message/push';
 export const MESSAGES_PATH = '/v1/emulator/messages';
 export const HEALTH_PATH = '/v1/emulator/health';
-const ROUTES = `POST ${PUSH_PATH}/{AppID}, GET|DELETE ${MESSAGES_PATH}?app=..., GET ${HEALTH_PATH}`;
+export const REQUESTS_PATH = '/v1/emulator/requests';
+export const EVENTS_PATH = '/v1/emulator/events';
+export const CHAOS_PATH = '/v1/emulator/chaos';
+const ROUTES = `POST ${PUSH_PATH}/{AppID}, GET|DELETE ${MESSAGES_PATH}?app=..., GET ${REQUESTS_PATH}, GET ${EVENTS_PATH}, GET|PUT ${CHAOS_PATH}, GET ${HEALTH_PATH}`;
+const BODY_TEXT_CLIP = 64 * 1024;
 const MAX_LISTED_REASONS = 20;
 
 /** Answers one request: the push endpoint as the service does, plus the emulator's own inspection routes. */
@@ -46,9 +74,16 @@ export function handleRequest(request: EmulatorRequest, state: HandlerState): Em
   const query = new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1));
   if (path === PUSH_PATH || path.startsWith(`${PUSH_PATH}/`)) {
     if (request.method !== 'POST') return methodNotAllowed(request.method, path, 'POST');
-    return push(request, path.slice(PUSH_PATH.length + 1), state);
+    const record: PushRecord = { app_id: '' };
+    const answer = push(request, path.slice(PUSH_PATH.length + 1), state, record);
+    return { ...answer, push: record };
   }
   if (path === MESSAGES_PATH) return messages(request.method, query, state);
+  if (path === REQUESTS_PATH) {
+    if (request.method !== 'GET') return methodNotAllowed(request.method, path, 'GET');
+    return requests(query, state);
+  }
+  if (path === CHAOS_PATH) return chaos(request, state);
   if (path === HEALTH_PATH) {
     if (request.method !== 'GET') return methodNotAllowed(request.method, path, 'GET');
     return ok({ apps: state.apps.size, ...state.store.stats() }, 'health');
@@ -56,8 +91,13 @@ export function handleRequest(request: EmulatorRequest, state: HandlerState): Em
   return httpError(404, `no route for ${request.method} ${clip(path)}; the emulator serves ${ROUTES}`);
 }
 
-function push(request: EmulatorRequest, rawAppId: string, state: HandlerState): EmulatorAnswer {
+function push(request: EmulatorRequest, rawAppId: string, state: HandlerState, record: PushRecord): EmulatorAnswer {
   const S = ServiceStatus;
+  record.app_id = clip(rawAppId);
+  // Parsed once, first, so the request log shows the body even of a request refused for its credentials.
+  const parsed = parseBody(request);
+  if ('json' in parsed) record.body = parsed.json as object;
+  else if (!request.bodyTooLarge) record.body_text = request.bodyText.slice(0, BODY_TEXT_CLIP);
   if (rawAppId === '') return serviceError(S.appIdMissing, `put the app ID in the path: ${PUSH_PATH}/{AppID}`);
   let appId: string;
   try {
@@ -65,6 +105,7 @@ function push(request: EmulatorRequest, rawAppId: string, state: HandlerState): 
   } catch {
     return serviceError(S.appIdIllegal, `the app ID "${clip(rawAppId)}" is not validly percent-encoded`);
   }
+  record.app_id = clip(appId);
   const app = state.apps.get(appId);
   if (!app) return serviceError(S.appIdIllegal, `no app with ID "${clip(appId)}"`);
 
@@ -89,12 +130,14 @@ function push(request: EmulatorRequest, rawAppId: string, state: HandlerState): 
     });
   }
 
-  const parsed = parseBody(request);
   if ('error' in parsed) return serviceError(S.messageIllegal, parsed.error);
   const result = validateMessage(parsed.json);
+  record.errors = result.errors;
+  record.warnings = result.warnings;
   if (result.errors.length > 0 || !result.body) return serviceError(S.messageIllegal, reasons(result.errors), { errors: result.errors });
 
   const body = result.body;
+  record.body = body;
   const count = body.condition.client_ids?.length ?? 0;
   if (state.maxClientIds > 0 && count > state.maxClientIds) {
     return serviceError(S.clientIdTooMuch, `${count} client IDs in one request; at most ${state.maxClientIds} are allowed`);
@@ -102,14 +145,18 @@ function push(request: EmulatorRequest, rawAppId: string, state: HandlerState): 
 
   const messageId = state.newMessageId();
   const dryRun = body.dry_run === true;
-  state.store.add({
+  const stored: StoredMessage = {
     app_id: appId,
     message_id: messageId,
     received_at: new Date(now).toISOString(),
     dry_run: dryRun,
     delivered: !dryRun,
     body,
-  });
+  };
+  // Simulated devices receive what is delivered; a dry run reaches no one.
+  if (!dryRun && state.fleet) Object.assign(stored, state.fleet.deliver(stored));
+  state.store.add(stored);
+  record.stored = stored;
   return pushed(messageId, dryRun);
 }
 
@@ -131,7 +178,11 @@ function parseBody(request: EmulatorRequest): { json: unknown } | { error: strin
 
 function messages(method: string, query: URLSearchParams, state: HandlerState): EmulatorAnswer {
   const app = query.get('app') ?? undefined;
-  if (method === 'DELETE') return ok({ deleted: state.store.clear(app) }, 'cleared');
+  if (method === 'DELETE') {
+    // The request log is cleared whole: the page's clear button means "start afresh".
+    state.log?.clear();
+    return ok({ deleted: state.store.clear(app) }, 'cleared');
+  }
   if (method !== 'GET') return methodNotAllowed(method, MESSAGES_PATH, 'GET, DELETE');
   const limitText = query.get('limit');
   const limit = limitText === null ? undefined : Number(limitText);
@@ -140,6 +191,57 @@ function messages(method: string, query: URLSearchParams, state: HandlerState): 
   }
   const listed = state.store.list(app, limit);
   return ok({ ...state.store.stats(app), messages: listed }, `listed ${listed.length}`);
+}
+
+function requests(query: URLSearchParams, state: HandlerState): EmulatorAnswer {
+  const number = (name: string): number | undefined | 'bad' => {
+    const text = query.get(name);
+    if (text === null || text === '') return undefined;
+    const value = Number(text);
+    return Number.isSafeInteger(value) && value >= 0 ? value : 'bad';
+  };
+  const limit = number('limit');
+  const before = number('before');
+  if (limit === 'bad' || before === 'bad') return httpError(400, 'limit and before must be whole numbers');
+  const kind = query.get('kind');
+  if (kind !== null && kind !== '' && kind !== 'notification' && kind !== 'data') return httpError(400, `kind must be notification or data, got "${clip(kind)}"`);
+  const q: RequestQuery = {
+    ...(query.get('app') ? { app: query.get('app')! } : {}),
+    ...(query.get('outcome') ? { outcome: query.get('outcome')! } : {}),
+    ...(kind ? { kind } : {}),
+    ...(query.get('q') ? { q: query.get('q')! } : {}),
+    ...(before !== undefined ? { before } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+  };
+  const page = state.log ? state.log.list(q) : { entries: [], next_before: null, total: 0 };
+  return ok({ ...page }, `listed ${page.entries.length} requests`);
+}
+
+/** `GET` shows the chaos in force; `PUT` replaces it, with `{"spec": "503=5%", "seed"?: 7}` or the spec as text. */
+function chaos(request: EmulatorRequest, state: HandlerState): EmulatorAnswer {
+  if (!state.chaos) return httpError(404, 'this emulator has no chaos mode');
+  if (request.method === 'GET') return ok(state.chaos.describe(), 'chaos');
+  if (request.method !== 'PUT') return methodNotAllowed(request.method, CHAOS_PATH, 'GET, PUT');
+  let spec = request.bodyText;
+  let seed: number | undefined;
+  if (spec.trim().startsWith('{')) {
+    try {
+      const json = JSON.parse(spec) as { spec?: unknown; seed?: unknown };
+      if (typeof json.spec !== 'string') return httpError(400, 'send {"spec": "503=5%,latency=50-400ms", "seed": 7} or the spec as plain text');
+      if (json.seed !== undefined && !(Number.isSafeInteger(json.seed) && (json.seed as number) >= 0)) return httpError(400, 'seed must be a whole number');
+      spec = json.spec;
+      seed = json.seed as number | undefined;
+    } catch (error) {
+      return httpError(400, `the body is not valid JSON (${(error as Error).message})`);
+    }
+  }
+  try {
+    state.chaos.set(parseChaosSpec(spec), seed);
+  } catch (error) {
+    if (error instanceof ChaosSpecError) return httpError(400, `chaos: ${error.message}`);
+    throw error;
+  }
+  return ok(state.chaos.describe(), `chaos set to "${clip(state.chaos.describe().spec)}"`);
 }
 
 function methodNotAllowed(method: string, path: string, allow: string): EmulatorAnswer {

@@ -11,3 +11,5 @@ export {
 } from './apps.js';
 export { MessageStore, type MessageStoreOptions, type StoredMessage, type StoreStats } from './store.js';
 export { RateWindow } from './rate-window.js';
+export { Chaos, parseChaosSpec, formatChaosSpec, seededRandom, CHAOS_FAULTS, type ChaosFault, type ChaosSpec } from './chaos.js';
+export { RequestLog, type RequestLogEntry, type RequestPage, type RequestQuery } from './request-log.js';

@@ -5,7 +5,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { httpError, type EmulatorAnswer } from './answers.js';
 import { checkUniqueApps, DEMO_APP, EmulatorConfigError, type EmulatorApp } from './apps.js';
-import { handleRequest, type HandlerState } from './handler.js';
+import { Chaos, ChaosSpecError, parseChaosSpec, PROCESSED_BEFORE_FAULT, type ChaosDecision } from './chaos.js';
+import { EVENTS_PATH, handleRequest, PUSH_PATH, type HandlerState } from './handler.js';
+import { logEntryFor } from './log-entry.js';
+import { RequestLog } from './request-log.js';
+import { openEventStream } from './routes/events.js';
 import { RateWindow } from './rate-window.js';
 import { MessageStore, type StoredMessage, type StoreStats } from './store.js';
 
@@ -31,6 +35,16 @@ export interface EmulatorOptions {
   keep?: number;
   /** Most client IDs kept in memory over all kept messages. Default 100,000. */
   keepClientIds?: number;
+  /** Most bytes of accepted messages kept in memory (their JSON size). Default 64 MiB. */
+  keepBytes?: number;
+  /** Most bytes of the request log (every push answered) kept in memory. Default 32 MiB. */
+  logBytes?: number;
+  /** Chaos spec, e.g. `22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms` (SPEC section 6). */
+  chaos?: string;
+  /** Seed of the chaos sequence; the same seed and requests give the same faults. Default 1. */
+  chaosSeed?: number;
+  /** Simulated devices (SPEC section 9). */
+  fleet?: HandlerState['fleet'];
   /** Clock in milliseconds since the epoch. Default `Date.now`. */
   now?: () => number;
   /** Message ID generator. Default: `emu-` and a random UUID. */
@@ -66,9 +80,17 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const now = options.now ?? Date.now;
 
   const record = options.record === undefined ? undefined : await openRecord(options.record, log);
+  let chaos: Chaos;
+  try {
+    chaos = new Chaos(parseChaosSpec(options.chaos ?? ''), wholeNumber(options.chaosSeed ?? 1, 'chaosSeed'));
+  } catch (error) {
+    if (error instanceof ChaosSpecError) throw new EmulatorConfigError(`--chaos: ${error.message}`, 'e.g. --chaos 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms');
+    throw error;
+  }
   const store = new MessageStore({
     keep: options.keep,
     keepClientIds: options.keepClientIds,
+    keepBytes: options.keepBytes,
     sink: record ? (line) => record.write(`${line}\n`) : undefined,
   });
   const state: HandlerState = {
@@ -78,9 +100,19 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     maxClientIds,
     now,
     newMessageId: options.newMessageId ?? (() => `emu-${randomUUID()}`),
+    log: new RequestLog({ keepBytes: options.logBytes }),
+    chaos,
+    ...(options.fleet ? { fleet: options.fleet } : {}),
   };
 
-  const server = createServer((req, res) => serveRequest(req, res, state, maxBodyBytes, log));
+  const server = createServer((req, res) => {
+    // No request, however large or malformed, may stop the process: whatever throws becomes an HTTP 500.
+    try {
+      serveRequest(req, res, state, maxBodyBytes, log);
+    } catch (error) {
+      answerFailure(res, error);
+    }
+  });
   // Clients such as pushctl keep connections open between batches; keep them longer than they idle.
   server.keepAliveTimeout = 30_000;
   server.listen(options.port ?? 8787, options.host ?? '127.0.0.1');
@@ -107,6 +139,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        state.log?.close();
         server.closeIdleConnections();
         // Requests in flight get a moment to finish; a client that holds a connection open does not block exit.
         const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -136,35 +169,97 @@ function serveRequest(
   });
   req.on('error', () => res.destroy());
   req.on('end', () => {
-    let answer: EmulatorAnswer;
     try {
-      answer = handleRequest(
-        {
-          method: req.method ?? 'GET',
-          url: req.url ?? '/',
-          headers: req.headers,
-          bodyText: size > maxBodyBytes ? '' : Buffer.concat(chunks, size).toString('utf8'),
-          bodyTooLarge: size > maxBodyBytes ? { limit: maxBodyBytes } : undefined,
-          receivedAt,
-        },
-        state,
-      );
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === EVENTS_PATH && req.method === 'GET' && state.log) {
+        openEventStream(req, res, state.log);
+        return;
+      }
+      const request = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        bodyText: size > maxBodyBytes ? '' : Buffer.concat(chunks, size).toString('utf8'),
+        bodyTooLarge: size > maxBodyBytes ? { limit: maxBodyBytes } : undefined,
+        receivedAt,
+      };
+      const isPush = request.method === 'POST' && (path === PUSH_PATH || path.startsWith(`${PUSH_PATH}/`));
+      const decision: ChaosDecision = isPush && state.chaos ? state.chaos.decide() : { latencyMs: 0 };
+      const fault = decision.fault;
+      // A fault "before processing" answers without the handler: nothing is stored, nothing delivered.
+      let answer: EmulatorAnswer = fault && !PROCESSED_BEFORE_FAULT[fault] ? { ...chaosAnswer(fault), push: { app_id: appIdOf(path) } } : handleRequest(request, state);
+      if (fault && PROCESSED_BEFORE_FAULT[fault]) answer = { ...chaosAnswer(fault), push: answer.push ?? { app_id: appIdOf(path) } };
+      if (isPush && state.log) state.log.add(logEntryFor(answer, decision, receivedAt, request.bodyText), size + 512);
+      const respond = () => {
+        if (fault === 'reset') res.destroy();
+        else if (fault !== 'hang') writeAnswer(res, answer);
+        if (log) {
+          const ms = (performance.now() - started).toFixed(1);
+          const http = fault === 'reset' || fault === 'hang' ? '' : answer.httpStatus === 200 ? '' : ` [HTTP ${answer.httpStatus}]`;
+          log(`${new Date(receivedAt).toISOString()} ${req.method} ${clip(req.url ?? '/', 200)} -> ${clip(answer.note, 300)}${http} ${ms}ms`);
+        }
+      };
+      // A hung request is never answered: the client's timeout decides, and closing the emulator ends it.
+      if (decision.latencyMs > 0) setTimeout(() => guard(res, respond), decision.latencyMs);
+      else respond();
     } catch (error) {
-      answer = httpError(500, `emulator internal error: ${(error as Error).message}`);
-    }
-    const text = JSON.stringify(answer.json);
-    res.writeHead(answer.httpStatus, {
-      ...answer.headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(text),
-    });
-    res.end(text);
-    if (log) {
-      const ms = (performance.now() - started).toFixed(1);
-      const http = answer.httpStatus === 200 ? '' : ` [HTTP ${answer.httpStatus}]`;
-      log(`${new Date(receivedAt).toISOString()} ${req.method} ${clip(req.url ?? '/', 200)} -> ${clip(answer.note, 300)}${http} ${ms}ms`);
+      answerFailure(res, error);
     }
   });
+}
+
+/** The answer of a chaos fault; `note` marks it in the log line. */
+function chaosAnswer(fault: NonNullable<ChaosDecision['fault']>): EmulatorAnswer {
+  switch (fault) {
+    case '22001':
+      return { httpStatus: 200, headers: { 'retry-after': '1' }, json: { status: 22001, message: 'Called too frequently (chaos)' }, note: 'chaos 22001 (not processed)' };
+    case '503':
+      // A gateway's answer, not the service's: JSON whose status is no service code.
+      return { httpStatus: 503, headers: { 'retry-after': '1' }, json: { status: 503, error: 'Service Unavailable' }, note: 'chaos 503 (not processed)' };
+    case '500':
+      return { httpStatus: 500, headers: {}, json: { status: 500, error: 'Internal Server Error' }, note: 'chaos 500 (processed: delivered)' };
+    case 'reset':
+      return { httpStatus: 0, headers: {}, json: null, note: 'chaos reset (processed: delivered; connection destroyed)' };
+    case 'hang':
+      return { httpStatus: 0, headers: {}, json: null, note: 'chaos hang (not processed; no answer)' };
+  }
+}
+
+function appIdOf(path: string): string {
+  const raw = path.slice(PUSH_PATH.length + 1);
+  try {
+    return clip(decodeURIComponent(raw), 100);
+  } catch {
+    return clip(raw, 100);
+  }
+}
+
+function writeAnswer(res: ServerResponse, answer: EmulatorAnswer): void {
+  const text = JSON.stringify(answer.json);
+  res.writeHead(answer.httpStatus, {
+    ...answer.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function guard(res: ServerResponse, action: () => void): void {
+  try {
+    action();
+  } catch (error) {
+    answerFailure(res, error);
+  }
+}
+
+/** A route failed: answer HTTP 500 if the answer has not started, else cut the connection. Never throws. */
+function answerFailure(res: ServerResponse, error: unknown): void {
+  try {
+    if (res.headersSent) res.destroy();
+    else writeAnswer(res, httpError(500, `emulator internal error: ${clip(error instanceof Error ? error.message : String(error), 300)}`));
+  } catch {
+    res.destroy();
+  }
 }
 
 /** Opens the record file for appending now, so that a bad path fails at start rather than at the first message. */

@@ -18,6 +18,8 @@ export interface MessageStoreOptions {
   keep?: number;
   /** Most client IDs kept in memory over all kept messages, so that big runs stay bounded. Default 100,000. */
   keepClientIds?: number;
+  /** Most bytes kept (the messages' JSON size), so a flood of large messages cannot exhaust memory. Default 64 MiB. */
+  keepBytes?: number;
   /** Receives one JSON line per accepted message (the `--record` file); never dropped. */
   sink?: (line: string) => void;
 }
@@ -39,26 +41,33 @@ const clientIdCount = (m: StoredMessage) => m.body.condition.client_ids?.length 
  */
 export class MessageStore {
   private items: (StoredMessage | undefined)[] = [];
+  private sizes: number[] = [];
   private head = 0;
   private ids = 0;
+  private bytes = 0;
   private accepted = 0;
   private readonly acceptedByApp = new Map<string, number>();
   private readonly keep: number;
   private readonly keepClientIds: number;
+  private readonly keepBytes: number;
 
   constructor(private readonly options: MessageStoreOptions = {}) {
     this.keep = Math.max(1, options.keep ?? 10_000);
     this.keepClientIds = Math.max(0, options.keepClientIds ?? 100_000);
+    this.keepBytes = Math.max(1, options.keepBytes ?? 64 * 1024 * 1024);
   }
 
   add(message: StoredMessage): void {
-    this.options.sink?.(JSON.stringify(message));
+    const line = JSON.stringify(message);
+    this.options.sink?.(line);
     this.items.push(message);
+    this.sizes.push(line.length);
+    this.bytes += line.length;
     this.ids += clientIdCount(message);
     this.accepted += 1;
     this.acceptedByApp.set(message.app_id, (this.acceptedByApp.get(message.app_id) ?? 0) + 1);
     // Always keep the newest message, even when it alone is over the client-ID bound.
-    while (this.size > 1 && (this.size > this.keep || this.ids > this.keepClientIds)) this.dropOldest();
+    while (this.size > 1 && (this.size > this.keep || this.ids > this.keepClientIds || this.bytes > this.keepBytes)) this.dropOldest();
   }
 
   /** Kept messages, oldest first, optionally only those of one app and only the last `limit`. */
@@ -80,8 +89,10 @@ export class MessageStore {
     const before = this.size;
     const remaining = app === undefined ? [] : this.list().filter((m) => m.app_id !== app);
     this.items = remaining;
+    this.sizes = remaining.map((m) => JSON.stringify(m).length);
     this.head = 0;
     this.ids = remaining.reduce((n, m) => n + clientIdCount(m), 0);
+    this.bytes = this.sizes.reduce((n, size) => n + size, 0);
     if (app === undefined) {
       this.accepted = 0;
       this.acceptedByApp.clear();
@@ -99,11 +110,13 @@ export class MessageStore {
   private dropOldest(): void {
     const oldest = this.items[this.head];
     if (oldest) this.ids -= clientIdCount(oldest);
+    this.bytes -= this.sizes[this.head] ?? 0;
     this.items[this.head] = undefined;
     this.head += 1;
     // Compact now and then rather than shifting on every drop, which would be O(n) each time.
     if (this.head >= 1024 && this.head * 2 >= this.items.length) {
       this.items = this.items.slice(this.head);
+      this.sizes = this.sizes.slice(this.head);
       this.head = 0;
     }
   }
