@@ -50,7 +50,8 @@ export function listRunFiles(dir: string): RunFile[] {
       // Removed while listing: nothing to show.
     }
   }
-  return files.sort((a, b) => b.id.localeCompare(a.id));
+  // Ids sort by start second; within one second the later write is the newer run.
+  return files.sort((a, b) => b.id.slice(0, 15).localeCompare(a.id.slice(0, 15)) || b.modifiedMs - a.modifiedMs);
 }
 
 /** The last line of a file, read from its end (a journal's closing record), without reading the whole file. */

@@ -1,0 +1,110 @@
+// Reports that cannot be destroyed, journals that keep secrets out, and the retention policy (issue 10).
+import { mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { KEEP_DAYS, pruneRuns } from '../../../src/journal/runs-dir.js';
+import { cleanEnv, runCli } from '../../helpers/run-cli.js';
+import { startScriptedServer } from '../../helpers/scripted-server.js';
+
+const SECRET = 'retention-secret-91f0';
+let dir: string;
+let emu: Emulator;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-report-'));
+  emu = await createEmulator({ port: 0, apps: [{ id: 'app', secret: SECRET }], rate: 0 });
+});
+afterAll(async () => emu.close());
+
+const env = (extra: Record<string, string> = {}) => cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_APP_ID: 'app', ...extra });
+
+describe('--report', () => {
+  it('checking the path before sending never truncates an existing report; a failed run leaves it whole', async () => {
+    writeFileSync(join(dir, 'keep.json'), '{"precious": true}\n');
+    // The message is valid but the credentials are missing: the run stops after the report path is checked.
+    const r = await runCli(['send', '--base-url', emu.url, '--all', '--title', 'x', '--report', 'keep.json'], { env: env({ PUSHCTL_APP_SECRET: '' }), cwd: dir });
+    expect(r.code).toBe(6);
+    expect(readFileSync(join(dir, 'keep.json'), 'utf8')).toBe('{"precious": true}\n');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('is written whole, mode 600, replacing the old one only at the end', async () => {
+    writeFileSync(join(dir, 'r.json'), 'old');
+    const r = await runCli(['send', '--base-url', emu.url, '--client-id', 'a,b', '--title', 'x', '--report', 'r.json'], { env: env(), cwd: dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).accepted[0].client_ids).toEqual(['a', 'b']);
+    expect(statSync(join(dir, 'r.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a secret the service echoes reaches neither the report nor the journal', async () => {
+    const server = await startScriptedServer([{ status: 200, body: { status: 21005, message: `bad message from app with secret ${SECRET}` } }]);
+    const journals = join(dir, 'echo-journals');
+    try {
+      const r = await runCli(['send', '--base-url', server.url, '--client-id', 'a', '--title', 'x', '--report', 'echo.json'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+      expect(r.code).toBe(4);
+      const report = readFileSync(join(dir, 'echo.json'), 'utf8');
+      expect(report).toContain('bad message from app with secret ***');
+      const journal = readFileSync(join(journals, readdirSync(journals)[0]!), 'utf8');
+      expect(journal).toContain('secret ***');
+      for (const text of [report, journal, r.stdout, r.stderr]) expect(text).not.toContain(SECRET);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('--journal and --no-journal', () => {
+  it('--journal writes the file named, refuses to overwrite one, and --no-journal writes none', async () => {
+    const args = ['send', '--base-url', emu.url, '--all', '--title', 'x'];
+    const journals = join(dir, 'flag-journals');
+    const first = await runCli([...args, '--journal', 'run.jsonl'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    expect(first.code).toBe(0);
+    expect(readFileSync(join(dir, 'run.jsonl'), 'utf8').split('\n')[0]).toContain('"t":"header"');
+    const again = await runCli([...args, '--journal', 'run.jsonl'], { env: env(), cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('a journal is never overwritten');
+    const none = await runCli([...args, '--no-journal'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    expect(none.code).toBe(0);
+    expect(() => readdirSync(journals)).toThrow();
+  });
+
+  it('pushctl runs lists the runs of the journal directory, finished and --json', async () => {
+    const journals = join(dir, 'list-journals');
+    await runCli(['send', '--base-url', emu.url, '--all', '--title', 'x'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    await runCli(['dry-run', '--base-url', emu.url, '--client-id', 'a', '--title', 'x'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    const listed = await runCli(['runs', '--json'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    expect(listed.code).toBe(0);
+    const doc = JSON.parse(listed.stdout) as { ok: boolean; exit_code: number; runs: { dry_run: boolean; state: string; app_id: string; recipients: { accepted: number } }[] };
+    expect(doc).toMatchObject({ ok: true, exit_code: 0 });
+    expect(doc.runs.map((r) => [r.dry_run, r.state, r.app_id])).toEqual([[true, 'finished', 'app'], [false, 'finished', 'app']]);
+    const human = await runCli(['runs'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    expect(human.stdout).toMatch(/RUN\s+STARTED\s+APP\s+HOST\s+DRY\s+STATE/);
+    const missing = await runCli(['runs', 'show', 'nope'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('pushctl runs');
+  });
+});
+
+describe('retention', () => {
+  const write = (folder: string, id: string, left: number, ageDays: number) => {
+    const path = join(folder, `${id}.jsonl`);
+    const recipients = { total: 10, accepted: 10 - left, rejected: 0, unknown: left, not_sent: 0 };
+    writeFileSync(path, `{"t":"header"}\n{"t":"end","summary":{"batches":{},"recipients":${JSON.stringify(recipients)}}}\n`);
+    const when = (Date.now() - ageDays * 86_400_000) / 1000;
+    utimesSync(path, when, when);
+  };
+
+  it('keeps a run with recipients left at least 30 days, drops settled runs past the newest N, and everything past 30 days', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    write(folder, '20260101-000000-0001', 0, 1);
+    write(folder, '20260101-000000-0002', 5, 2);
+    write(folder, '20260101-000000-0003', 0, 3);
+    write(folder, '20260101-000000-0004', 5, KEEP_DAYS + 1);
+    write(folder, '20260101-000000-0009', 0, 0);
+    pruneRuns(folder, Date.now(), 2);
+    // All start in the same second, so newest is by last write: 0009 and 0001 are the newest two; of the
+    // older ones the unsettled young 0002 stays, the settled 0003 and the 31-day-old 0004 go.
+    expect(readdirSync(folder).sort()).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl', '20260101-000000-0009.jsonl']);
+  });
+});
