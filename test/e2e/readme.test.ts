@@ -1,5 +1,5 @@
 // Every command the README shows is run here against the emulator, so the README cannot drift from the tool.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,13 +29,18 @@ beforeAll(async () => {
     JSON.stringify({ type: 1, time_to_live: 86400, condition: { type: 0 }, notification: { title: 'Version {{version}} is out', desc: '{{notes}}' } }),
   );
   writeFileSync(join(dir, 'ids.txt'), Array.from({ length: 2100 }, (_, i) => `device-${i}`).join('\n'));
+  // The run the `pushctl runs show` examples name: a real run's journal, under the id the README shows.
+  const made = await runCli(['send', '--all', '--title', 'Hello', '--journal', 'run.jsonl'], { env: env(), cwd: dir });
+  expect(made.code, made.stderr).toBe(0);
+  mkdirSync(join(dir, 'runs'), { recursive: true });
+  copyFileSync(join(dir, 'run.jsonl'), join(dir, 'runs', '20261122-231502-4f1c.jsonl'));
 });
 afterAll(async () => {
   await emulator.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const env = () => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_BASE_URL: emulator.url, PUSHCTL_APP_ID: 'demo-app', PUSHCTL_APP_SECRET: 'demo-secret' });
+const env = () => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), PUSHCTL_BASE_URL: emulator.url, PUSHCTL_APP_ID: 'demo-app', PUSHCTL_APP_SECRET: 'demo-secret' });
 
 describe('README examples', () => {
   it('has examples to run', () => {
