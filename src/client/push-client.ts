@@ -127,8 +127,10 @@ export class PushClient implements PushSender {
           incomplete,
         };
       const fail = (errorCode: string, message?: string) => {
-        const partial = responseView(true);
-        // Headers arrived but the body did not: the status line may still say "retry" (503) or not.
+        // Headers arrived but the body did not: the status line may still say "retry" (503) or not. Unless
+        // the request itself was cut short: a service never processes half a JSON body, whatever it began
+        // to answer.
+        const partial = written ? responseView(true) : undefined;
         if (partial) finish(classifyResponse(partial));
         else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message }));
       };

@@ -5,6 +5,7 @@ import { recipientCount, type AttemptEvent, type BatchResult } from '../client/s
 import type { RequestView } from '../client/outcome.js';
 import type { MessageIssue } from '../message/types.js';
 import type { Style } from './style.js';
+import { escapeControl } from './escape-control.js';
 import type { TextSink } from '../context.js';
 
 /** One batch in the --json document. */
@@ -105,7 +106,8 @@ export function formatAttempt(event: AttemptEvent, request: RequestView): string
     lines.push(`< ${truncate(outcome.response.body)}`);
   }
   lines.push(`= ${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''}${event.retryInMs !== undefined ? `; retrying in ${Math.round(event.retryInMs)} ms` : ''}`);
-  return `${lines.join('\n')}\n`;
+  // Each line is escaped on its own: the server's text must not move the cursor or start a line of its own.
+  return `${lines.map(escapeControl).join('\n')}\n`;
 }
 
 const truncate = (text: string, max = 4000) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);

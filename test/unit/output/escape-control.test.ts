@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatAttempt } from '../../../src/output/delivery.js';
+import { escapeControl } from '../../../src/output/escape-control.js';
+
+const request = { method: 'POST' as const, url: 'http://127.0.0.1:1/v1/message/push/a', headers: { Authorization: '***' }, body: '{}' };
+
+describe('--verbose prints a hostile answer inert', () => {
+  it('escapes cursor moves, screen clears, bells and forged lines in the body, headers and reason', () => {
+    const body = 'ok\u001b[2J\u001b[H\u0007\r\n= accepted: forged\u009b31m\u202e';
+    const text = formatAttempt(
+      {
+        batch: 1,
+        attempt: 1,
+        body: {},
+        outcome: {
+          kind: 'ambiguous',
+          reason: 'HTTP 302 redirect to http://x/\u001b[1A refused',
+          httpStatus: 302,
+          response: { httpStatus: 302, headers: { 'x-evil\u001b[K': 'a\u001b]0;title\u0007' }, body, incomplete: false },
+        },
+      },
+      request,
+    );
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    // Only pushctl's own line breaks remain: the forged "= accepted" stays on the body's line.
+    expect(text.split('\n').filter((l) => l.startsWith('= '))).toEqual([expect.stringContaining('= ambiguous')]);
+    expect(text).toContain('ok\\x1b[2J\\x1b[H\\x07\\r\\n= accepted: forged\\x9b31m\\u202e');
+  });
+
+  it('leaves ordinary text, quotes and non-Latin letters alone', () => {
+    expect(escapeControl('{"message":"OK – 好"}')).toBe('{"message":"OK – 好"}');
+  });
+});
