@@ -5,6 +5,7 @@ import { invalidMessageError, usageError } from '../errors.js';
 import { parseDurationSeconds } from './duration.js';
 import { JsonSyntaxError, parseJson } from './parse-json.js';
 import { fillPlaceholders } from './placeholders.js';
+import { setOwn } from './own-key.js';
 import type { MessageIssue } from './types.js';
 
 /** The message flags of send, dry-run and validate, as commander hands them over. */
@@ -77,7 +78,7 @@ export function parsePairs(pairs: readonly string[] = [], flag: string): Record<
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usageError(`${flag} ${JSON.stringify(pair)} is not key=value`, `write it as ${flag} name=value`);
-    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+    setOwn(out, pair.slice(0, eq), pair.slice(eq + 1));
   }
   return out;
 }

@@ -1,0 +1,43 @@
+// Hostile message input (issue 11, "Input"): __proto__ keys, deep nesting, and the notification rules.
+import { describe, expect, it } from 'vitest';
+import { assembleMessage } from '../../../src/message/assemble.js';
+import { validateMessage } from '../../../src/message/validate.js';
+import { validateAssembled } from '../../../src/message/validate-assembled.js';
+
+const base = (extra: Record<string, unknown> = {}) => ({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'Hi' }, ...extra });
+
+describe('__proto__ is an ordinary key', () => {
+  it('-d __proto__=x is kept in data', () => {
+    const assembled = assembleMessage({ flags: { all: true, title: 'Hi', data: ['__proto__=x', 'a=b'] } });
+    const { body, errors } = validateAssembled(assembled);
+    expect(errors).toEqual([]);
+    expect(JSON.stringify(body?.data)).toBe('{"__proto__":"x","a":"b"}');
+  });
+
+  it('a __proto__ key in --data-file and in the message file data is kept', () => {
+    const assembled = assembleMessage({
+      flags: {},
+      file: { name: 'm.json', text: JSON.stringify(base()).replace(/}$/, ',"data":{"__proto__":"file","k":1}}') },
+      dataFile: { name: 'd.json', text: '{"__proto__":"data-file"}' },
+    });
+    const { body, errors, notes } = validateAssembled(assembled);
+    expect(errors).toEqual([]);
+    expect(JSON.stringify(body?.data)).toBe('{"__proto__":"data-file","k":"1"}');
+    expect(notes.map((n) => n.path)).toContain('data.k');
+  });
+
+  it('a __proto__ data value is checked like any other', () => {
+    const r = validateMessage(JSON.parse('{"type":1,"time_to_live":60,"condition":{"type":0},"notification":{"title":"t"},"data":{"__proto__":{"x":"y"}}}'));
+    expect(r.errors).toEqual([expect.objectContaining({ path: 'data.__proto__' })]);
+  });
+
+  it('counts a __proto__ data entry towards the 2 KB limit', () => {
+    const r = validateMessage(JSON.parse(`{"type":2,"time_to_live":60,"condition":{"type":0},"data":{"__proto__":"${'x'.repeat(2040)}"}}`));
+    expect(r.errors).toEqual([expect.objectContaining({ path: 'data', rule: 'data-size' })]);
+  });
+
+  it('a top-level or notification __proto__ is an unknown field, not silently dropped', () => {
+    const r = validateMessage(JSON.parse('{"type":1,"time_to_live":60,"condition":{"type":0},"notification":{"title":"t","__proto__":"x"},"__proto__":{"type":2}}'));
+    expect(r.errors.map((e) => e.path).sort()).toEqual(['__proto__', 'notification.__proto__']);
+  });
+});
