@@ -41,3 +41,24 @@ describe('__proto__ is an ordinary key', () => {
     expect(r.errors.map((e) => e.path).sort()).toEqual(['__proto__', 'notification.__proto__']);
   });
 });
+
+describe('deep nesting', () => {
+  const deep = (levels: number) => `{"type":1,"time_to_live":60,"condition":{"type":0},"notification":{"title":"x"},"data":{"a":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+
+  it.each([3000, 100_000])('%i levels in a message file is an invalid message naming the limit, not a crash', (levels) => {
+    expect(() => assembleMessage({ flags: {}, file: { name: 'deep.json', text: deep(levels) } })).toThrow(
+      expect.objectContaining({ exitCode: 3, message: expect.stringMatching(/deep\.json is not valid JSON: nested deeper than 64 levels at line 1, column \d+/) }),
+    );
+  });
+
+  it('in a data file too', () => {
+    expect(() => assembleMessage({ flags: { all: true, title: 'x' }, dataFile: { name: 'd.json', text: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` } })).toThrow(
+      expect.objectContaining({ exitCode: 3, message: expect.stringContaining('nested deeper than 64 levels') }),
+    );
+  });
+
+  it('brackets inside strings do not count', () => {
+    const text = JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: '['.repeat(500) + '"\\' } });
+    expect(validateAssembled(assembleMessage({ flags: {}, file: { name: 'm.json', text } })).errors).toEqual([]);
+  });
+});
