@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
-import { parseDurationMs } from '../message/duration.js';
+import { MAX_TIMER_MS, parseDurationMs } from '../message/duration.js';
 import { validateAssembledWithoutRecipients } from '../message/validate-assembled.js';
 import type { MessageIssue, PushMessage } from '../message/types.js';
 import { PushClient } from '../client/push-client.js';
@@ -105,6 +105,9 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const timeoutMs = parseDurationMs(settings.timeout);
   if (timeoutMs === undefined || timeoutMs <= 0) {
     throw usageError(`timeout ${JSON.stringify(settings.timeout)} (${loaded.sources.timeout}) is not a duration`, 'use e.g. --timeout 500ms or --timeout 10s');
+  }
+  if (timeoutMs > MAX_TIMER_MS) {
+    throw usageError(`timeout ${settings.timeout} (${loaded.sources.timeout}) is longer than the ${MAX_TIMER_MS} ms (about 24.8 days) a timer can hold`, 'use e.g. --timeout 10s');
   }
   const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
   const requestedReport = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;

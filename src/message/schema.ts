@@ -4,6 +4,7 @@
 // zod/mini is used because it keeps the same rules at a fraction of the start-up cost.
 import * as z from 'zod/mini';
 import { COUNTRY_ALIASES, COUNTRY_CODES } from './countries.js';
+import { MAX_TTL_SECONDS } from './duration.js';
 
 /** The largest `data` object the service accepts: the UTF-8 size of its JSON text, in bytes. */
 export const MAX_DATA_BYTES = 2048;
@@ -141,7 +142,13 @@ export const pushMessageSchema = z.strictObject({
   dry_run: z.optional(z.boolean()),
   type: z.literal([1, 2], { error: 'must be 1 (notification) or 2 (data)' }),
   time_to_live: z.int().check(
-    rule<number>('ttl', (ttl) => (ttl > 0 ? undefined : { message: 'must be a positive number of seconds', fix: 'use e.g. 3600, or --ttl 1h' })),
+    rule<number>('ttl', (ttl) =>
+      ttl <= 0
+        ? { message: 'must be a positive number of seconds', fix: 'use e.g. 3600, or --ttl 1h' }
+        : ttl > MAX_TTL_SECONDS
+          ? { message: `${ttl} is out of range: use 1 to ${MAX_TTL_SECONDS} seconds (the service's int)`, fix: 'use e.g. 3600, or --ttl 28d' }
+          : undefined,
+    ),
   ),
   condition: conditionSchema,
   notification: z.optional(notificationSchema),
