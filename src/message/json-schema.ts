@@ -16,6 +16,7 @@ import {
   dataSchema,
   languageCode,
   nonEmptyString,
+  clientId,
   notificationSchema,
   osVersion,
   pushMessageSchema,
@@ -47,7 +48,7 @@ const DESCRIPTIONS: Record<string, string> = {
 
 /** Translations of the named checks of schema.ts, by the zod schema they are attached to. */
 function translateChecks(zodSchema: unknown, json: JsonSchema): void {
-  if (zodSchema === nonEmptyString) json.minLength = 1;
+  if (zodSchema === nonEmptyString || zodSchema === clientId) json.minLength = 1;
   if (zodSchema === countryCode) {
     // The enum gives editors completion; the pattern accepts any case, which normalisation upper-cases.
     json.anyOf = [{ enum: countries }, { pattern: `^\\s*(?:${countries.map(anyCase).join('|')})\\s*$` }];

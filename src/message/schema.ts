@@ -29,6 +29,17 @@ export const nonEmptyString = z.string().check(
   rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
 );
 
+/** A client ID: non-empty, and no control character (a NUL or an escape is no device's ID). */
+export const clientId = z.string().check(
+  rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
+  rule<string>('client-id', (s) => {
+    const control = /[\u0000-\u001f\u007f-\u009f]/.exec(s);
+    if (!control) return undefined;
+    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    return { message: `contains the control character U+${code}`, fix: 'client IDs are printable text; check how the list was produced' };
+  }),
+);
+
 export const countryCode = z.string().check(
   rule<string>('country', (code) => {
     if (COUNTRY_CODES.has(code)) return undefined;
@@ -89,7 +100,7 @@ export const targetingSchema = z.strictObject({
 
 export const conditionSchema = z.strictObject({
   type: z.literal([0, 1, 2], { error: 'must be 0 (all devices), 1 (targeting) or 2 (client IDs)' }),
-  client_ids: optionalNames,
+  client_ids: z.optional(z.array(clientId)),
   targeting: z.optional(targetingSchema),
 }).check(
   rule<{ type: number; client_ids?: string[]; targeting?: object }>('condition', (c) => {
@@ -153,7 +164,14 @@ export const pushMessageSchema = z.strictObject({
   condition: conditionSchema,
   notification: z.optional(notificationSchema),
   data: z.optional(dataSchema),
-});
+}).check(
+  // A blank push to every device is the accident this tool exists to prevent (SPEC section 3).
+  rule<{ type: number; notification?: { title?: string; desc?: string } }>('empty-notification', (m) =>
+    m.type === 1 && !m.notification?.title && !m.notification?.desc
+      ? { at: 'notification', message: 'a notification needs a title or a desc; with neither it shows a blank push', fix: 'add --title or --desc (or "title"/"desc" in notification)' }
+      : undefined,
+  ),
+);
 
 /** The known field names of each object, for "did you mean" suggestions. */
 export const KNOWN_FIELDS: Record<string, readonly string[]> = {
