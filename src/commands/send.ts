@@ -20,6 +20,7 @@ import { styleFor } from '../output/style.js';
 import { startProgress } from '../output/progress.js';
 import { formatIssueList } from '../output/issues.js';
 import { formatAttempt, printDelivery } from '../output/delivery.js';
+import { describeDestination } from '../output/destination.js';
 import { describeValidation } from './validate.js';
 import { resendCommand } from './resend-command.js';
 import { openAutomaticReportFile, openReportFile, writeReport } from './report-file.js';
@@ -109,6 +110,9 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   if (timeoutMs > MAX_TIMER_MS) {
     throw usageError(`timeout ${settings.timeout} (${loaded.sources.timeout}) is longer than the ${MAX_TIMER_MS} ms (about 24.8 days) a timer can hold`, 'use e.g. --timeout 10s');
   }
+  const destination = describeDestination(baseUrl, loaded.sources.baseUrl ?? 'default', loaded.sources.appSecret, options.dryRun);
+  if (destination.warning) ctx.stderr.write(destination.warning);
+  if (human) ctx.stderr.write(destination.line);
   const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
   const requestedReport = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
 
