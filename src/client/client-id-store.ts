@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { ClientIdSource } from './batches.js';
 import { firstInvalidUtf8 } from '../message/first-invalid-utf8.js';
+import { firstControlCharacter } from '../message/control-character.js';
 
 /**
  * Bytes per page of a store. IDs are stored back to back inside a page and never span two, so a page can be
@@ -11,9 +12,6 @@ const PAGE_BYTES = 1 << 20;
 const INITIAL_CAPACITY = 1024;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
-/** A control character inside an ID (NUL, escape, newline...): no device has such an ID, and it corrupts output. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 /** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
 export class ClientIdError extends Error {
   constructor(
@@ -181,11 +179,9 @@ export class ClientIdCollector {
   add(raw: string): void {
     const id = raw.trim();
     if (id === '') return;
-    const control = CONTROL.exec(id);
-    if (control) {
-      const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-      throw new ClientIdError(`the client ID ${JSON.stringify(id)} contains the control character U+${code}`);
-    }
+    // A control character inside an ID (NUL, escape...): no device has such an ID, and it corrupts output.
+    const control = firstControlCharacter(id);
+    if (control) throw new ClientIdError(`the client ID ${JSON.stringify(id)} contains the control character ${control}`);
     const length = id.length;
     // Write the candidate's bytes after the last ID: kept if new, overwritten by the next one if not.
     this.reserve(length * 3);

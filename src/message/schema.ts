@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { COUNTRY_ALIASES, COUNTRY_CODES } from './countries.js';
 import { MAX_TTL_SECONDS } from './duration.js';
+import { firstControlCharacter } from './control-character.js';
 
 /** The largest `data` object the service accepts: the UTF-8 size of its JSON text, in bytes. */
 export const MAX_DATA_BYTES = 2048;
@@ -33,10 +34,8 @@ export const nonEmptyString = z.string().check(
 export const clientId = z.string().check(
   rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
   rule<string>('client-id', (s) => {
-    const control = /[\u0000-\u001f\u007f-\u009f]/.exec(s);
-    if (!control) return undefined;
-    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    return { message: `contains the control character U+${code}`, fix: 'client IDs are printable text; check how the list was produced' };
+    const control = firstControlCharacter(s);
+    return control ? { message: `contains the control character ${control}`, fix: 'client IDs are printable text; check how the list was produced' } : undefined;
   }),
 );
 

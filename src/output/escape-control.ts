@@ -4,6 +4,7 @@
 
 // C0 controls (newline and tab included), DEL, C1 controls, the Unicode line and paragraph separators,
 // and the bidirectional overrides that can make text read in another order than it is.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** `text` with every control character written as `\n`, `\t`, `\xNN` or `\uNNNN`. */

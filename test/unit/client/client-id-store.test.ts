@@ -10,6 +10,7 @@ import { accepted, FakeSender, rejected } from './fake-sender.js';
 
 /** Bytes that are not UTF-8, in the reference's input: the collector refuses them. */
 const INVALID_UTF8 = Symbol('invalid UTF-8');
+// eslint-disable-next-line no-control-regex -- the collector's rule, restated
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

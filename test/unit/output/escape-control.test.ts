@@ -21,6 +21,7 @@ describe('--verbose prints a hostile answer inert', () => {
       },
       request,
     );
+    // eslint-disable-next-line no-control-regex -- no control character may remain
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     // Only pushctl's own line breaks remain: the forged "= accepted" stays on the body's line.
     expect(text.split('\n').filter((l) => l.startsWith('= '))).toEqual([expect.stringContaining('= ambiguous')]);
