@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatAttempt } from '../../../src/output/delivery.js';
+import { formatAttempt, formatSingle, formatSummary } from '../../../src/output/delivery.js';
+import { plainStyle } from '../../../src/output/style.js';
 import { escapeControl } from '../../../src/output/escape-control.js';
 
 const request = { method: 'POST' as const, url: 'http://127.0.0.1:1/v1/message/push/a', headers: { Authorization: '***' }, body: '{}' };
@@ -30,5 +31,29 @@ describe('--verbose prints a hostile answer inert', () => {
 
   it('leaves ordinary text, quotes and non-Latin letters alone', () => {
     expect(escapeControl('{"message":"OK – 好"}')).toBe('{"message":"OK – 好"}');
+  });
+});
+
+describe('human output prints server-given text inert', () => {
+  it('escapes the service message, a message_id and a reason', () => {
+    const hostile = '\u001b[2J\nforged';
+    const texts = [
+      formatSingle({ index: 0, clientIds: [], status: 'rejected', attempts: 1, code: 21005, message: hostile }, false, plainStyle),
+      formatSingle({ index: 0, clientIds: [], status: 'accepted', attempts: 1, messageId: `id${hostile}` }, false, plainStyle),
+      formatSingle({ index: 0, clientIds: [], status: 'unknown', attempts: 1, reason: `redirect to ${hostile}` }, false, plainStyle),
+      formatSummary(
+        { batches: { total: 1, accepted: 0, rejected: 1, unknown: 0, not_sent: 0 }, recipients: { total: 1, accepted: 0, rejected: 1, unknown: 0, not_sent: 0 } } as never,
+        [{ index: 0, clientIds: ['a'], status: 'rejected', attempts: 1, code: 21005, message: hostile }],
+        false,
+        plainStyle,
+      ),
+    ];
+    for (const text of texts) {
+      expect(text).not.toContain('\u001b');
+      expect(text).not.toContain('\nforged');
+    }
+    expect(texts[0]).toContain('(service: "\\u001b[2J\\nforged")');
+    expect(texts[1]).toContain('id\\x1b[2J\\nforged');
+    expect(texts[2]).toContain('redirect to \\x1b[2J\\nforged');
   });
 });
