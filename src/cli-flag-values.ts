@@ -4,8 +4,8 @@
 import type { Command, Option } from 'commander';
 import { usageError } from './errors.js';
 
-/** A lone "-" means stdin and "-5" is a number: neither looks like a flag. */
-const looksLikeFlag = (arg: string): boolean => arg.startsWith('-') && arg !== '-' && !/^-\d/.test(arg);
+/** A flag is a dash or two and a letter: "-" (stdin), "-5" (a number) and "- item" (text) are values. */
+const looksLikeFlag = (arg: string): boolean => /^--?[A-Za-z]/.test(arg);
 
 /** Throws a usage error when an option that needs a value is followed by something that looks like a flag. */
 export function checkFlagValues(argv: readonly string[], command: Command): void {

@@ -54,6 +54,15 @@ describe('a value that looks like a flag', () => {
     expect(r.stderr).toContain(`${flag} needs a value`);
   });
 
+  it('is not confused with a value that merely starts with a dash', async () => {
+    const r = await runCli(['validate', '--all', '--title', '-5% off', '--desc', '- first item', '-f', '-'], {
+      env: cleanEnv({ HOME: home }),
+      cwd: home,
+      input: '{"type":1,"time_to_live":60}',
+    });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it('is taken when written --client-id=--odd (the send then fails on the network, exit 5)', async () => {
     const r = await send(['--client-id=--odd', '--title', 'x']);
     expect(r.stderr).not.toContain('looks like a flag');
