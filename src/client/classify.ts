@@ -96,7 +96,9 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
     if (!requestWritten) return { kind: 'retryable', reason: 'timed out before the request was sent', errorCode };
     return { kind: 'ambiguous', reason: 'timed out waiting for the answer after the request was sent', errorCode };
   }
-  // A half-written request cannot be processed: the service never saw a complete JSON body.
+  // A half-written request cannot be processed: the service never saw a complete JSON body. EPIPE is only
+  // ever the answer to a write of ours, so the request was not complete whatever the flags say.
+  if (errorCode === 'EPIPE') return { kind: 'retryable', reason: 'connection closed while the request was being written (EPIPE)', errorCode };
   if (!requestWritten) return { kind: 'retryable', reason: `connection failed before the request was sent (${errorCode})`, errorCode };
   return { kind: 'ambiguous', reason: `connection failed after the request was sent (${errorCode})`, errorCode };
 }

@@ -1,6 +1,6 @@
 // Answers that look like the service's JSON but are not its verdict (issue 11, "Answers").
 import { describe, expect, it } from 'vitest';
-import { classifyResponse, parseServiceBody } from '../../../src/client/classify.js';
+import { classifyNetworkError, classifyResponse, parseServiceBody } from '../../../src/client/classify.js';
 import type { ResponseView } from '../../../src/client/outcome.js';
 
 const answer = (httpStatus: number, body: string): ResponseView => ({ httpStatus, headers: {}, body, incomplete: false });
@@ -34,5 +34,12 @@ describe('a numeric message_id keeps every digit', () => {
   it('keeps the raw form of a number with a fraction or exponent, and ignores a message_id elsewhere', () => {
     expect(parseServiceBody('{"message":"message_id: 1","status":200,"result":{"message_id" : 1.50e3}}')).toMatchObject({ messageId: '1.50e3' });
     expect(parseServiceBody('{"status":200,"x":{"message_id":1},"result":{"message_id":2}}')).toMatchObject({ messageId: '2' });
+  });
+});
+
+describe('a write that failed', () => {
+  it('EPIPE is not processed even if the request looked written: the failing write was part of it', () => {
+    expect(classifyNetworkError({ errorCode: 'EPIPE', requestWritten: true, connected: true })).toMatchObject({ kind: 'retryable', errorCode: 'EPIPE' });
+    expect(classifyNetworkError({ errorCode: 'EPIPE', requestWritten: false, connected: true })).toMatchObject({ kind: 'retryable' });
   });
 });
