@@ -38,7 +38,10 @@ const FIXES_FOR_MISSING: Record<string, string> = {
   'condition.type': 'add "type": 0 (all), 1 (targeting) or 2 (client IDs) to condition',
 };
 
-export function toMessageIssues(issues: readonly RawIssue[]): MessageIssue[] {
+export function toMessageIssues(all: readonly RawIssue[]): MessageIssue[] {
+  // A named rule says more than zod's bare bound on the same value (time_to_live's range): keep only it.
+  const ruled = new Set(all.filter((i) => i.code === 'custom').map((i) => formatPath(i.path)));
+  const issues = all.filter((i) => !((i.code === 'too_big' || i.code === 'too_small') && ruled.has(formatPath(i.path))));
   return issues.flatMap((issue): MessageIssue[] => {
     const path = formatPath(issue.path);
     if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {

@@ -62,3 +62,19 @@ describe('deep nesting', () => {
     expect(validateAssembled(assembleMessage({ flags: {}, file: { name: 'm.json', text } })).errors).toEqual([]);
   });
 });
+
+describe('time_to_live range', () => {
+  it('past the int maximum is an error naming the range, in the schema and in the JSON Schema', async () => {
+    const { messageJsonSchema } = await import('../../../src/message/json-schema.js');
+    const r = validateMessage(base({ time_to_live: 2_147_483_648 }));
+    expect(r.errors).toEqual([expect.objectContaining({ path: 'time_to_live', rule: 'ttl', message: expect.stringContaining('use 1 to 2147483647 seconds') })]);
+    const huge = validateMessage(base({ time_to_live: 9007199254740993 }));
+    expect(huge.errors).toEqual([expect.objectContaining({ path: 'time_to_live', rule: 'ttl', message: expect.stringContaining('use 1 to 2147483647 seconds') })]);
+    expect((messageJsonSchema().properties as Record<string, { maximum?: number }>).time_to_live!.maximum).toBe(2_147_483_647);
+  });
+
+  it('--ttl past it is a usage error naming the range', () => {
+    expect(() => assembleMessage({ flags: { all: true, title: 'x', ttl: '9007199254740993' } })).toThrow(expect.objectContaining({ exitCode: 2, hint: expect.stringContaining('1 to 2147483647 seconds') }));
+    expect(() => assembleMessage({ flags: { all: true, title: 'x', ttl: '24856d' } })).toThrow(expect.objectContaining({ exitCode: 2 }));
+  });
+});
