@@ -15,9 +15,5 @@ export function decodeUtf8(bytes: Buffer, what: string, flag: string): string {
     lineStart = i + 1;
   }
   const byte = bytes[offset]!.toString(16).toUpperCase().padStart(2, '0');
-  return fail(`${what} is not valid UTF-8: byte 0x${byte} at line ${line}, byte ${offset - lineStart + 1}`, `save the file as UTF-8 and pass it to ${flag} again`);
-}
-
-function fail(message: string, hint: string): never {
-  throw invalidMessageError(message, hint);
+  throw invalidMessageError(`${what} is not valid UTF-8: byte 0x${byte} at line ${line}, byte ${offset - lineStart + 1}`, `save the file as UTF-8 and pass it to ${flag} again`);
 }
