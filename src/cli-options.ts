@@ -9,6 +9,16 @@ export const integer = (flag: string) => (value: string): number => {
   return Number(value);
 };
 
+/**
+ * A whole-number flag within `[min, max]`. Every numeric flag has a range: past it a value is a typo, and
+ * unchecked it reaches code that cannot hold it (a typed array sized by --rate, a timer).
+ */
+export const ranged = (flag: string, min: number, max: number, why?: string) => (value: string): number => {
+  const n = integer(flag)(value);
+  if (n < min || n > max) throw usageError(`${flag} ${value.trim()} is out of range`, `use ${min} to ${max}${why ? ` (${why})` : ''}`);
+  return n;
+};
+
 export const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 export function addMessageOptions(cmd: Command): Command {
@@ -71,11 +81,11 @@ export function addDeliveryOptions(cmd: Command): Command {
   return cmd
     .optionsGroup('Delivery:')
     .option('--no-validate', 'send the body as assembled, without local checks')
-    .option('--batch-size <n>', 'client IDs per request, at most 1000', integer('--batch-size'))
-    .option('--concurrency <n>', 'requests in flight at once (default 8)', integer('--concurrency'))
-    .option('--rate <n>', 'requests per second, shared by all batches (default 50)', integer('--rate'))
+    .option('--batch-size <n>', 'client IDs per request, at most 1000', ranged('--batch-size', 1, 1000, 'the service takes at most 1000 client IDs per request'))
+    .option('--concurrency <n>', 'requests in flight at once (default 8)', ranged('--concurrency', 1, 1000))
+    .option('--rate <n>', 'requests per second, shared by all batches (default 50)', ranged('--rate', 0, 100_000, '0 = no limit'))
     .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
-    .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', integer('--max-attempts'))
+    .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', ranged('--max-attempts', 1, 5, '1 = no retries'))
     .option('--report <path>', 'write a JSON report listing every client ID under its outcome')
     .option('--journal <path>', 'write the run journal here (default: a new file in ~/.local/state/pushctl/runs)')
     .option('--no-journal', 'keep no journal (then a killed run loses its record)');

@@ -4,6 +4,7 @@ import { Argument, Command, CommanderError } from 'commander';
 import type { Ctx } from './context.js';
 import { ExitCode } from './errors.js';
 import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer } from './cli-options.js';
+import { checkFlagValues } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 
@@ -202,6 +203,8 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     const all = cmd instanceof Command ? cmd.optsWithGlobals() : options;
     exitCode = await command(all as never, ctx, scrubber);
   };
+  // Before any action: a value that looks like a flag is a usage error (see cli-flag-values.ts).
+  program.hook('preAction', (_program, action) => checkFlagValues(argv, action));
   const define = commandsToDefine(argv);
   for (const spec of COMMANDS) {
     const cmd = program.command(spec.name).description(spec.description);

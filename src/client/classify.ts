@@ -1,5 +1,6 @@
 import { STATUS_OK, STATUS_RATE_LIMITED } from './codes.js';
 import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
+import { quoteNumbers } from './quote-numbers.js';
 
 /** HTTP statuses that say "not processed, try again later" (SPEC section 5). */
 const RETRYABLE_HTTP = new Set([408, 429, 503]);
@@ -95,7 +96,9 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
     if (!requestWritten) return { kind: 'retryable', reason: 'timed out before the request was sent', errorCode };
     return { kind: 'ambiguous', reason: 'timed out waiting for the answer after the request was sent', errorCode };
   }
-  // A half-written request cannot be processed: the service never saw a complete JSON body.
+  // A half-written request cannot be processed: the service never saw a complete JSON body. EPIPE is only
+  // ever the answer to a write of ours, so the request was not complete whatever the flags say.
+  if (errorCode === 'EPIPE') return { kind: 'retryable', reason: 'connection closed while the request was being written (EPIPE)', errorCode };
   if (!requestWritten) return { kind: 'retryable', reason: `connection failed before the request was sent (${errorCode})`, errorCode };
   return { kind: 'ambiguous', reason: `connection failed after the request was sent (${errorCode})`, errorCode };
 }
@@ -120,7 +123,11 @@ interface ServiceBody {
   messageId?: string;
 }
 
-/** The documented response shape, or undefined when the text is not it (not JSON, no integer status). */
+/**
+ * The documented response shape, or undefined when the text is not the service speaking: not JSON, or a
+ * `status` that is neither 200 nor a five-digit service code (a gateway's `{"status":503}` is judged by
+ * its HTTP status instead, SPEC section 5).
+ */
 export function parseServiceBody(text: string): ServiceBody | undefined {
   let json: unknown;
   try {
@@ -130,12 +137,25 @@ export function parseServiceBody(text: string): ServiceBody | undefined {
   }
   if (!isRecord(json)) return undefined;
   const status = toStatus(json['status']);
-  if (status === undefined) return undefined;
+  if (status === undefined || !isServiceStatus(status)) return undefined;
   const message = typeof json['message'] === 'string' ? json['message'] : '';
   const result = json['result'];
   const rawId = isRecord(result) ? result['message_id'] : undefined;
-  const messageId = typeof rawId === 'string' && rawId !== '' ? rawId : typeof rawId === 'number' ? String(rawId) : undefined;
+  const messageId = typeof rawId === 'string' && rawId !== '' ? rawId : typeof rawId === 'number' ? rawNumberId(text) : undefined;
   return messageId === undefined ? { status, message } : { status, message, messageId };
+}
+
+/** 200, or a code of the service's own five-digit table (21xxx, 22xxx, ...). */
+function isServiceStatus(status: number): boolean {
+  return status === STATUS_OK || (status >= 10_000 && status <= 99_999);
+}
+
+/** A numeric message_id exactly as the service wrote it: a large one would lose digits as a JS number. */
+function rawNumberId(text: string): string | undefined {
+  const json: unknown = JSON.parse(quoteNumbers(text));
+  const result = isRecord(json) ? json['result'] : undefined;
+  const rawId = isRecord(result) ? result['message_id'] : undefined;
+  return typeof rawId === 'string' ? rawId : undefined;
 }
 
 function toStatus(value: unknown): number | undefined {

@@ -1,4 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { ClientIdSource } from './batches.js';
+import { firstInvalidUtf8 } from '../message/first-invalid-utf8.js';
+import { firstControlCharacter } from '../message/control-character.js';
 
 /**
  * Bytes per page of a store. IDs are stored back to back inside a page and never span two, so a page can be
@@ -9,6 +12,17 @@ const PAGE_BYTES = 1 << 20;
 const INITIAL_CAPACITY = 1024;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
+/** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
+export class ClientIdError extends Error {
+  constructor(
+    message: string,
+    readonly byte?: number,
+  ) {
+    super(message);
+    this.name = 'ClientIdError';
+  }
+}
+
 /** A UTF-16 code unit that is half of a surrogate pair with no other half: such a string has no UTF-8 form. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
@@ -165,6 +179,9 @@ export class ClientIdCollector {
   add(raw: string): void {
     const id = raw.trim();
     if (id === '') return;
+    // A control character inside an ID (NUL, escape...): no device has such an ID, and it corrupts output.
+    const control = firstControlCharacter(id);
+    if (control) throw new ClientIdError(`the client ID ${JSON.stringify(id)} contains the control character ${control}`);
     const length = id.length;
     // Write the candidate's bytes after the last ID: kept if new, overwritten by the next one if not.
     this.reserve(length * 3);
@@ -207,6 +224,11 @@ export class ClientIdCollector {
       // Anything but printable ASCII (a space or control character inside, non-ASCII, perhaps Unicode
       // whitespace at an end, perhaps invalid UTF-8) takes the string path, which has the exact rules.
       if (byte < 0x21 || byte > 0x7e) {
+        // Decoding would turn invalid UTF-8 into U+FFFD and send an ID that is not the one in the file.
+        if (!isUtf8(bytes.subarray(start, end))) {
+          const at = firstInvalidUtf8(bytes, start, end);
+          throw new ClientIdError('invalid UTF-8 in a client ID', at);
+        }
         this.add(bytes.toString('utf8', start, end));
         return;
       }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import { createRequire } from 'node:module';
 import { configError } from '../errors.js';
+import { MAX_TIMER_MS } from '../message/duration.js';
 import type { PushMessage } from '../message/types.js';
 import { classifyNetworkError, classifyResponse } from './classify.js';
 import type { AttemptOutcome, RequestView, ResponseView } from './outcome.js';
@@ -59,6 +60,8 @@ export class PushClient implements PushSender {
     }
     this.url = new URL(base.pathname.replace(/\/+$/, '') + '/v1/message/push/' + encodeURIComponent(options.appId), base);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // setTimeout turns a delay it cannot hold into 1 ms: every attempt would time out at once, after sending.
+    if (!(this.timeoutMs >= 1 && this.timeoutMs <= MAX_TIMER_MS)) throw new RangeError(`timeoutMs must be 1 to ${MAX_TIMER_MS}, got ${this.timeoutMs}`);
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.headers = {
       Authorization: options.appSecret,
@@ -127,8 +130,10 @@ export class PushClient implements PushSender {
           incomplete,
         };
       const fail = (errorCode: string, message?: string) => {
-        const partial = responseView(true);
-        // Headers arrived but the body did not: the status line may still say "retry" (503) or not.
+        // Headers arrived but the body did not: the status line may still say "retry" (503) or not. Unless
+        // the request itself was cut short: a service never processes half a JSON body, whatever it began
+        // to answer.
+        const partial = written ? responseView(true) : undefined;
         if (partial) finish(classifyResponse(partial));
         else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message }));
       };

@@ -19,6 +19,9 @@ export interface RateLimiterOptions {
 
 const WINDOW_MS = 1_000;
 
+/** The highest rate a limiter paces (requests per second); 0 means no limit. */
+export const MAX_RATE = 100_000;
+
 /**
  * Paces request starts so that no one-second window ever holds more than `rate` of them.
  *
@@ -43,7 +46,8 @@ export class RateLimiter {
   private levelSince = 0;
 
   constructor(options: RateLimiterOptions) {
-    if (!(options.rate >= 0) || !Number.isFinite(options.rate)) throw new RangeError(`rate must be >= 0, got ${options.rate}`);
+    // The ring below holds one slot per request of a second, so the rate bounds memory too.
+    if (!(options.rate >= 0 && options.rate <= MAX_RATE)) throw new RangeError(`rate must be 0 to ${MAX_RATE}, got ${options.rate}`);
     this.rate = options.rate;
     this.now = options.now ?? monotonicNow;
     this.sleep = options.sleep ?? realSleep;

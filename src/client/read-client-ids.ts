@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import { invalidMessageError } from '../errors.js';
-import { ClientIdCollector, type ClientIdStore } from './client-id-store.js';
+import { ClientIdCollector, ClientIdError, type ClientIdStore } from './client-id-store.js';
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
 import { resendClientIds } from './report.js';
 
-export { ClientIdCollector, ClientIdStore } from './client-id-store.js';
+export { ClientIdCollector, ClientIdError, ClientIdStore } from './client-id-store.js';
 
 /** Unique client IDs in first-seen order, and how many repeats were dropped. */
 export interface ClientIdList {
@@ -18,6 +18,7 @@ export interface ClientIdList {
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
 /** No client ID is this long; a longer line means the file is not a list of IDs. */
 const MAX_LINE_BYTES = 64 * 1024;
 
@@ -33,6 +34,31 @@ const MAX_LINE_BYTES = 64 * 1024;
  * IDs to send again, those under `unknown` and `not_sent`.
  */
 export async function readClientIds(input: Readable, collector = new ClientIdCollector()): Promise<ClientIdList> {
+  const lines = new LineCounter(collector);
+  try {
+    return await readLines(input, collector, lines);
+  } catch (error) {
+    if (!(error instanceof ClientIdError)) throw error;
+    const where = lines.report ? 'in the report' : `at line ${lines.line}${error.byte !== undefined ? `, byte ${error.byte + 1}` : ''} of the client-ID input`;
+    throw invalidMessageError(`${error.message} ${where}`, 'client IDs are printable text, one per line; check the file given to --client-ids-file');
+  }
+}
+
+/** Hands lines to the collector and counts them, so an error can name its line. */
+class LineCounter {
+  /** 1-based number of the line being added. */
+  line = 0;
+  report = false;
+  constructor(readonly collector: ClientIdCollector) {}
+
+  add(bytes: Buffer, start: number, end: number): void {
+    this.line++;
+    if (end - start > MAX_LINE_BYTES) throw lineTooLong();
+    this.collector.addUtf8(bytes, start, end);
+  }
+}
+
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter): Promise<ClientIdList> {
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
   let sniffed = false;
@@ -47,8 +73,16 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
         continue;
       }
       sniffed = true;
-      if (looksLikeJournal(firstByte)) journal = carry ? [carry] : [];
-      if (firstByte.charCodeAt(0) === OPEN_BRACE) {
+      if (looksLikeJournal(firstByte)) {
+        lines.report = true;
+        journal = carry ? [carry] : [];
+      } else if (firstByte.charCodeAt(0) === OPEN_BRACKET) {
+        throw invalidMessageError(
+          'the client-ID input looks like a JSON array; it takes one client ID per line',
+          `convert it with: jq -r '.[]' ids.json > ids.txt, or put the IDs in the message file's "condition": {"type": 2, "client_ids": [...]}`,
+        );
+      } else if (firstByte.charCodeAt(0) === OPEN_BRACE) {
+        lines.report = true;
         report = new ReportReader(collector);
         if (carry) report.push(carry);
         carry = undefined;
@@ -72,11 +106,11 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
       }
       // Only the line that was cut in two is joined, not the whole chunk.
       const line = Buffer.concat([carry, chunk.subarray(0, newline)]);
-      addLine(collector, line, 0, line.length, line.indexOf(CR));
+      addLine(lines, line, 0, line.length, line.indexOf(CR));
       carry = undefined;
       start = newline + 1;
     }
-    start = addCompleteLines(collector, chunk, start);
+    start = addCompleteLines(lines, chunk, start);
     // Copy the unfinished line so the chunk it came from can be freed.
     if (start < chunk.length) {
       carry = Buffer.from(chunk.subarray(start));
@@ -88,7 +122,7 @@ export async function readClientIds(input: Readable, collector = new ClientIdCol
     report.finish();
     return { ...collector.result(), fromReport: true };
   }
-  if (carry) addLine(collector, carry, 0, carry.length, carry.indexOf(CR));
+  if (carry) addLine(lines, carry, 0, carry.length, carry.indexOf(CR));
   return collector.result();
 }
 
@@ -100,21 +134,21 @@ function readJournalIds(text: string, collector: ClientIdCollector): ClientIdLis
   return { ...collector.result(), fromReport: true };
 }
 
+/** The unfinished line is checked as it grows, so a file with no newline is never held whole. */
 function checkLineLength(carry: Buffer): void {
-  if (carry.length > MAX_LINE_BYTES) {
-    throw invalidMessageError(
-      `A line of the client-ID input is longer than ${MAX_LINE_BYTES} bytes; expected one client ID per line.`,
-    );
-  }
+  if (carry.length > MAX_LINE_BYTES) throw lineTooLong();
 }
 
+const lineTooLong = () =>
+  invalidMessageError(`A line of the client-ID input is longer than ${MAX_LINE_BYTES} bytes; expected one client ID per line.`);
+
 /** Add every newline-terminated line of `chunk` from `start`; returns where the unfinished rest begins. */
-function addCompleteLines(collector: ClientIdCollector, chunk: Buffer, start: number): number {
+function addCompleteLines(lines: LineCounter, chunk: Buffer, start: number): number {
   // The next CR is found once and kept until passed, so a chunk is scanned for CRs only once in all.
   let cr = chunk.indexOf(CR, start);
   for (let end = chunk.indexOf(NEWLINE, start); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
     if (cr !== -1 && cr < start) cr = chunk.indexOf(CR, start);
-    cr = addLine(collector, chunk, start, end, cr);
+    cr = addLine(lines, chunk, start, end, cr);
     start = end + 1;
   }
   return start;
@@ -124,12 +158,12 @@ function addCompleteLines(collector: ClientIdCollector, chunk: Buffer, start: nu
  * Add the line `bytes[start, end)`, split at lone CRs; `cr` is the first CR at or after `start` (-1: none).
  * Returns the first CR after the line, or -1.
  */
-function addLine(collector: ClientIdCollector, bytes: Buffer, start: number, end: number, cr: number): number {
+function addLine(lines: LineCounter, bytes: Buffer, start: number, end: number, cr: number): number {
   while (cr !== -1 && cr < end) {
-    collector.addUtf8(bytes, start, cr);
+    lines.add(bytes, start, cr);
     start = cr + 1;
     cr = bytes.indexOf(CR, start);
   }
-  collector.addUtf8(bytes, start, end);
+  lines.add(bytes, start, end);
   return cr;
 }

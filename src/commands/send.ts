@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { ExitCode, usageError } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
-import { parseDurationMs } from '../message/duration.js';
+import { MAX_TIMER_MS, parseDurationMs } from '../message/duration.js';
 import { validateAssembledWithoutRecipients } from '../message/validate-assembled.js';
 import type { MessageIssue, PushMessage } from '../message/types.js';
 import { PushClient } from '../client/push-client.js';
@@ -20,6 +20,7 @@ import { styleFor } from '../output/style.js';
 import { startProgress } from '../output/progress.js';
 import { formatIssueList } from '../output/issues.js';
 import { formatAttempt, printDelivery } from '../output/delivery.js';
+import { describeDestination } from '../output/destination.js';
 import { describeValidation } from './validate.js';
 import { resendCommand } from './resend-command.js';
 import { discardReport, openAutomaticReportFile, openReportFile, writeReport, type ReportFile } from './report-file.js';
@@ -109,6 +110,12 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   if (timeoutMs === undefined || timeoutMs <= 0) {
     throw usageError(`timeout ${JSON.stringify(settings.timeout)} (${loaded.sources.timeout}) is not a duration`, 'use e.g. --timeout 500ms or --timeout 10s');
   }
+  if (timeoutMs > MAX_TIMER_MS) {
+    throw usageError(`timeout ${settings.timeout} (${loaded.sources.timeout}) is longer than the ${MAX_TIMER_MS} ms (about 24.8 days) a timer can hold`, 'use e.g. --timeout 10s');
+  }
+  const destination = describeDestination(baseUrl, loaded.sources.baseUrl ?? 'default', loaded.sources.appSecret, options.dryRun);
+  if (destination.warning) ctx.stderr.write(destination.warning);
+  if (human) ctx.stderr.write(destination.line);
   const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
   const requestedReport = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
 

@@ -6,6 +6,7 @@ import type { ClientIdCollector, ClientIdList } from '../client/read-client-ids.
 import type { Ctx } from '../context.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
+import { decodeUtf8 } from './decode-utf8.js';
 
 export interface MessageInputOptions extends MessageFlags {
   file?: string;
@@ -17,18 +18,26 @@ export interface MessageInputOptions extends MessageFlags {
 }
 
 export async function readStdin(stdin: Ctx['stdin']): Promise<string> {
+  return (await readStdinBytes(stdin)).toString('utf8');
+}
+
+async function readStdinBytes(stdin: Ctx['stdin']): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 async function readText(path: string, what: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>): Promise<string> {
-  if (path === '-') return readStdin(ctx.stdin);
-  try {
-    return await readFile(resolve(ctx.cwd, path), 'utf8');
-  } catch (error) {
-    throw unreadable(error, what, path);
+  let bytes: Buffer;
+  if (path === '-') bytes = await readStdinBytes(ctx.stdin);
+  else {
+    try {
+      bytes = await readFile(resolve(ctx.cwd, path));
+    } catch (error) {
+      throw unreadable(error, what, path);
+    }
   }
+  return decodeUtf8(bytes, `${what} ${path === '-' ? 'stdin' : path}`, FLAG_OF[what]!);
 }
 
 const FLAG_OF: Record<string, string> = { 'message file': '-f/--file', 'data file': '--data-file', 'client ID file': '--client-ids-file' };
@@ -68,8 +77,14 @@ export async function readMessageInput(options: MessageInputOptions, ctx: Pick<C
   if (options.clientId !== undefined || options.clientIdsFile !== undefined) {
     // One collector for both sources, so repeats across them are dropped too.
     // Loaded only for messages with client IDs: most validate and send runs have none.
-    const { ClientIdCollector } = await import('../client/read-client-ids.js');
-    const collector = new ClientIdCollector().addAll((options.clientId ?? []).flatMap((v) => v.split(',')));
+    const { ClientIdCollector, ClientIdError } = await import('../client/read-client-ids.js');
+    const collector = new ClientIdCollector();
+    try {
+      collector.addAll((options.clientId ?? []).flatMap((v) => v.split(',')));
+    } catch (error) {
+      if (!(error instanceof ClientIdError)) throw error;
+      throw invalidMessageError(`--client-id: ${error.message}`, 'client IDs are printable text');
+    }
     input.recipients = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector) : collector.result();
   }
   return input;

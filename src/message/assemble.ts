@@ -2,9 +2,10 @@
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
 import type { ClientIdSource } from '../client/batches.js';
 import { invalidMessageError, usageError } from '../errors.js';
-import { parseDurationSeconds } from './duration.js';
+import { MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
 import { JsonSyntaxError, parseJson } from './parse-json.js';
 import { fillPlaceholders } from './placeholders.js';
+import { setOwn } from './own-key.js';
 import type { MessageIssue } from './types.js';
 
 /** The message flags of send, dry-run and validate, as commander hands them over. */
@@ -77,7 +78,7 @@ export function parsePairs(pairs: readonly string[] = [], flag: string): Record<
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usageError(`${flag} ${JSON.stringify(pair)} is not key=value`, `write it as ${flag} name=value`);
-    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+    setOwn(out, pair.slice(0, eq), pair.slice(eq + 1));
   }
   return out;
 }
@@ -131,6 +132,10 @@ export function assembleMessage(input: AssembleInput): Assembled {
 
   if (flags.type !== undefined) message.type = parseType(flags.type);
   if (flags.ttl !== undefined) {
+    // The range first: past 2^53 a number of seconds is no longer exact, and would read as "not a duration".
+    if ((parseDurationMs(flags.ttl) ?? 0) > MAX_TTL_SECONDS * 1000) {
+      throw usageError(`--ttl ${flags.ttl} is out of range`, `use 1 to ${MAX_TTL_SECONDS} seconds (the service's int), e.g. --ttl 28d`);
+    }
     const seconds = parseDurationSeconds(flags.ttl);
     if (seconds === undefined) throw usageError(`--ttl ${JSON.stringify(flags.ttl)} is not a duration`, 'use seconds (3600) or 90s, 15m, 6h, 2d');
     message.time_to_live = seconds;

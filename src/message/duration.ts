@@ -1,5 +1,11 @@
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** The largest `time_to_live`: the interface document types it `int`, whose largest value this is. */
+export const MAX_TTL_SECONDS = 2_147_483_647;
+
+/** The longest delay a Node.js timer holds (2^31-1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * Parses `3600` (seconds), `500ms`, `90s`, `15m`, `6h`, `2d` into milliseconds.
  * Returns undefined for anything else so the caller can name the flag in its error.

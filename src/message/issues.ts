@@ -13,6 +13,9 @@ export interface RawIssue {
   keys?: string[];
   values?: unknown[];
   params?: Record<string, unknown>;
+  /** too_big / too_small: the bound broken. */
+  maximum?: number | bigint;
+  minimum?: number | bigint;
 }
 
 /** `['condition', 'targeting', 'country', 2]` → `condition.targeting.country[2]`. */
@@ -35,7 +38,10 @@ const FIXES_FOR_MISSING: Record<string, string> = {
   'condition.type': 'add "type": 0 (all), 1 (targeting) or 2 (client IDs) to condition',
 };
 
-export function toMessageIssues(issues: readonly RawIssue[]): MessageIssue[] {
+export function toMessageIssues(all: readonly RawIssue[]): MessageIssue[] {
+  // A named rule says more than zod's bare bound on the same value (time_to_live's range): keep only it.
+  const ruled = new Set(all.filter((i) => i.code === 'custom').map((i) => formatPath(i.path)));
+  const issues = all.filter((i) => !((i.code === 'too_big' || i.code === 'too_small') && ruled.has(formatPath(i.path))));
   return issues.flatMap((issue): MessageIssue[] => {
     const path = formatPath(issue.path);
     if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
@@ -55,6 +61,12 @@ export function toMessageIssues(issues: readonly RawIssue[]): MessageIssue[] {
       case 'invalid_value': {
         const quotedNumber = typeof issue.input === 'string' && (issue.values ?? []).includes(Number(issue.input));
         return [{ path, rule: 'value', message: `${issue.message}, not ${describeType(issue.input)}`, ...(quotedNumber ? { fix: `write ${issue.input} without quotes` } : {}) }];
+      }
+      case 'too_big':
+      case 'too_small': {
+        // zod/mini's text here is only "Invalid input" (a number beyond 2^53 for an int): name the bound.
+        const bound = issue.code === 'too_big' ? `at most ${String(issue.maximum)}` : `at least ${String(issue.minimum)}`;
+        return [{ path, rule: 'range', message: `must be ${bound}, not ${describeType(issue.input)}` }];
       }
       case 'custom': {
         const fix = issue.params?.fix;

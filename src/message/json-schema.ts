@@ -5,6 +5,7 @@
 // normalize.ts accepts more (lower-case countries, numbers for strings, `$schema`) the JSON Schema
 // accepts it too: it may accept a file `validate` rejects (the data size limit, a URL that does not
 // parse), never the other way round.
+import { MAX_TTL_SECONDS } from './duration.js';
 import * as z from 'zod/mini';
 import { COUNTRY_CODES } from './countries.js';
 import {
@@ -16,6 +17,7 @@ import {
   dataSchema,
   languageCode,
   nonEmptyString,
+  clientId,
   notificationSchema,
   osVersion,
   pushMessageSchema,
@@ -47,7 +49,7 @@ const DESCRIPTIONS: Record<string, string> = {
 
 /** Translations of the named checks of schema.ts, by the zod schema they are attached to. */
 function translateChecks(zodSchema: unknown, json: JsonSchema): void {
-  if (zodSchema === nonEmptyString) json.minLength = 1;
+  if (zodSchema === nonEmptyString || zodSchema === clientId) json.minLength = 1;
   if (zodSchema === countryCode) {
     // The enum gives editors completion; the pattern accepts any case, which normalisation upper-cases.
     json.anyOf = [{ enum: countries }, { pattern: `^\\s*(?:${countries.map(anyCase).join('|')})\\s*$` }];
@@ -75,6 +77,7 @@ function translateChecks(zodSchema: unknown, json: JsonSchema): void {
   if (zodSchema === pushMessageSchema.shape.time_to_live) {
     delete json.minimum;
     json.exclusiveMinimum = 0;
+    json.maximum = MAX_TTL_SECONDS;
   }
   if (zodSchema === conditionSchema) {
     json.allOf = [

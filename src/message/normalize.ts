@@ -2,6 +2,7 @@
 // note so `pushctl validate` can show what changed. Input is arbitrary JSON: anything unexpected is left
 // as it is for the schema to reject with a precise message, so this never throws.
 import type { MessageIssue } from './types.js';
+import { setOwn } from './own-key.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ export function normalizeMessage(input: unknown): Normalized {
     for (const [key, value] of Object.entries(body.data)) {
       const converted = scalarToString(value);
       if (converted !== value) note(`data.${key}`, 'string', `converted ${JSON.stringify(value)} to the string "${String(converted)}"`);
-      data[key] = converted;
+      setOwn(data, key, converted);
     }
     body.data = data;
   }

@@ -12,9 +12,20 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/**
+ * No push message nests deeper than a handful of levels; the limit keeps the recursive steps after parsing
+ * (placeholders, the schema, printing) far from the call-stack limit, whatever the input.
+ */
+export const MAX_JSON_DEPTH = 64;
+
 export function parseJson(text: string): unknown {
   // A byte-order mark is invisible in editors and not JSON; drop it rather than report it.
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const tooDeep = depthExceededAt(source, MAX_JSON_DEPTH);
+  if (tooDeep !== -1) {
+    const { line, column } = lineAndColumn(source, tooDeep);
+    throw new JsonSyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels`, line, column);
+  }
   try {
     return JSON.parse(source);
   } catch {
@@ -25,7 +36,21 @@ export function parseJson(text: string): unknown {
   }
 }
 
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+/** Offset of the first `[` or `{` (outside strings) that opens level `max + 1`, or -1. A loop, not recursion. */
+export function depthExceededAt(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return i;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return -1;
+}
+
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
   for (let i = 0; i < offset && i < text.length; i++) {

@@ -4,6 +4,8 @@
 // zod/mini is used because it keeps the same rules at a fraction of the start-up cost.
 import * as z from 'zod/mini';
 import { COUNTRY_ALIASES, COUNTRY_CODES } from './countries.js';
+import { MAX_TTL_SECONDS } from './duration.js';
+import { firstControlCharacter } from './control-character.js';
 
 /** The largest `data` object the service accepts: the UTF-8 size of its JSON text, in bytes. */
 export const MAX_DATA_BYTES = 2048;
@@ -26,6 +28,15 @@ function rule<T>(name: string, test: (value: T) => Finding | undefined) {
 
 export const nonEmptyString = z.string().check(
   rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
+);
+
+/** A client ID: non-empty, and no control character (a NUL or an escape is no device's ID). */
+export const clientId = z.string().check(
+  rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
+  rule<string>('client-id', (s) => {
+    const control = firstControlCharacter(s);
+    return control ? { message: `contains the control character ${control}`, fix: 'client IDs are printable text; check how the list was produced' } : undefined;
+  }),
 );
 
 export const countryCode = z.string().check(
@@ -88,7 +99,7 @@ export const targetingSchema = z.strictObject({
 
 export const conditionSchema = z.strictObject({
   type: z.literal([0, 1, 2], { error: 'must be 0 (all devices), 1 (targeting) or 2 (client IDs)' }),
-  client_ids: optionalNames,
+  client_ids: z.optional(z.array(clientId)),
   targeting: z.optional(targetingSchema),
 }).check(
   rule<{ type: number; client_ids?: string[]; targeting?: object }>('condition', (c) => {
@@ -141,12 +152,25 @@ export const pushMessageSchema = z.strictObject({
   dry_run: z.optional(z.boolean()),
   type: z.literal([1, 2], { error: 'must be 1 (notification) or 2 (data)' }),
   time_to_live: z.int().check(
-    rule<number>('ttl', (ttl) => (ttl > 0 ? undefined : { message: 'must be a positive number of seconds', fix: 'use e.g. 3600, or --ttl 1h' })),
+    rule<number>('ttl', (ttl) =>
+      ttl <= 0
+        ? { message: 'must be a positive number of seconds', fix: 'use e.g. 3600, or --ttl 1h' }
+        : ttl > MAX_TTL_SECONDS
+          ? { message: `${ttl} is out of range: use 1 to ${MAX_TTL_SECONDS} seconds (the service's int)`, fix: 'use e.g. 3600, or --ttl 28d' }
+          : undefined,
+    ),
   ),
   condition: conditionSchema,
   notification: z.optional(notificationSchema),
   data: z.optional(dataSchema),
-});
+}).check(
+  // A blank push to every device is the accident this tool exists to prevent (SPEC section 3).
+  rule<{ type: number; notification?: { title?: string; desc?: string } }>('empty-notification', (m) =>
+    m.type === 1 && !m.notification?.title && !m.notification?.desc
+      ? { at: 'notification', message: 'a notification needs a title or a desc; with neither it shows a blank push', fix: 'add --title or --desc (or "title"/"desc" in notification)' }
+      : undefined,
+  ),
+);
 
 /** The known field names of each object, for "did you mean" suggestions. */
 export const KNOWN_FIELDS: Record<string, readonly string[]> = {

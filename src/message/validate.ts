@@ -2,6 +2,7 @@ import { pushMessageSchema } from './schema.js';
 import { normalizeMessage } from './normalize.js';
 import { toMessageIssues, type RawIssue } from './issues.js';
 import { messageWarnings } from './warnings.js';
+import { hideProtoKey, restoreProtoKey, restoreProtoPath } from './own-key.js';
 import type { PushMessage, ValidateOptions, ValidationResult } from './types.js';
 
 /**
@@ -13,12 +14,15 @@ export function validateMessage(input: unknown, options: ValidateOptions = {}): 
     const what = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
     return { errors: [{ path: '', rule: 'type', message: `the message must be a JSON object, not ${what}`, fix: 'start the file with { "type": 1, ... }' }], warnings: [], notes: [] };
   }
-  const { value, notes } = normalizeMessage(input);
+  const { value: normalized, notes } = normalizeMessage(input);
+  const { value, stand } = hideProtoKey(normalized);
   const parsed = pushMessageSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
-    return { errors: toMessageIssues(parsed.error.issues as unknown as RawIssue[]), warnings: [], notes };
+    const errors = toMessageIssues(parsed.error.issues as unknown as RawIssue[]);
+    return { errors: stand ? errors.map((e) => ({ ...e, path: restoreProtoPath(e.path, stand) })) : errors, warnings: [], notes };
   }
   const body = parsed.data as PushMessage;
+  if (stand && body.data) body.data = restoreProtoKey(body.data, stand);
   const warnings = messageWarnings(body);
   if (options.strict && warnings.length > 0) {
     return { errors: warnings.map((w) => ({ ...w, message: `${w.message} (an error under --strict)` })), warnings: [], notes };

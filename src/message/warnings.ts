@@ -1,5 +1,5 @@
-// Findings that do not stop a send: fields the service ignores in this combination, an empty-looking
-// notification, an unusually long lifetime. `--strict` turns them into errors.
+// Findings that do not stop a send: fields the service ignores in this combination, a style the service
+// may refuse, an unusually long lifetime. `--strict` turns them into errors.
 import type { MessageIssue, PushMessage } from './types.js';
 
 /** 28 days: a lifetime beyond this is more likely a unit mistake than an intention. */
@@ -20,11 +20,12 @@ export function messageWarnings(body: PushMessage): MessageIssue[] {
   if (notification !== undefined && body.type === 2) {
     warn('notification', 'no-effect', 'has no effect on a data message (type 2)', 'remove it, or send a notification (type 1)');
   }
-  if (body.type === 1 && !notification?.title && !notification?.desc) {
-    warn('notification', 'empty-notification', 'a notification with neither title nor desc shows nothing useful', 'add --title or --desc');
-  }
   if (notification !== undefined) {
     const button = notification.notification_type === 3;
+    if (button) {
+      // SPEC section 1: the push page lists button style, the API overview only system notifications.
+      warn('notification.notification_type', 'button-style', 'button style (3) is listed on the push page but not in the API overview: the service may refuse it', 'if it answers 21005, use --style system');
+    }
     const style = button ? 'button style (notification_type 3)' : 'system style (notification_type 1, the default)';
     const ignored = button ? (['small_icon', 'small_icon_color'] as const) : (['icon', 'button_text'] as const);
     for (const field of ignored) {

@@ -5,6 +5,7 @@ import { recipientCount, type AttemptEvent, type BatchResult } from '../client/s
 import type { RequestView } from '../client/outcome.js';
 import type { MessageIssue } from '../message/types.js';
 import type { Style } from './style.js';
+import { escapeControl } from './escape-control.js';
 import type { TextSink } from '../context.js';
 
 /** One batch in the --json document. */
@@ -45,12 +46,16 @@ export function batchLine(result: BatchResult): BatchLine {
 /** `21004 App Secret illegal (service: "auth failed")` */
 export function describeCode(code: number, serviceText: string | undefined): string {
   const { meaning } = describeStatus(code);
-  const own = serviceText && serviceText !== meaning ? ` (service: ${JSON.stringify(serviceText)})` : '';
+  // JSON quoting escapes C0 controls; escapeControl then catches C1 and bidirectional overrides.
+  const own = serviceText && serviceText !== meaning ? ` (service: ${escapeControl(JSON.stringify(serviceText))})` : '';
   return `${code} ${meaning}${own}`;
 }
 
 /** The verdict for a single request (a message to all devices, by targeting, or one batch of IDs). */
-export function formatSingle(result: BatchResult, dryRun: boolean, style: Style): string {
+export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): string {
+  // The message_id and a reason (a redirect's Location) come from the server: printed inert. The
+  // service's text is quoted by describeCode.
+  const result = inert(raw);
   switch (result.status) {
     case 'accepted':
       return dryRun
@@ -84,7 +89,7 @@ export function formatSummary(summary: DeliverySummary, results: readonly BatchR
   ];
   // Group failures by cause so a 200-batch run shows a handful of lines, not two hundred.
   const causes = new Map<string, number>();
-  for (const r of results) {
+  for (const r of results.map(inert)) {
     if (r.status === 'accepted') continue;
     const cause = r.code !== undefined ? describeCode(r.code, r.message) : (r.reason ?? r.status);
     causes.set(`${r.status}: ${cause}`, (causes.get(`${r.status}: ${cause}`) ?? 0) + 1);
@@ -105,10 +110,19 @@ export function formatAttempt(event: AttemptEvent, request: RequestView): string
     lines.push(`< ${truncate(outcome.response.body)}`);
   }
   lines.push(`= ${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''}${event.retryInMs !== undefined ? `; retrying in ${Math.round(event.retryInMs)} ms` : ''}`);
-  return `${lines.join('\n')}\n`;
+  // Each line is escaped on its own: the server's text must not move the cursor or start a line of its own.
+  return `${lines.map(escapeControl).join('\n')}\n`;
 }
 
 const truncate = (text: string, max = 4000) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+
+/** A result whose server-given texts have their control characters escaped, for the terminal. */
+function inert(result: BatchResult): BatchResult {
+  const out = { ...result };
+  if (out.messageId !== undefined) out.messageId = escapeControl(out.messageId);
+  if (out.reason !== undefined) out.reason = escapeControl(out.reason);
+  return out;
+}
 
 /** Everything a finished send reports. */
 export interface DeliveryOutcome {
@@ -146,7 +160,7 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
     io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return;
   }
-  if (messageIds.length > 0) io.stdout.write(`${messageIds.join('\n')}\n`);
+  if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
   const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style) : formatSingle(results[0]!, dryRun, style);
   // Even in quiet mode a failed single request says why, on stderr.
   if (!mode.quiet) io.stderr.write(verdict);

@@ -1,8 +1,9 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { configError } from '../errors.js';
+import { CliError, configError } from '../errors.js';
 import { configFileSchema, type ConfigFile } from './schema.js';
 import { describeIssues } from './config-issues.js';
+import { configSyntaxError } from './config-syntax-error.js';
 import { homeDir, searchDirs, userConfigDir } from './paths.js';
 
 type Env = Record<string, string | undefined>;
@@ -55,7 +56,17 @@ export const userSearchPlaces = ['config', 'config.json', 'config.yaml', 'config
 type Explorer = { search(from?: string): Promise<RawResult>; load(filepath: string): Promise<RawResult> };
 type RawResult = { filepath: string; config: unknown; isEmpty?: boolean } | null;
 
-async function explorer(places: string[]): Promise<Explorer> {
+async function explorer(places: string[], cwd: string): Promise<Explorer> {
+  try {
+    return await createExplorer(places);
+  } catch (error) {
+    // cosmiconfig reads the package.json of the process's working directory for a "cosmiconfig" key as
+    // it is created; a broken one lands here.
+    throw await readError((error as { filepath?: string }).filepath ?? path.join(cwd, 'package.json'), error, 'search');
+  }
+}
+
+async function createExplorer(places: string[]): Promise<Explorer> {
   // cosmiconfig (and its YAML and JSON parsers) load only when a command needs settings: start-up speed.
   // cosmiconfig is CommonJS: bundled into ESM its exports arrive under `default`, unbundled (tests) by name.
   const mod = (await import('cosmiconfig')) as typeof import('cosmiconfig') & { default?: typeof import('cosmiconfig') };
@@ -65,7 +76,7 @@ async function explorer(places: string[]): Promise<Explorer> {
   return cosmiconfig('pushctl', { searchPlaces: places, searchStrategy: 'none', cache: false });
 }
 
-function readError(filepath: string, error: unknown, origin: ConfigOrigin) {
+async function readError(filepath: string, error: unknown, origin: ConfigOrigin) {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const via = origin === 'flag' ? '--config' : origin === 'env' ? 'PUSHCTL_CONFIG' : undefined;
   if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -78,10 +89,7 @@ function readError(filepath: string, error: unknown, origin: ConfigOrigin) {
   if (code === 'EACCES' || code === 'EPERM') {
     return configError(`cannot read config file ${filepath}: permission denied`, `check the file's owner and mode`);
   }
-  // Parse errors from cosmiconfig's loaders start with "JSON Error in <path>:" or "YAML Error in <path>:".
-  const detail = error instanceof Error ? error.message.replace(/^(JSON|YAML) Error in [^\n]*:\n/, '') : String(error);
-  const firstLine = detail.split('\n').find((line) => line.trim() !== '') ?? 'unknown error';
-  return configError(`cannot parse config file ${filepath}: ${firstLine.trim()}`, 'fix the syntax, or run pushctl init --force to rewrite it');
+  return configSyntaxError(filepath, error);
 }
 
 function holdsSecret(config: ConfigFile): boolean {
@@ -148,9 +156,9 @@ export async function loadConfigFile(options: LoadConfigOptions): Promise<Loaded
   if (explicit !== undefined) {
     const filepath = path.resolve(cwd, explicit);
     try {
-      result = await (await explorer(searchPlaces)).load(filepath);
+      result = await (await explorer(searchPlaces, cwd)).load(filepath);
     } catch (error) {
-      throw readError(filepath, error, origin);
+      throw error instanceof CliError ? error : await readError(filepath, error, origin);
     }
     if (result === null && path.basename(filepath) === 'package.json') {
       // cosmiconfig answers null for a package.json without a "pushctl" key.
@@ -165,8 +173,8 @@ export async function loadConfigFile(options: LoadConfigOptions): Promise<Loaded
     const candidates: [string, string[]][] = [...searchDirs(cwd, homeDir(env)).map((dir): [string, string[]] => [dir, searchPlaces]), [userDir, userSearchPlaces]];
     for (const [dir, places] of candidates) {
       if (!(await mayHoldConfig(dir, places))) continue;
-      result = await (await explorer(places)).search(dir).catch((error: unknown) => {
-        throw readError((error as { filepath?: string }).filepath ?? dir, error, origin);
+      result = await (await explorer(places, cwd)).search(dir).catch(async (error: unknown) => {
+        throw await readError((error as { filepath?: string }).filepath ?? dir, error, origin);
       });
       if (result) break;
     }

@@ -82,7 +82,7 @@ describe('the packed package, installed into an empty project', () => {
 const emulator = await createEmulator({ port: 0 });
 try {
   const result = validateMessage({ type: 1, time_to_live: 3600, condition: { type: 2, client_ids: ['device-1'] }, notification: { title: 'Hi' } });
-  const invalid = validateMessage({ type: 1, time_to_live: 60, condition: { type: 1, targeting: { country: ['UK'] } } });
+  const invalid = validateMessage({ type: 1, time_to_live: 60, condition: { type: 1, targeting: { country: ['UK'] } }, notification: { title: 'Hi' } });
   const client = new PushClient({ baseUrl: emulator.url, appId: 'demo-app', appSecret: 'demo-secret', userAgent: 'consumer/1.0' });
   const outcome = await client.send(result.body);
   client.close();

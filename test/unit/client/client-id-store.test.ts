@@ -1,20 +1,31 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ClientIdCollector, type ClientIdStore } from '../../../src/client/client-id-store.js';
+import { isUtf8 } from 'node:buffer';
+import { ClientIdCollector, ClientIdError, type ClientIdStore } from '../../../src/client/client-id-store.js';
 import { readClientIds } from '../../../src/client/read-client-ids.js';
 import { recipientCount, sendBatches } from '../../../src/client/send-batches.js';
 import { buildReport, reportJsonChunks } from '../../../src/client/report.js';
 import { accepted, FakeSender, rejected } from './fake-sender.js';
 
-/** What the store must match: trim, skip blanks, keep the first of equal strings, count the rest. */
-function reference(raws: Iterable<string>): { ids: string[]; duplicates: number } {
+/** Bytes that are not UTF-8, in the reference's input: the collector refuses them. */
+const INVALID_UTF8 = Symbol('invalid UTF-8');
+// eslint-disable-next-line no-control-regex -- the collector's rule, restated
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * What the store must match: trim, skip blanks, keep the first of equal strings, count the rest; and
+ * refuse (throw) at the first ID with a control character inside, or that was invalid UTF-8.
+ */
+function reference(raws: Iterable<string | typeof INVALID_UTF8>): { ids: string[]; duplicates: number } {
   const ids: string[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
   for (const raw of raws) {
+    if (raw === INVALID_UTF8) throw new Error('refused: invalid UTF-8');
     const id = raw.trim();
     if (id === '') continue;
+    if (CONTROL.test(id)) throw new Error('refused: control character');
     if (seen.has(id)) duplicates += 1;
     else {
       seen.add(id);
@@ -59,11 +70,21 @@ describe('ClientIdStore', () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 300 }), fc.integer({ min: 1, max: 64 }), (entries, pageBytes) => {
         const collector = new ClientIdCollector({ pageBytes });
-        for (const e of entries) {
-          if (e.kind === 'string') collector.add(e.text);
-          else collector.addUtf8(e.bytes);
+        const add = () => {
+          for (const e of entries) {
+            if (e.kind === 'string') collector.add(e.text);
+            else collector.addUtf8(e.bytes);
+          }
+        };
+        const raws = entries.map((e) => (e.kind === 'string' ? e.text : isUtf8(e.bytes) ? e.bytes.toString('utf8') : INVALID_UTF8));
+        let expected: ReturnType<typeof reference>;
+        try {
+          expected = reference(raws);
+        } catch {
+          expect(add).toThrow(ClientIdError);
+          return;
         }
-        const expected = reference(entries.map((e) => (e.kind === 'string' ? e.text : e.bytes.toString('utf8'))));
+        add();
         const { ids, duplicates } = collector.result();
         expect(duplicates).toBe(expected.duplicates);
         expectStoreEquals(ids, expected.ids);
@@ -75,6 +96,7 @@ describe('ClientIdStore', () => {
   it('slices like an array, negative and out-of-range bounds included (property)', () => {
     fc.assert(
       fc.property(fc.array(idString, { maxLength: 200 }), fc.integer({ min: 1, max: 100 }), fc.integer({ min: -250, max: 250 }), fc.integer({ min: -250, max: 250 }), (raws, pageBytes, start, end) => {
+        fc.pre(!raws.some((raw) => CONTROL.test(raw.trim())));
         const { ids } = new ClientIdCollector({ pageBytes }).addAll(raws).result();
         const expected = reference(raws).ids;
         expect(ids.slice(start, end)).toEqual(expected.slice(start, end));
@@ -98,14 +120,11 @@ describe('ClientIdStore', () => {
     expect(duplicates).toBe(2);
   });
 
-  it('treats invalid UTF-8 like its decoded text (both bytes become U+FFFD)', () => {
+  it('refuses invalid UTF-8 rather than decode it to U+FFFD, naming the byte', () => {
     const collector = new ClientIdCollector();
-    collector.addUtf8(Buffer.from([0x61, 0xff]));
-    collector.addUtf8(Buffer.from([0x61, 0xfe]));
     collector.add('a\ufffd');
-    const { ids, duplicates } = collector.result();
-    expectStoreEquals(ids, ['a\ufffd']);
-    expect(duplicates).toBe(2);
+    expect(() => collector.addUtf8(Buffer.from([0x20, 0x61, 0xff]))).toThrow(expect.objectContaining({ byte: 1 }));
+    expectStoreEquals(collector.result().ids, ['a\ufffd']);
   });
 
   it('holds a large list across many pages', () => {
@@ -139,14 +158,30 @@ describe('readClientIds into a store', () => {
           const parts = lines.map(([text, end, raw]) => Buffer.concat([raw ? Buffer.from(text, 'latin1') : Buffer.from(text, 'utf8'), Buffer.from(end)]));
           const bytes = Buffer.concat([bom ? Buffer.from('\ufeff') : Buffer.alloc(0), ...parts]);
           const text = bytes.toString('utf8');
-          fc.pre(!text.replace(/^\ufeff/, '').trimStart().startsWith('{'));
+          // A first character of { is a report, and of [ a JSON array (refused): not lists of IDs.
+          fc.pre(!/^[{[]/.test(text.replace(/^\ufeff/, '').trimStart()));
           const chunks: Buffer[] = [];
           for (let at = 0, k = 0; at < bytes.length; k++) {
             const size = cuts[k % cuts.length]!;
             chunks.push(bytes.subarray(at, at + size));
             at += size;
           }
-          const expected = reference(text.split(/\r|\n/));
+          // The lines as the reader sees them: each line's bytes, split at CR and LF.
+          const byteLines: (string | typeof INVALID_UTF8)[] = [];
+          for (let from = 0, i = 0; i <= bytes.length; i++) {
+            if (i === bytes.length || bytes[i] === 0x0a || bytes[i] === 0x0d) {
+              const piece = bytes.subarray(from, i);
+              byteLines.push(isUtf8(piece) ? piece.toString('utf8') : INVALID_UTF8);
+              from = i + 1;
+            }
+          }
+          let expected: ReturnType<typeof reference>;
+          try {
+            expected = reference(byteLines);
+          } catch {
+            await expect(readClientIds(Readable.from(chunks))).rejects.toMatchObject({ exitCode: 3 });
+            return;
+          }
           const result = await readClientIds(Readable.from(chunks));
           expect(result.duplicates).toBe(expected.duplicates);
           expect(result.ids.toArray()).toEqual(expected.ids);

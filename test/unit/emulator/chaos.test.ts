@@ -31,7 +31,10 @@ describe('Chaos', () => {
     };
     expect(run(7)).toEqual(run(7));
     expect(run(7)).not.toEqual(run(8));
-    for (const decision of run(7)) expect(decision.latencyMs).toBeGreaterThanOrEqual(10), expect(decision.latencyMs).toBeLessThanOrEqual(20);
+    for (const decision of run(7)) {
+      expect(decision.latencyMs).toBeGreaterThanOrEqual(10);
+      expect(decision.latencyMs).toBeLessThanOrEqual(20);
+    }
   });
 
   it('answers roughly the chosen shares over many draws, and counts what it decided', () => {

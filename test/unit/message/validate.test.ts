@@ -119,7 +119,7 @@ describe('validateMessage: warnings', () => {
     ['small_icon with button style', (m) => (m.notification = { title: 'a', notification_type: 3, small_icon: 'i' }), 'notification.small_icon'],
     ['small_icon_color with button style', (m) => (m.notification = { title: 'a', notification_type: 3, small_icon_color: '#000000' }), 'notification.small_icon_color'],
     ['notification on a data message', (m) => { m.type = 2; }, 'notification'],
-    ['a notification with neither title nor desc', (m) => (m.notification = {}), 'notification'],
+    ['button style, which the service may refuse', (m) => (m.notification = { title: 'a', notification_type: 3 }), 'notification.notification_type'],
     ['time_to_live over 28 days', (m) => (m.time_to_live = 28 * 86400 + 1), 'time_to_live'],
   ];
   for (const [name, patch, path] of cases) {
@@ -132,9 +132,18 @@ describe('validateMessage: warnings', () => {
       expect(find(strict.errors, path)).toBeDefined();
     });
   }
-  it('does not warn on a plain notification, a button notification or a 28-day TTL', () => {
+  it('a notification with neither title nor desc is an error, not a warning', () => {
+    for (const notification of [{}, { title: '' }, { desc: '', icon: 'i' }, undefined]) {
+      const r = validateMessage(withPatch((m) => (notification === undefined ? delete m.notification : (m.notification = notification))));
+      expect(r.body).toBeUndefined();
+      expect(r.errors).toEqual([expect.objectContaining({ path: 'notification', rule: 'empty-notification' })]);
+    }
+    expect(validateMessage(withPatch((m) => (m.notification = { desc: 'only a desc' }))).errors).toEqual([]);
+  });
+
+  it('does not warn on a plain notification or a 28-day TTL; a button notification only gets the may-refuse warning', () => {
     expect(validateMessage(base()).warnings).toEqual([]);
-    expect(validateMessage(withPatch((m) => (m.notification = { title: 'a', notification_type: 3, icon: 'i', button_text: 'b' }))).warnings).toEqual([]);
+    expect(validateMessage(withPatch((m) => (m.notification = { title: 'a', notification_type: 3, icon: 'i', button_text: 'b' }))).warnings.map((w) => w.rule)).toEqual(['button-style']);
     expect(validateMessage(withPatch((m) => (m.time_to_live = 28 * 86400))).warnings).toEqual([]);
     expect(validateMessage({ type: 2, time_to_live: 5, condition: { type: 0 }, data: { a: 'b' } }).warnings).toEqual([]);
   });

@@ -1,0 +1,71 @@
+// Extreme and misleading flags (issue 11, "Input"): each a usage error (exit 2) naming the flag and its
+// range, before anything is sent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../helpers/scripted-server.js';
+import { cleanEnv, runCli } from '../helpers/run-cli.js';
+
+const CANARY = 'canary-FLAGS-0b9d33';
+let home: string;
+let port: number;
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'pushctl-flags-'));
+  port = await closedPort();
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const send = (args: string[]) =>
+  runCli(['send', '--app-id', 'a', '--base-url', `http://127.0.0.1:${port}`, '--max-attempts', '1', ...args], {
+    env: cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_APP_SECRET: CANARY }),
+    cwd: home,
+  });
+
+describe('numeric flags are range-checked', () => {
+  it.each([
+    [['--rate', '99999999999'], '--rate 99999999999 is out of range', '0 to 100000'],
+    [['--concurrency', '0'], '--concurrency 0 is out of range', '1 to 1000'],
+    [['--concurrency', '100000000000'], '--concurrency 100000000000 is out of range', '1 to 1000'],
+    [['--batch-size', '1001'], '--batch-size 1001 is out of range', '1 to 1000'],
+    [['--max-attempts', '6'], '--max-attempts 6 is out of range', '1 to 5'],
+    [['--ttl', '9007199254740993'], '--ttl 9007199254740993 is out of range', '1 to 2147483647 seconds'],
+    [['--timeout', '25d'], 'timeout 25d (flag --timeout) is longer than the 2147483647 ms', '--timeout 10s'],
+  ])('%j', async (flags, message, range) => {
+    const r = await send(['--all', '--title', 'x', ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${message}`);
+    expect(r.stderr).toContain(range);
+    expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('a value that looks like a flag', () => {
+  it('is a usage error naming it', async () => {
+    const r = await send(['--client-id', '--title', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--client-id needs a value, but the next argument "--title" looks like a flag');
+    expect(r.stderr).toContain('--client-id=--title');
+  });
+
+  it.each([['--title', '-d'], ['-f', '--all'], ['--app-id', '--title']])('%s %s too', async (flag, next) => {
+    const r = await send([flag, next, '--all']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${flag} needs a value`);
+  });
+
+  it('is not confused with a value that merely starts with a dash', async () => {
+    const r = await runCli(['validate', '--all', '--title', '-5% off', '--desc', '- first item', '-f', '-'], {
+      env: cleanEnv({ HOME: home }),
+      cwd: home,
+      input: '{"type":1,"time_to_live":60}',
+    });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('is taken when written --client-id=--odd (the send then fails on the network, exit 5)', async () => {
+    const r = await send(['--client-id=--odd', '--title', 'x']);
+    expect(r.stderr).not.toContain('looks like a flag');
+    expect(r.code).toBe(5);
+  });
+});
