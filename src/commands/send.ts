@@ -24,6 +24,7 @@ import { describeValidation } from './validate.js';
 import { resendCommand } from './resend-command.js';
 import { openAutomaticReportFile, openReportFile, writeReport } from './report-file.js';
 import { VERSION } from '../version.js';
+import { annotateIssues } from '../ci/annotate-issues.js';
 
 export interface SendCommandOptions extends MessageInputOptions, SettingsOptions {
   dryRun: boolean;
@@ -86,6 +87,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   } else {
     const result = validateAssembledWithoutRecipients(assembled, { strict: options.strict === true });
     notes = [...notes, ...result.notes];
+    await annotateIssues(result, options, ctx);
     if (!result.body) {
       if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: false, exit_code: ExitCode.invalidMessage, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);
       else ctx.stderr.write(await describeValidation({ ...result, notes }, ctx));
