@@ -110,3 +110,5 @@ execFileSync(process.execPath, ['bin/pushctl.js', 'schema', '--output', 'dist/me
 const outputs = results.flatMap((r) => Object.values(r.metafile.outputs));
 const bytes = outputs.reduce((n, o) => n + o.bytes, 0);
 console.error(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files)`);
+// The GitHub Action's committed bundle, rebuilt with everything else so a stale one shows in `git status`.
+await import('./build-action.mjs');
