@@ -24,6 +24,7 @@ const ISLANDS = {
   'commands/completion': 'src/commands/completion.ts',
   emulator: 'src/emulator/index.ts',
   'client-ids': 'src/client/read-client-ids.ts',
+  'proxy-agents': 'src/client/proxy-agents.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',

@@ -67,6 +67,8 @@ const COMMANDS: CommandSpec[] = [
         .option('--rate <n>', 'requests per second per app (0 = no limit)', integer('--rate'), 50)
         .option('--max-client-ids <n>', 'client IDs per request (0 = no limit)', integer('--max-client-ids'), 1000)
         .option('--record <path>', 'append accepted messages to a JSON Lines file')
+        .option('--tls-cert <pem>', 'serve https with this certificate (chain) file; needs --tls-key')
+        .option('--tls-key <pem>', 'the private key file for --tls-cert')
         .addHelpText('after', examples(['pushctl serve', 'pushctl serve --port 0 --app my-app:my-secret --rate 0', 'pushctl serve --record messages.jsonl']))
         .action(runs(async () => (await import('./commands/serve.js')).serve)),
   },

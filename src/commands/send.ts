@@ -6,7 +6,8 @@ import { assembleMessage } from '../message/assemble.js';
 import { parseDurationMs } from '../message/duration.js';
 import { validateAssembledWithoutRecipients } from '../message/validate-assembled.js';
 import type { MessageIssue, PushMessage } from '../message/types.js';
-import { PushClient } from '../client/push-client.js';
+import { createPushClient } from '../client/proxy-agent.js';
+import { choosePushProxy } from './proxy-choice.js';
 import { RateLimiter } from '../client/rate-limiter.js';
 import { MAX_BATCH_SIZE, type ClientIdSource } from '../client/batches.js';
 import { summarizeBatches } from '../client/report.js';
@@ -108,7 +109,8 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   if (timeoutMs === undefined || timeoutMs <= 0) {
     throw usageError(`timeout ${JSON.stringify(settings.timeout)} (${loaded.sources.timeout}) is not a duration`, 'use e.g. --timeout 500ms or --timeout 10s');
   }
-  const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
+  const proxy = choosePushProxy(options, loaded, baseUrl, ctx.env, scrubber);
+  const client = await createPushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
   const requestedReport = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
 
   // 3. Delivery: one request, or batches of client IDs under one shared rate limit.
