@@ -34,9 +34,9 @@ export function nameProxy(outcome: AttemptOutcome, proxy: Pick<ProxyInUse, 'disp
     // The proxy refused to forward anything: certainly not delivered, and repeating cannot help.
     return { kind: 'retryable', permanent: true, httpStatus: 407, reason: `${via} requires authentication (407); put user:password in the proxy URL`, ...(outcome.response ? { response: outcome.response } : {}) };
   }
-  if (status === 502 || status === 503 || status === 504) {
-    // A gateway error whose body is not the service's JSON (else it would be classified otherwise) came from the proxy.
-    return { ...outcome, reason: `${via} answered ${status}: it could not reach the service (${outcome.reason})` };
+  if (status === 500 || status === 502 || status === 503 || status === 504) {
+    // A gateway error that is not the service's JSON answer (that would be classified otherwise): the proxy's own.
+    return { ...outcome, reason: `HTTP ${status} through ${via}: the proxy may not have reached the service (${outcome.reason})` };
   }
   if (status === undefined && outcome.errorCode !== undefined && PROXY_CONNECT_ERRORS.has(outcome.errorCode)) {
     return { ...outcome, reason: `${via} failed: ${outcome.reason}` };
