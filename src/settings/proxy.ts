@@ -66,7 +66,9 @@ export function noProxyMatches(target: URL, list: string): boolean {
       if (entry === '*') return true;
       const [base, bits] = entry.split('/');
       if (bits !== undefined) return inCidr(host, base!, Number(bits));
-      const domain = base!.replace(/^\*?\./, '').replace(/:\d+$/, '');
+      // A port is ignored (host:port); an IPv6 address has more than one colon and no port here.
+      const name = base!.split(':').length === 2 ? base!.replace(/:\d+$/, '') : base!;
+      const domain = name.replace(/^\*?\./, '');
       return host === domain || host.endsWith(`.${domain}`);
     });
 }
