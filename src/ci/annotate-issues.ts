@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import type { Ctx } from '../context.js';
+import type { MessageInputOptions } from '../input/read-message-input.js';
 import { jsonPathPosition } from '../message/json-position.js';
 import type { MessageIssue } from '../message/types.js';
 import { annotation } from './workflow-commands.js';
@@ -13,10 +14,61 @@ export interface AnnotatedFile {
   text: string;
 }
 
-/** The annotation lines for every error and warning; a finding not found in the file gets no position. */
-export function formatIssueAnnotations(issues: { errors: readonly MessageIssue[]; warnings: readonly MessageIssue[] }, file?: AnnotatedFile): string {
+/** The request fields each message flag sets (SPEC section 2); a finding under one of them came from the flag. */
+const FLAG_FIELDS: Record<string, string> = {
+  type: 'type',
+  ttl: 'time_to_live',
+  all: 'condition',
+  clientId: 'condition',
+  clientIdsFile: 'condition',
+  country: 'condition',
+  language: 'condition',
+  brand: 'condition',
+  model: 'condition',
+  osVersion: 'condition',
+  appVersion: 'condition',
+  title: 'notification.title',
+  desc: 'notification.desc',
+  body: 'notification.desc',
+  style: 'notification.notification_type',
+  icon: 'notification.icon',
+  smallIcon: 'notification.small_icon',
+  smallIconColor: 'notification.small_icon_color',
+  buttonText: 'notification.button_text',
+  openApp: 'notification',
+  openUrl: 'notification',
+  openActivity: 'notification',
+  data: 'data',
+  dataFile: 'data',
+};
+
+/** The fields the given flags set, for formatIssueAnnotations' `fromFlags`. */
+export function fieldsFromFlags(options: MessageInputOptions): string[] {
+  const given = options as Record<string, unknown>;
+  return Object.entries(FLAG_FIELDS)
+    .filter(([flag]) => given[flag] !== undefined && given[flag] !== false)
+    .map(([, field]) => field);
+}
+
+const under = (path: string, field: string) => path === field || path.startsWith(`${field}.`) || path.startsWith(`${field}[`);
+
+/**
+ * The annotation lines for every error and warning. A finding gets the file position of its value, or for a
+ * missing required field the position of the object that lacks it; a value a flag set (`fromFlags`), or one
+ * not in the file, is annotated without a position.
+ */
+export function formatIssueAnnotations(
+  issues: { errors: readonly MessageIssue[]; warnings: readonly MessageIssue[] },
+  file?: AnnotatedFile,
+  fromFlags: readonly string[] = [],
+): string {
+  const position = (issue: MessageIssue) => {
+    if (!file || fromFlags.some((field) => under(issue.path, field))) return undefined;
+    const at = jsonPathPosition(file.text, issue.path);
+    return at && (!at.enclosing || issue.rule === 'required') ? at : undefined;
+  };
   const one = (level: 'error' | 'warning', issue: MessageIssue) => {
-    const at = file ? jsonPathPosition(file.text, issue.path) : undefined;
+    const at = position(issue);
     const where = issue.path || 'the message';
     const message = `${where}: ${issue.message}${issue.fix ? ` (fix: ${issue.fix})` : ''}`;
     const title = `pushctl: ${issue.rule}`;
@@ -31,7 +83,7 @@ export function formatIssueAnnotations(issues: { errors: readonly MessageIssue[]
  */
 export async function annotateIssues(
   issues: { errors: readonly MessageIssue[]; warnings: readonly MessageIssue[] },
-  options: { file?: string },
+  options: MessageInputOptions,
   ctx: Pick<Ctx, 'stderr' | 'env' | 'cwd'>,
 ): Promise<void> {
   if (ctx.env.GITHUB_ACTIONS !== 'true' || issues.errors.length + issues.warnings.length === 0) return;
@@ -44,5 +96,5 @@ export async function annotateIssues(
     const name = relative(ctx.env.GITHUB_WORKSPACE ?? ctx.cwd, full).split(sep).join('/');
     if (text !== undefined) file = { name, text };
   }
-  ctx.stderr.write(formatIssueAnnotations(issues, file));
+  ctx.stderr.write(formatIssueAnnotations(issues, file, fieldsFromFlags(options)));
 }

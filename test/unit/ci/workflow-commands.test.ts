@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addMask, annotation, escapeData, escapeProperty, markdownTable, outputEntry } from '../../../src/ci/workflow-commands.js';
-import { formatIssueAnnotations } from '../../../src/ci/annotate-issues.js';
+import { fieldsFromFlags, formatIssueAnnotations } from '../../../src/ci/annotate-issues.js';
 import { jsonPathPosition, parseIssuePath } from '../../../src/message/json-position.js';
 
 describe('workflow command escaping', () => {
@@ -59,6 +59,24 @@ describe('JSON positions by issue path', () => {
 });
 
 describe('formatIssueAnnotations', () => {
+  it('points a missing required field at the object that lacks it, and a value a flag set nowhere', () => {
+    const file = { name: 'm.json', text: '{\n  "type": 1,\n  "notification": { "title": "" }\n}\n' };
+    const issues = {
+      errors: [
+        { path: 'time_to_live', rule: 'required', message: 'is required' },
+        { path: 'notification.title', rule: 'length', message: 'is empty' },
+      ],
+      warnings: [],
+    };
+    expect(formatIssueAnnotations(issues, file)).toBe(
+      '::error file=m.json,line=1,col=1,title=pushctl%3A required::time_to_live: is required\n' +
+        '::error file=m.json,line=3,col=30,title=pushctl%3A length::notification.title: is empty\n',
+    );
+    // --title replaced the file's title: the offending value is not on any line of the file.
+    expect(formatIssueAnnotations(issues, file, fieldsFromFlags({ title: '' }))).toContain('::error title=pushctl%3A length::notification.title: is empty\n');
+    expect(fieldsFromFlags({ file: 'm.json', country: ['uk'], openApp: true, all: undefined })).toEqual(['condition', 'notification']);
+  });
+
   it('annotates errors and warnings at their values, and without a file when the value is not in it', () => {
     const file = { name: 'msgs/release.json', text: '{\n  "time_to_live": "3600"\n}\n' };
     const out = formatIssueAnnotations(
@@ -70,7 +88,7 @@ describe('formatIssueAnnotations', () => {
     );
     expect(out).toBe(
       '::error file=msgs/release.json,line=2,col=19,title=pushctl%3A type::time_to_live: must be a whole number (fix: write 3600 without quotes)\n' +
-        '::warning file=msgs/release.json,line=1,col=1,title=pushctl%3A length::notification.title: is long\n',
+        '::warning title=pushctl%3A length::notification.title: is long\n',
     );
     expect(formatIssueAnnotations({ errors: [{ path: 'type', rule: 'required', message: 'is required' }], warnings: [] })).toBe(
       '::error title=pushctl%3A required::type: is required\n',
