@@ -121,6 +121,22 @@ describe('sending through a proxy', () => {
     expect(passedThrough(before)).toEqual([`CONNECT 127.0.0.1:${port} HTTP/1.1`]);
   });
 
+  it('a proxy asking for credentials (407): the error names it; with user:password in the URL the send goes through', async () => {
+    const guarded = await startTinyProxy(`BasicAuth ci ${PROXY_PASSWORD}\n`);
+    try {
+      for (const target of [emulator.url, tlsUrl]) {
+        const denied = await cli([...send(target), '--proxy', guarded.url], { NODE_EXTRA_CA_CERTS: certs.ca });
+        expect(denied.code, denied.stderr).toBe(5);
+        expect(denied.stderr).toContain(`proxy ${guarded.url} (flag --proxy) requires authentication (407)`);
+        const allowed = await cli([...send(target), '--proxy', guarded.url.replace('//', `//ci:${PROXY_PASSWORD}@`)], { NODE_EXTRA_CA_CERTS: certs.ca });
+        expect(allowed.code, allowed.stderr).toBe(0);
+        expect(allowed.stdout + allowed.stderr).not.toContain(PROXY_PASSWORD);
+      }
+    } finally {
+      await guarded.stop();
+    }
+  });
+
   it('certificate checks stay on through the tunnel: without the test CA the send fails', async () => {
     const r = await cli(send(tlsUrl), { HTTPS_PROXY: proxy.url });
     expect(r.code).toBe(5);
