@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv } from '../helpers/run-cli.js';
 import { ok, startScriptedServer } from '../helpers/scripted-server.js';
+import { parseOutputFile } from '../helpers/github-output.js';
 
 const ACTION = fileURLToPath(new URL('../../action/index.js', import.meta.url));
 const SECRET = 'action-S3CR3T-77ab1c';
@@ -33,22 +34,6 @@ interface StepRun {
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
-}
-
-/** Reads a GITHUB_OUTPUT file: `name=value` lines and `name<<DELIM` heredocs. */
-export function parseOutputFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
-    if (heredoc) {
-      const end = lines.indexOf(heredoc[2]!, i + 1);
-      out[heredoc[1]!] = lines.slice(i + 1, end).join('\n');
-      i = end;
-    } else if (line.includes('=')) out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
-  }
-  return out;
 }
 
 function runAction(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<StepRun> {

@@ -13,7 +13,7 @@ import { load } from 'js-yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { BIN, cleanEnv } from '../helpers/run-cli.js';
-import { parseOutputFile } from './action.test.js';
+import { parseOutputFile } from '../helpers/github-output.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ACTION = join(ROOT, 'action/index.js');
