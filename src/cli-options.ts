@@ -74,6 +74,7 @@ export function addSettingsOptions(cmd: Command): Command {
     .option('--profile <name>', 'a profile of the config file (env PUSHCTL_PROFILE)')
     .option('-c, --config <path>', 'config file (env PUSHCTL_CONFIG)')
     .option('--insecure', 'allow plain http:// to a non-loopback host')
+    .option('--proxy <url>', 'send through this http(s) proxy (env HTTPS_PROXY, HTTP_PROXY; NO_PROXY exempts hosts)')
     .option('--timeout <duration>', 'per-request timeout, e.g. 500ms, 10s (default 10s)');
 }
 

@@ -68,6 +68,8 @@ const COMMANDS: CommandSpec[] = [
         .option('--rate <n>', 'requests per second per app (0 = no limit)', integer('--rate'), 50)
         .option('--max-client-ids <n>', 'client IDs per request (0 = no limit)', integer('--max-client-ids'), 1000)
         .option('--record <path>', 'append accepted messages to a JSON Lines file')
+        .option('--tls-cert <pem>', 'serve https with this certificate (chain) file; needs --tls-key')
+        .option('--tls-key <pem>', 'the private key file for --tls-cert')
         .option('--chaos <spec>', 'answer a share of pushes with faults: 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms')
         .option('--chaos-seed <n>', 'seed of the chaos sequence (the same seed repeats a run)', integer('--chaos-seed'), 1)
         .option('--keep-mb <n>', 'memory for kept messages and the request log, in MiB', integer('--keep-mb'), 96)

@@ -18,6 +18,8 @@ export interface PushClientOptions {
   userAgent: string;
   /** Answers longer than this are cut and classified as unreadable; the service's own answers are tiny. */
   maxResponseBytes?: number;
+  /** The connection agent, e.g. a proxy's (client/proxy-agent.ts); default a keep-alive agent of our own. */
+  agent?: http.Agent;
 }
 
 /** Anything that can make one attempt; sendBatches takes this so tests can script outcomes. */
@@ -71,7 +73,7 @@ export class PushClient implements PushSender {
     };
     // node:https pulls in TLS, a few milliseconds of start-up that a run against the emulator never needs.
     this.transport = base.protocol === 'https:' ? (createRequire(import.meta.url)('node:https') as typeof https) : http;
-    this.agent = new this.transport.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
+    this.agent = options.agent ?? new this.transport.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
   }
 
   /** The request `send(body)` would make, secret shown as `***`, for `--verbose`. */

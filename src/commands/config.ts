@@ -2,6 +2,8 @@ import type { Ctx } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
+import { choosePushProxy } from './proxy-choice.js';
+import { displayProxyUrl, resolveProxy } from '../settings/proxy.js';
 
 export interface ShowConfigOptions extends SettingsOptions {
   /** Print one JSON document instead of the human table. */
@@ -22,6 +24,8 @@ export interface ConfigReport {
   region: Shown;
   baseUrl: Shown;
   timeout: Shown;
+  /** The proxy a send would use (password masked), or null with the reason in source. */
+  proxy: Shown;
   insecure: boolean;
   warnings: string[];
 }
@@ -53,7 +57,8 @@ export async function buildConfigReport(
   ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>,
   secrets?: SecretSink,
 ): Promise<ConfigReport> {
-  const { settings, sources, warnings } = await loadSettings(options, ctx);
+  const loaded = await loadSettings(options, ctx);
+  const { settings, sources, warnings } = loaded;
   secrets?.add(settings.appSecret);
   const report: ConfigReport = {
     configFile: shown(settings.configFile, sources.configFile),
@@ -63,6 +68,7 @@ export async function buildConfigReport(
     region: shown(settings.region, sources.region),
     baseUrl: shown(displayUrl(settings.baseUrl), sources.baseUrl),
     timeout: shown(settings.timeout, sources.timeout),
+    proxy: showProxy(options, loaded, ctx, secrets),
     insecure: settings.insecure,
     warnings: [...warnings],
   };
@@ -88,6 +94,7 @@ export function formatConfigReport(report: ConfigReport): string {
     row('region', value(report.region)) +
     row('base URL', value(report.baseUrl)) +
     row('timeout', value(report.timeout)) +
+    row('proxy', report.proxy.value === null ? (report.proxy.source ?? 'none') : value(report.proxy)) +
     (report.insecure ? row('insecure', 'yes (flag --insecure)') : '')
   );
 }
@@ -111,4 +118,16 @@ export async function showConfig(options: ShowConfigOptions, ctx: Ctx, secrets?:
 export async function configCommand(options: ShowConfigOptions, ctx: Ctx, secrets?: SecretSink): Promise<number> {
   await showConfig(options, ctx, secrets);
   return ExitCode.ok;
+}
+
+/** The proxy a send would use; a proxy setting that is not a URL is reported, not thrown. */
+function showProxy(options: SettingsOptions, loaded: Awaited<ReturnType<typeof loadSettings>>, ctx: Pick<Ctx, 'env'>, secrets?: SecretSink): Shown {
+  try {
+    const proxy = choosePushProxy(options, loaded, loaded.settings.baseUrl, ctx.env, secrets ?? { add: () => undefined });
+    if (proxy) return { value: proxy.display, source: proxy.source };
+    return { value: null, source: resolveProxy({ flag: options.proxy, env: ctx.env, file: loaded.file, profile: loaded.settings.profile, target: new URL(loaded.settings.baseUrl) }).source };
+  } catch (error) {
+    // config diagnoses rather than refuses: a bad proxy or base URL is shown, not thrown.
+    return { value: null, source: `unusable: ${displayProxyUrl(error instanceof Error ? error.message : String(error))}` };
+  }
 }

@@ -6,7 +6,8 @@ import { assembleMessage } from '../message/assemble.js';
 import { MAX_TIMER_MS, parseDurationMs } from '../message/duration.js';
 import { validateAssembledWithoutRecipients } from '../message/validate-assembled.js';
 import type { MessageIssue, PushMessage } from '../message/types.js';
-import { PushClient } from '../client/push-client.js';
+import { createPushClient } from '../client/proxy-agent.js';
+import { choosePushProxy } from './proxy-choice.js';
 import { RateLimiter } from '../client/rate-limiter.js';
 import { MAX_BATCH_SIZE, planBatches, type ClientIdSource } from '../client/batches.js';
 import { summarizeBatches } from '../client/report.js';
@@ -26,6 +27,7 @@ import { resendCommand } from './resend-command.js';
 import { discardReport, openAutomaticReportFile, openReportFile, writeReport, type ReportFile } from './report-file.js';
 import { RunJournal } from '../journal/run-journal.js';
 import { VERSION } from '../version.js';
+import { annotateIssues } from '../ci/annotate-issues.js';
 
 export interface SendCommandOptions extends MessageInputOptions, SettingsOptions {
   dryRun: boolean;
@@ -90,6 +92,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   } else {
     const result = validateAssembledWithoutRecipients(assembled, { strict: options.strict === true });
     notes = [...notes, ...result.notes];
+    await annotateIssues(result, options, ctx);
     if (!result.body) {
       if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: false, exit_code: ExitCode.invalidMessage, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);
       else ctx.stderr.write(await describeValidation({ ...result, notes }, ctx));
@@ -116,7 +119,8 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const destination = describeDestination(baseUrl, loaded.sources.baseUrl ?? 'default', loaded.sources.appSecret, options.dryRun);
   if (destination.warning) ctx.stderr.write(destination.warning);
   if (human) ctx.stderr.write(destination.line);
-  const client = new PushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` });
+  const proxy = choosePushProxy(options, loaded, baseUrl, ctx.env, scrubber);
+  const client = await createPushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
   const requestedReport = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
 
   // 3. Delivery: one request, or batches of client IDs under one shared rate limit, every step journaled.

@@ -18,6 +18,9 @@ export interface ServeOptions {
   chaosSeed?: number;
   /** Memory for what the emulator keeps, in MiB: two thirds for messages, one third for the request log. */
   keepMb?: number;
+  /** PEM files: serve https (both or neither). */
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** Upper bounds: beyond them a value is a typo, and some would allocate memory in proportion. */
@@ -62,6 +65,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   let emulator: Emulator;
   try {
     const fromFile = options.apps === undefined ? [] : await emu.loadAppsFile(options.apps);
+    const tls = await readTlsFiles(options);
     emulator = await emu.createEmulator({
       host: options.host,
       port: options.port,
@@ -73,11 +77,15 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       chaosSeed,
       keepBytes: Math.floor((keepMb * 1024 * 1024 * 2) / 3),
       logBytes: Math.floor((keepMb * 1024 * 1024) / 3),
+      ...(tls ? { tls } : {}),
       log: (line) => ctx.stderr.write(`${line}\n`),
     });
   } catch (error) {
     if (error instanceof emu.EmulatorConfigError) throw configError(error.message, error.hint);
     const code = (error as NodeJS.ErrnoException).code;
+    if (options.tlsCert !== undefined && /^ERR_(OSSL|SSL)/.test(code ?? '')) {
+      throw configError(`--tls-cert ${options.tlsCert} and --tls-key ${options.tlsKey} are not a usable PEM certificate and key (${(error as Error).message})`, 'give the server certificate and its private key, both PEM');
+    }
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       throw configError(`cannot listen on ${options.host}:${options.port} (${code})`, listenHint(code));
     }
@@ -135,4 +143,18 @@ function listenHint(code: string): string {
   if (code === 'EADDRINUSE') return 'another process uses that port: pick another with --port, or --port 0 for any free one';
   if (code === 'EACCES') return 'ports below 1024 need privileges: use a port such as 8787';
   return 'check --host: use 127.0.0.1, ::1 or 0.0.0.0';
+}
+
+/** `--tls-cert` and `--tls-key` as PEM text; both or neither. */
+async function readTlsFiles(options: ServeOptions): Promise<{ cert: string; key: string } | undefined> {
+  if (options.tlsCert === undefined && options.tlsKey === undefined) return undefined;
+  if (options.tlsCert === undefined || options.tlsKey === undefined) {
+    throw usageError(`--${options.tlsCert === undefined ? 'tls-key' : 'tls-cert'} needs --${options.tlsCert === undefined ? 'tls-cert' : 'tls-key'}`, 'give both PEM files: --tls-cert server.pem --tls-key server-key.pem');
+  }
+  const { readFile } = await import('node:fs/promises');
+  const read = (path: string, flag: string) =>
+    readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw configError(`cannot read ${flag} ${path} (${error.code ?? error.message})`, `check the path given to ${flag}`);
+    });
+  return { cert: await read(options.tlsCert, '--tls-cert'), key: await read(options.tlsKey, '--tls-key') };
 }

@@ -6,6 +6,7 @@ import { validateAssembled } from '../message/validate-assembled.js';
 import type { ValidationResult } from '../message/types.js';
 import { formatIssueList } from '../output/issues.js';
 import { styleFor } from '../output/style.js';
+import { annotateIssues } from '../ci/annotate-issues.js';
 
 export interface ValidateCommandOptions extends MessageInputOptions {
   strict?: boolean;
@@ -19,6 +20,7 @@ export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx)
   const result = validateAssembled(assembled, { strict: options.strict === true });
   const notes = [...assembled.notes, ...result.notes];
   const valid = result.errors.length === 0;
+  await annotateIssues(result, options, ctx);
 
   if (options.json) {
     ctx.stdout.write(`${JSON.stringify({ valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { httpError, type EmulatorAnswer } from './answers.js';
 import { checkUniqueApps, DEMO_APP, EmulatorConfigError, type EmulatorApp } from './apps.js';
@@ -27,6 +28,8 @@ export interface EmulatorOptions {
   maxClientIds?: number;
   /** Append every accepted message to this JSON Lines file. */
   record?: string;
+  /** PEM certificate (chain) and key: serve https instead of http. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** Receives one line per request (no trailing newline). Default: no logging. */
   log?: (line: string) => void;
   /** Largest request body read; larger bodies are answered 21005. Default 4 MiB. */
@@ -105,14 +108,15 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     ...(options.fleet ? { fleet: options.fleet } : {}),
   };
 
-  const server = createServer((req, res) => {
-    // No request, however large or malformed, may stop the process: whatever throws becomes an HTTP 500.
+  // No request, however large or malformed, may stop the process: whatever throws becomes an HTTP 500.
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     try {
       serveRequest(req, res, state, maxBodyBytes, log);
     } catch (error) {
       answerFailure(res, error);
     }
-  });
+  };
+  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : createServer(handle);
   // Clients such as pushctl keep connections open between batches; keep them longer than they idle.
   server.keepAliveTimeout = 30_000;
   server.listen(options.port ?? 8787, options.host ?? '127.0.0.1');
@@ -129,7 +133,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
     host: address.address,
     port: address.port,
     apps,

@@ -7,6 +7,8 @@ import { resolveSettings, type ResolvedSettings, type SettingsFlags } from './re
 export interface SettingsOptions extends SettingsFlags, ReadSecretOptions {
   /** `-c, --config <path>` */
   config?: string;
+  /** `--proxy <url>` (src/settings/proxy.ts). */
+  proxy?: string;
 }
 
 export interface LoadedSettings extends ResolvedSettings {

@@ -13,6 +13,8 @@ export const profileSettingsSchema = z.strictObject({
   region: z.optional(nonEmpty),
   baseUrl: z.optional(nonEmpty),
   timeout: z.optional(durationSchema),
+  /** An http(s) proxy URL (src/settings/proxy.ts). */
+  proxy: z.optional(nonEmpty),
 });
 export type ProfileSettings = z.infer<typeof profileSettingsSchema>;
 

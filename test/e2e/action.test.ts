@@ -1,0 +1,139 @@
+// The GitHub Action run as the runner runs it: `node action/index.js` (the committed bundle) with its inputs
+// as INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and GITHUB_ACTIONS=true.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { cleanEnv } from '../helpers/run-cli.js';
+import { ok, startScriptedServer } from '../helpers/scripted-server.js';
+import { parseOutputFile } from '../helpers/github-output.js';
+
+const ACTION = fileURLToPath(new URL('../../action/index.js', import.meta.url));
+const SECRET = 'action-S3CR3T-77ab1c';
+const APP = 'act-app';
+
+let emulator: Emulator;
+let work: string;
+
+beforeAll(async () => {
+  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }] });
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  emulator.clear();
+  work = mkdtempSync(join(tmpdir(), 'pushctl-action-'));
+  return () => rmSync(work, { recursive: true, force: true });
+});
+
+interface StepRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+function runAction(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<StepRun> {
+  const outputFile = join(work, 'github-output');
+  const summaryFile = join(work, 'step-summary');
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  const inputEnv = Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]));
+  const childEnv = cleanEnv({ HOME: work, XDG_CONFIG_HOME: join(work, '.config'), GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: work, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...inputEnv, ...env });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ACTION], { cwd: work, env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code, stdout, stderr, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') }),
+    );
+  });
+}
+
+const MESSAGE = '{\n  "type": 1,\n  "time_to_live": 3600,\n  "condition": { "type": 0 },\n  "notification": { "title": "Version {{version}}", "desc": "{{notes}}" }\n}\n';
+const target = () => ({ 'base-url': emulator.url, 'app-id': APP, 'app-secret': SECRET });
+
+/** The secret appears only in the mask command, and in no file the step wrote. */
+function expectSecretOnlyMasked(run: StepRun): void {
+  expect(run.stdout.split('\n').filter((l) => l.includes(SECRET))).toEqual([`::add-mask::${SECRET}`]);
+  expect(run.stdout.indexOf('::add-mask::')).toBe(0);
+  expect(run.stderr).not.toContain(SECRET);
+  for (const name of readdirSync(work, { recursive: true }) as string[]) {
+    const text = readFileSync(join(work, name), 'utf8');
+    expect(text, name).not.toContain(SECRET);
+  }
+}
+
+describe('the pushctl GitHub Action', () => {
+  it('sends: outputs, job summary, exit 0, secret masked first and nowhere else', async () => {
+    writeFileSync(join(work, 'release.json'), MESSAGE);
+    const run = await runAction({ file: 'release.json', vars: 'version=2.0\nnotes=Faster, better\n', ...target(), report: 'report.json' });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const [message] = emulator.messages(APP);
+    expect(message!.body).toMatchObject({ notification: { title: 'Version 2.0', desc: 'Faster, better' } });
+    expect(message!.delivered).toBe(true);
+    expect(JSON.parse(run.outputs['message-ids']!)).toEqual([message!.message_id]);
+    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: '0', rejected: '0', unknown: '0', 'not-sent': '0', report: 'report.json' });
+    expect(run.summary).toContain('## pushctl send: succeeded');
+    expect(run.summary).toContain(`\`${message!.message_id}\``);
+    expect(run.summary).toMatch(/\| accepted \| 1 \| 0 \|/);
+    expect(run.stdout).not.toContain('::error');
+    expectSecretOnlyMasked(run);
+  });
+
+  it('dry-run: the service checks it, nothing is delivered', async () => {
+    writeFileSync(join(work, 'release.json'), MESSAGE);
+    const run = await runAction({ file: 'release.json', vars: 'version=2.0\nnotes=x', ...target(), 'dry-run': 'true' });
+    expect(run.code, run.stderr).toBe(0);
+    const [message] = emulator.messages(APP);
+    expect(message!.dry_run).toBe(true);
+    expect(message!.delivered).toBe(false);
+    expect(run.summary).toContain('## pushctl dry run: succeeded');
+    expectSecretOnlyMasked(run);
+  });
+
+  it('an invalid file: annotations at the offending values, nothing sent, the step fails with exit 3', async () => {
+    writeFileSync(join(work, 'bad.json'), '{\n  "type": 1,\n  "time_to_live": "3600",\n  "condition": { "type": 0 },\n  "notification": { "titel": "Hi" }\n}\n');
+    const run = await runAction({ file: 'bad.json', ...target() });
+    expect(run.code).toBe(3);
+    expect(emulator.messages(APP)).toEqual([]);
+    expect(run.stderr).toContain('::error file=bad.json,line=3,col=19,title=pushctl%3A type::time_to_live: must be a whole number');
+    expect(run.stderr).toMatch(/::error file=bad\.json,line=5,col=\d+,title=pushctl%3A unknown-field::notification\.titel: unknown field "titel"/);
+    expect(run.stdout).toMatch(/^::error title=pushctl::pushctl exited 3, the message is invalid; nothing was sent/m);
+    expect(run.outputs['exit-code']).toBe('3');
+    expect(run.summary).toContain('failed (exit 3)');
+    expectSecretOnlyMasked(run);
+  });
+
+  it('a partial failure: exit 7, the summary carries the resend command for what is left', async () => {
+    // The first batch is accepted; the second gets no answer (connection reset), so its fate is unknown.
+    const server = await startScriptedServer((request) => (request.body.includes('"id-0000"') ? ok('msg-first') : { action: 'reset' }));
+    try {
+      writeFileSync(join(work, 'msg.json'), MESSAGE);
+      writeFileSync(join(work, 'ids.txt'), Array.from({ length: 1001 }, (_, i) => `id-${String(i).padStart(4, '0')}`).join('\n'));
+      const run = await runAction({ file: 'msg.json', vars: 'version=1\nnotes=n', ...target(), 'base-url': server.url, 'client-ids-file': 'ids.txt', report: 'report.json' });
+      expect(run.code, run.stderr).toBe(7);
+      expect(run.outputs).toMatchObject({ 'exit-code': '7', accepted: '1000', unknown: '1', 'not-sent': '0', report: 'report.json' });
+      expect(JSON.parse(run.outputs['message-ids']!)).toEqual(['msg-first']);
+      expect(run.summary).toContain('pushctl send --file msg.json --var version=1 --var notes=n --app-id act-app');
+      expect(run.summary).toContain('--client-ids-file report.json --report report.retry.json');
+      expect(run.stdout).toContain('::error title=pushctl::pushctl exited 7');
+      expectSecretOnlyMasked(run);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a bad input is one annotation naming it, exit 2', async () => {
+    const run = await runAction({ file: 'x.json', 'dry-run': 'maybe', ...target() });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('::error title=pushctl%3A usage error::input dry-run is "maybe", not a boolean');
+    expectSecretOnlyMasked(run);
+  });
+});

@@ -1,0 +1,145 @@
+// Sending through a real proxy (tinyproxy on loopback): plain http forwarding to the emulator, https through
+// a CONNECT tunnel to the emulator serving TLS with a throwaway CA, NO_PROXY, --proxy, and failures.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { freePort, startTinyProxy, type TinyProxy } from '../helpers/tinyproxy.js';
+
+const SECRET = 'proxy-S3CR3T-41c0';
+const PROXY_PASSWORD = 'pr0xy-PW-9911';
+const APP = 'px-app';
+
+let emulator: Emulator;
+let proxy: TinyProxy;
+let dir: string;
+let tlsServe: ChildProcess;
+let tlsUrl: string;
+
+/** A throwaway CA and a server certificate for 127.0.0.1 and localhost, signed by it. */
+function makeCertificates(at: string): { ca: string; cert: string; key: string } {
+  const run = (args: string[]) => execFileSync('openssl', args, { cwd: at, stdio: 'ignore' });
+  run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=pushctl test CA']);
+  run(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
+  writeFileSync(join(at, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  run(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf']);
+  return { ca: join(at, 'ca.pem'), cert: join(at, 'server.pem'), key: join(at, 'server.key') };
+}
+
+let certs: ReturnType<typeof makeCertificates>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-proxy-'));
+  certs = makeCertificates(dir);
+  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }] });
+  proxy = await startTinyProxy();
+  // The https emulator, started as a user would: `pushctl serve --tls-cert --tls-key`, its URL read from stdout.
+  tlsServe = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate', '0', '--app', `${APP}:${SECRET}`, '--tls-cert', certs.cert, '--tls-key', certs.key], {
+    env: cleanEnv() as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  tlsUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    tlsServe.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    tlsServe.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+});
+afterAll(async () => {
+  await proxy?.stop();
+  await emulator?.close();
+  if (tlsServe && tlsServe.exitCode === null) {
+    const exited = new Promise((resolve) => tlsServe.once('exit', resolve));
+    process.kill(tlsServe.pid!, 'SIGTERM');
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+  runCli(args, { env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_APP_SECRET: SECRET, ...env }), cwd: dir });
+const send = (baseUrl: string) => ['send', '--base-url', baseUrl, '--app-id', APP, '--all', '--title', 'Hi'];
+const passedThrough = (before: number) => proxy.requests().slice(before);
+
+describe('sending through a proxy', () => {
+  it('serve --tls-cert serves https', () => {
+    expect(tlsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('http_proxy: the request passes through the proxy to the emulator', async () => {
+    const before = proxy.requests().length;
+    const r = await cli(send(emulator.url), { http_proxy: proxy.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(passedThrough(before)).toEqual([expect.stringMatching(new RegExp(`^POST ${emulator.url}/v1/message/push/${APP} HTTP/1\\.1$`))]);
+    expect(emulator.messages(APP).map((m) => m.message_id)).toContain(r.stdout.trim());
+  });
+
+  it('NO_PROXY naming the host bypasses the proxy (loopback is proxied unless it says so)', async () => {
+    const before = proxy.requests().length;
+    const r = await cli(send(emulator.url), { HTTP_PROXY: proxy.url, NO_PROXY: 'example.com,127.0.0.1' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(passedThrough(before)).toEqual([]);
+  });
+
+  it('--proxy works, wins over the environment, and its password is never printed', async () => {
+    const before = proxy.requests().length;
+    const withPassword = proxy.url.replace('//', `//ci:${PROXY_PASSWORD}@`);
+    const r = await cli([...send(emulator.url), '--proxy', withPassword, '--verbose'], { HTTP_PROXY: 'http://127.0.0.1:9' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(passedThrough(before)).toHaveLength(1);
+    expect(r.stdout + r.stderr).not.toContain(PROXY_PASSWORD);
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+  });
+
+  it('pushctl config shows the proxy in effect and where it came from, password masked', async () => {
+    const r = await cli(['config', '--base-url', 'https://push.example.com'], { HTTPS_PROXY: `http://ci:${PROXY_PASSWORD}@proxy.internal:3128` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^proxy +http:\/\/ci:\*\*\*@proxy\.internal:3128 \(env HTTPS_PROXY\)$/m);
+    expect(r.stdout).not.toContain(PROXY_PASSWORD);
+    const direct = await cli(['config', '--base-url', 'https://push.example.com'], { HTTPS_PROXY: 'http://proxy.internal:3128', no_proxy: '.example.com' });
+    expect(direct.stdout).toMatch(/^proxy +none: env no_proxy names push\.example\.com$/m);
+  });
+
+  it('a proxy that is down: exit 5, and the error names the proxy', async () => {
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const r = await cli([...send(emulator.url), '--proxy', down, '--max-attempts', '1']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain(`proxy ${down} (flag --proxy) failed`);
+  });
+
+  it('https goes through a CONNECT tunnel to the TLS emulator, trusting the test CA', async () => {
+    const before = proxy.requests().length;
+    const port = new URL(tlsUrl).port;
+    const r = await cli(send(tlsUrl), { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certs.ca });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^emu-/);
+    expect(passedThrough(before)).toEqual([`CONNECT 127.0.0.1:${port} HTTP/1.1`]);
+  });
+
+  it('a proxy asking for credentials (407): the error names it; with user:password in the URL the send goes through', async () => {
+    const guarded = await startTinyProxy(`BasicAuth ci ${PROXY_PASSWORD}\n`);
+    try {
+      for (const target of [emulator.url, tlsUrl]) {
+        const denied = await cli([...send(target), '--proxy', guarded.url], { NODE_EXTRA_CA_CERTS: certs.ca });
+        expect(denied.code, denied.stderr).toBe(5);
+        expect(denied.stderr).toContain(`proxy ${guarded.url} (flag --proxy) requires authentication (407)`);
+        const allowed = await cli([...send(target), '--proxy', guarded.url.replace('//', `//ci:${PROXY_PASSWORD}@`)], { NODE_EXTRA_CA_CERTS: certs.ca });
+        expect(allowed.code, allowed.stderr).toBe(0);
+        expect(allowed.stdout + allowed.stderr).not.toContain(PROXY_PASSWORD);
+      }
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  it('certificate checks stay on through the tunnel: without the test CA the send fails', async () => {
+    const r = await cli(send(tlsUrl), { HTTPS_PROXY: proxy.url });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/certificate/i);
+  });
+});
