@@ -204,7 +204,8 @@ function serveRequest(
         }
       };
       // A hung request is never answered: the client's timeout decides, and closing the emulator ends it.
-      if (decision.latencyMs > 0) setTimeout(() => guard(res, respond), decision.latencyMs);
+      // Unref'd: a delayed answer must not keep a stopping emulator alive (its server holds the loop until then).
+      if (decision.latencyMs > 0) setTimeout(() => guard(res, respond), decision.latencyMs).unref();
       else respond();
     } catch (error) {
       answerFailure(res, error);

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
-import { ok, startScriptedServer } from '../helpers/scripted-server.js';
 import { shellWords } from '../helpers/shell-words.js';
 
 const SECRET = 'kill-secret-5d2a';
@@ -24,8 +23,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const env = (journalDir: string) => cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journalDir });
 
-/** Extra `pushctl serve` flags for every emulator of this file (the chaos mode, where the build has it). */
-const EMULATOR_FLAGS = ['--rate', '25'];
+/**
+ * Every emulator of this file answers with faults: rate limits and a gateway's 503 (not processed, retried),
+ * 500s and resets after processing (delivered, so the sender must mark them unknown), and latency.
+ */
+const EMULATOR_FLAGS = ['--rate', '25', '--chaos', '22001=3%,503=4%,500=3%,reset=3%,latency=5-60ms', '--chaos-seed', '11'];
 
 interface Served {
   url: string;
@@ -183,43 +185,37 @@ describe('a killed send loses nothing (built binary, pushctl serve --record)', (
   }
 });
 
-describe("GitHub's cancel sequence: SIGINT, then SIGTERM 7.5 s later, while answers are delayed", () => {
-  it('in-flight requests become unknown, the journal is closed and the report written before exit', async () => {
-    let child: ChildProcess | undefined;
-    // The first four requests are answered at once; from the fifth on the server holds its answer, so the
-    // requests are in flight when SIGINT comes and still in flight 7.5 s later.
-    const server = await startScriptedServer((request) => {
-      if (request.index === 4) {
-        child?.kill('SIGINT');
-        setTimeout(() => child?.kill('SIGTERM'), 7_500);
-      }
-      return request.index < 4 ? ok(`m-${request.index}`) : { ...ok(`late-${request.index}`), delayMs: 60_000 };
-    });
+describe("GitHub's cancel sequence: SIGINT, then SIGTERM 7.5 s later, while the chaos mode delays answers", () => {
+  it('in-flight requests become unknown, the journal is closed and the report written, and the resend completes the job', async () => {
+    const served = await serve('cancel');
     const journalDir = join(dir, 'journal-cancel');
     try {
-      const small = ids.slice(0, 10_000);
-      writeFileSync(join(dir, 'cancel-ids.txt'), `${small.join('\n')}\n`);
-      const run = runCli(['send', '--base-url', server.url, '--app-id', 'app', '--title', 'Cancel', '--client-ids-file', 'cancel-ids.txt', '--concurrency', '2', '--rate', '0', '--report', 'cancel.json'], {
-        env: env(journalDir),
-        cwd: dir,
-        onSpawn: (c) => (child = c),
+      const { child, exit } = await sendUntil(served, journalDir, 4);
+      // From now on every answer is held 30 s after the emulator has processed the request.
+      const put = await fetch(`${served.url}/v1/emulator/chaos`, { method: 'PUT', body: JSON.stringify({ spec: 'latency=30000ms' }) });
+      expect(put.status).toBe(200);
+      const heldFrom = delivered(served.record).size;
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (delivered(served.record).size > heldFrom) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
       });
-      const r = await run;
-      expect(r.code).toBe(7);
-      expect(r.stderr).toContain('stopping now');
-      const report = JSON.parse(readFileSync(join(dir, 'cancel.json'), 'utf8')) as Report;
-      const received = new Set(server.requests.flatMap((q) => (JSON.parse(q.body) as { condition: { client_ids: string[] } }).condition.client_ids));
-      const unknown = new Set(report.unknown.flatMap((e) => e.client_ids));
-      const accepted = new Set(report.accepted.flatMap((e) => e.client_ids));
-      // Every request the server received is accepted or unknown; everything else is not_sent.
-      for (const id of received) expect(accepted.has(id) || unknown.has(id)).toBe(true);
-      expect(unknown.size).toBeGreaterThan(0);
-      for (const entry of report.not_sent) for (const id of entry.client_ids) expect(received.has(id)).toBe(false);
-      expect(accepted.size + unknown.size + report.not_sent.flatMap((e) => e.client_ids).length).toBe(small.length);
+      child.kill('SIGINT');
+      const term = setTimeout(() => child.kill('SIGTERM'), 7_500);
+      const code = await exit;
+      clearTimeout(term);
+      expect(code).toBe(7);
       const lines = readFileSync(journalIn(journalDir), 'utf8').trim().split('\n');
-      expect(JSON.parse(lines[lines.length - 1]!)).toMatchObject({ t: 'end', interrupted: true });
+      const end = JSON.parse(lines[lines.length - 1]!) as { t: string; interrupted: boolean; summary: { recipients: { unknown: number } } };
+      expect(end).toMatchObject({ t: 'end', interrupted: true });
+      expect(end.summary.recipients.unknown).toBeGreaterThan(0);
+      await fetch(`${served.url}/v1/emulator/chaos`, { method: 'PUT', body: 'off' });
+      await checkRecovery(served, journalDir, 'cancel');
     } finally {
-      await server.close();
+      await served.stop();
     }
-  }, 60_000);
+  }, 90_000);
 });
