@@ -50,8 +50,9 @@ export function listRunFiles(dir: string): RunFile[] {
       // Removed while listing: nothing to show.
     }
   }
-  // Ids sort by start second; within one second the later write is the newer run.
-  return files.sort((a, b) => b.id.slice(0, 15).localeCompare(a.id.slice(0, 15)) || b.modifiedMs - a.modifiedMs);
+  // Ids sort by start second; within one second the later write is the newer run. A plain comparison:
+  // localeCompare would load ICU's collation tables, milliseconds at the end of every send.
+  return files.sort((a, b) => (a.id.slice(0, 15) < b.id.slice(0, 15) ? 1 : a.id.slice(0, 15) > b.id.slice(0, 15) ? -1 : b.modifiedMs - a.modifiedMs));
 }
 
 /** The last line of a file, read from its end (a journal's closing record), without reading the whole file. */
@@ -93,9 +94,24 @@ function settled(path: string): boolean {
   }
 }
 
+/** When a run started, from its id (`20261122-231502-…`); undefined for a name pushctl did not make. */
+export function startedAtMs(id: string): number | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})/.exec(id);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : undefined;
+}
+
 /** Applies the retention policy to `dir`; returns the paths removed. Never throws. */
 export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[] {
   const removed: string[] = [];
+  // The common case costs one readdir: few enough runs, and the oldest (ids sort by start time) still young.
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(SUFFIX)).sort();
+  } catch {
+    return removed;
+  }
+  const oldest = names.length > 0 ? startedAtMs(names[0]!.slice(0, -SUFFIX.length)) : undefined;
+  if (names.length <= keep && (oldest === undefined || nowMs - oldest <= KEEP_DAYS * DAY_MS)) return removed;
   listRunFiles(dir).forEach((file, rank) => {
     const old = nowMs - file.modifiedMs > KEEP_DAYS * DAY_MS;
     if (old || (rank >= keep && settled(file.path))) {
