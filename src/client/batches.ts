@@ -8,6 +8,8 @@ export const MAX_BATCH_SIZE = 1000;
 export interface ClientIdSource {
   readonly length: number;
   slice(start: number, end: number): string[];
+  /** `JSON.stringify(slice(start, end))` as UTF-8 bytes, where the source can make it cheaply. */
+  jsonBytes?(start: number, end: number): Buffer;
 }
 
 /**

@@ -68,7 +68,10 @@ export class RunJournal {
       recipients: clientIds?.length ?? 0,
       batches: batches.length,
     });
-    batches.forEach(([start, end], b) => writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [] }));
+    batches.forEach(([start, end], b) => {
+      if (clientIds?.jsonBytes && end > start) writer.writeBatch(b, clientIds.jsonBytes(start, end));
+      else writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [] });
+    });
     return new RunJournal(runId, writer, dir);
   }
 

@@ -6,9 +6,11 @@ import { dirname } from 'node:path';
 import type { JournalRecord } from './records.js';
 
 const FSYNC_EVERY_MS = 1000;
+const CLOSE_LINE = Buffer.from('}\n');
 
 export interface Scrub {
   scrub(text: string): string;
+  scrubBytes(bytes: Buffer): Buffer;
 }
 
 export class JournalWriter {
@@ -32,9 +34,17 @@ export class JournalWriter {
   }
 
   write(record: JournalRecord): void {
-    if (this.fd === undefined) return;
     // Through the same secret filter as the terminal: a service that echoes the secret must not put it on disk.
-    const line = Buffer.from(`${this.filter.scrub(JSON.stringify(record))}\n`, 'utf8');
+    this.writeLine(Buffer.from(`${this.filter.scrub(JSON.stringify(record))}\n`, 'utf8'));
+  }
+
+  /** A batch record whose client IDs are already JSON bytes (see ClientIdStore.jsonBytes). */
+  writeBatch(b: number, idsJson: Buffer): void {
+    this.writeLine(Buffer.concat([Buffer.from(`{"t":"batch","b":${b},"ids":`), this.filter.scrubBytes(idsJson), CLOSE_LINE]));
+  }
+
+  private writeLine(line: Buffer): void {
+    if (this.fd === undefined) return;
     let offset = 0;
     while (offset < line.length) offset += writeSync(this.fd, line, offset);
     this.dirty = true;

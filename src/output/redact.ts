@@ -25,6 +25,12 @@ export class SecretScrubber {
     return this.secrets.size === 0 ? text : redact(text, this.secrets);
   }
 
+  /** The same for UTF-8 bytes; returns `bytes` itself when no secret occurs in them (the usual case). */
+  scrubBytes(bytes: Buffer): Buffer {
+    for (const secret of this.secrets) if (bytes.includes(secret, 0, 'utf8')) return Buffer.from(this.scrub(bytes.toString('utf8')), 'utf8');
+    return bytes;
+  }
+
   wrap(sink: TextSink | NodeJS.WriteStream): TextSink {
     const terminal = 'cursorTo' in sink && sink.isTTY ? sink : (sink as TextSink).terminal;
     return {

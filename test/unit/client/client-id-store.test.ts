@@ -106,6 +106,19 @@ describe('ClientIdStore', () => {
     );
   });
 
+  it('jsonBytes is JSON.stringify of the slice, byte for byte (property)', () => {
+    const tricky = fc.oneof(idString, fc.constantFrom('a"b', 'back\\slash', 'é', '日本', '\u2028', 'x\ud800y', '"'));
+    fc.assert(
+      fc.property(fc.array(tricky, { maxLength: 120 }), fc.integer({ min: 1, max: 64 }), fc.nat(130), fc.nat(130), (raws, pageBytes, a, b) => {
+        fc.pre(!raws.some((raw) => CONTROL.test(raw.trim())));
+        const { ids } = new ClientIdCollector({ pageBytes }).addAll(raws).result();
+        const [start, end] = a <= b ? [a, b] : [b, a];
+        expect(ids.jsonBytes(start, end).toString('utf8')).toBe(JSON.stringify(ids.slice(start, end)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('is a snapshot: IDs added after result() do not change it', () => {
     const collector = new ClientIdCollector({ pageBytes: 4 }).addAll(['a', 'b']);
     const first = collector.result().ids;
