@@ -160,6 +160,9 @@ describe('a killed send loses nothing (built binary, pushctl serve --record)', (
         const { child, exit } = await sendUntil(served, journalDir, batches);
         child.kill('SIGKILL');
         await exit;
+        // No closing record and its process gone: the list calls it killed.
+        const listed = await runCli(['runs', '--json'], { env: env(journalDir), cwd: dir });
+        expect((JSON.parse(listed.stdout) as { runs: { state: string }[] }).runs.map((r) => r.state)).toEqual(['killed']);
         await checkRecovery(served, journalDir, `kill-${batches}`);
       } finally {
         await served.stop();
