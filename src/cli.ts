@@ -70,6 +70,8 @@ const COMMANDS: CommandSpec[] = [
         .option('--record <path>', 'append accepted messages to a JSON Lines file')
         .option('--tls-cert <pem>', 'serve https with this certificate (chain) file; needs --tls-key')
         .option('--tls-key <pem>', 'the private key file for --tls-cert')
+        .option('--devices <file>', 'simulated devices: a JSON array, or CSV with client_id,country,language,brand,model,os_version,app_version')
+        .option('--fleet <n>', 'simulated devices: a synthetic, seeded fleet of n devices', integer('--fleet'))
         .option('--chaos <spec>', 'answer a share of pushes with faults: 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms')
         .option('--chaos-seed <n>', 'seed of the chaos sequence (the same seed repeats a run)', integer('--chaos-seed'), 1)
         .option('--keep-mb <n>', 'memory for kept messages and the request log, in MiB', integer('--keep-mb'), 96)
@@ -80,6 +82,7 @@ const COMMANDS: CommandSpec[] = [
             'pushctl serve --port 0 --app my-app:my-secret --rate 0',
             'pushctl serve --record messages.jsonl',
             'pushctl serve --chaos 22001=5%,503=3%,500=2%,reset=2%,latency=50-400ms --chaos-seed 7',
+            'pushctl serve --fleet 10000                  # then open http://127.0.0.1:8787/',
           ]),
         )
         .action(runs(async () => (await import('./commands/serve.js')).serve)),

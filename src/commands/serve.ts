@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../context.js';
 import { configError, usageError } from '../errors.js';
 import type { Emulator, EmulatorApp } from '../emulator/index.js';
@@ -16,6 +17,9 @@ export interface ServeOptions {
   record?: string;
   chaos?: string;
   chaosSeed?: number;
+  /** Simulated devices from a file (JSON array or CSV), or a synthetic fleet of this many. */
+  devices?: string;
+  fleet?: number;
   /** Memory for what the emulator keeps, in MiB: two thirds for messages, one third for the request log. */
   keepMb?: number;
   /** PEM files: serve https (both or neither). */
@@ -28,6 +32,7 @@ const MAX_RATE = 1_000_000;
 const MAX_CLIENT_IDS = 10_000_000;
 const MAX_SEED = 2 ** 32 - 1;
 const MAX_KEEP_MB = 16_384;
+const MAX_FLEET = 1_000_000;
 
 /**
  * Runs the emulator until `ctx.interrupt` fires, then closes it and returns exit code 0.
@@ -54,6 +59,25 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
     }
   }
 
+  if (options.devices !== undefined && options.fleet !== undefined) throw usageError('--devices and --fleet both give the simulated devices', 'use one of them');
+  if (options.fleet !== undefined) checkNumber(options.fleet, 'fleet', 1, MAX_FLEET, '--fleet 10000');
+  let fleet: InstanceType<typeof emu.Fleet> | undefined;
+  if (options.fleet !== undefined) fleet = new emu.Fleet(emu.syntheticFleet(options.fleet, chaosSeed));
+  if (options.devices !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(options.devices, 'utf8');
+    } catch (error) {
+      throw configError(`cannot read --devices ${options.devices} (${(error as NodeJS.ErrnoException).code ?? error})`, 'give a JSON array or CSV file of devices');
+    }
+    try {
+      fleet = new emu.Fleet(emu.parseDevices(text));
+    } catch (error) {
+      if (error instanceof emu.DevicesFileError) throw configError(`--devices ${options.devices}: ${error.message}`, `a JSON array of devices, or CSV with the header ${emu.DEVICE_FIELDS.join(',')}`);
+      throw error;
+    }
+  }
+
   if (options.chaos !== undefined) {
     try {
       emu.parseChaosSpec(options.chaos);
@@ -75,6 +99,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       record: options.record,
       ...(options.chaos !== undefined ? { chaos: options.chaos } : {}),
       chaosSeed,
+      ...(fleet ? { fleet } : {}),
       keepBytes: Math.floor((keepMb * 1024 * 1024 * 2) / 3),
       logBytes: Math.floor((keepMb * 1024 * 1024) / 3),
       ...(tls ? { tls } : {}),
@@ -93,7 +118,10 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   }
 
   ctx.stdout.write(`${emulator.url}\n`);
-  ctx.stderr.write(banner(emulator, options, fromFlags.length > 0 || options.apps !== undefined));
+  ctx.stderr.write(banner(emulator, options, fromFlags.length > 0 || options.apps !== undefined, fleet?.size));
+  if (!isLoopbackHost(options.host)) {
+    ctx.stderr.write(`warning: listening on ${options.host}: anyone who can reach this address can read every message sent to the emulator, and its inbox page\n`);
+  }
 
   if (!ctx.interrupt.aborted) await new Promise((resolve) => ctx.interrupt.addEventListener('abort', resolve, { once: true }));
   ctx.stderr.write('stopping the emulator...\n');
@@ -107,7 +135,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
  * Secrets are shown only for the built-in demo app: secrets the user configured may be real ones reused
  * for tests, and the user already has them.
  */
-function banner(emulator: Emulator, options: ServeOptions, configured: boolean): string {
+function banner(emulator: Emulator, options: ServeOptions, configured: boolean, devices: number | undefined): string {
   const first = emulator.apps.find((a) => !a.disabled) ?? emulator.apps[0];
   const secret = configured ? `<secret of ${first?.id}>` : (first?.secret ?? '');
   const appLines = emulator.apps.map(
@@ -118,9 +146,11 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean):
     options.maxClientIds > 0 ? `at most ${options.maxClientIds} client IDs per request` : 'no client ID limit',
     options.record ? `recording to ${options.record}` : 'not recording',
     ...(options.chaos ? [`CHAOS ${options.chaos} (seed ${options.chaosSeed ?? 1})`] : []),
+    ...(devices !== undefined ? [`${devices.toLocaleString('en')} simulated devices`] : []),
   ];
   return [
     `Push Message Service emulator listening on ${emulator.url}`,
+    `  inbox: open ${emulator.url}/ in a browser to see every push as a phone would show it`,
     ...appLines,
     `  ${limits.join(', ')}`,
     'Try it:',
@@ -130,6 +160,11 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean):
     'Press Ctrl-C to stop.',
     '',
   ].join('\n');
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can reach them. */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function checkNumber(value: number, name: string, min: number, max: number | undefined, example: string): void {

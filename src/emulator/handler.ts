@@ -37,7 +37,15 @@ export interface HandlerState {
   log?: RequestLog;
   chaos?: Chaos;
   /** Simulated devices: who a delivered message reaches (SPEC section 9). */
-  fleet?: { deliver(message: StoredMessage): Audience };
+  fleet?: FleetView;
+}
+
+/** What the handler needs of the simulated devices (devices/fleet.ts). */
+export interface FleetView {
+  deliver(message: StoredMessage): Audience;
+  list(query: { q?: string; offset?: number; limit?: number }): object;
+  device(clientId: string): object | undefined;
+  clear(): void;
 }
 
 /** Whom a delivered message reached among the simulated devices. */
@@ -63,7 +71,8 @@ export const HEALTH_PATH = '/v1/emulator/health';
 export const REQUESTS_PATH = '/v1/emulator/requests';
 export const EVENTS_PATH = '/v1/emulator/events';
 export const CHAOS_PATH = '/v1/emulator/chaos';
-const ROUTES = `POST ${PUSH_PATH}/{AppID}, GET|DELETE ${MESSAGES_PATH}?app=..., GET ${REQUESTS_PATH}, GET ${EVENTS_PATH}, GET|PUT ${CHAOS_PATH}, GET ${HEALTH_PATH}`;
+export const DEVICES_PATH = '/v1/emulator/devices';
+const ROUTES = `POST ${PUSH_PATH}/{AppID}, GET|DELETE ${MESSAGES_PATH}?app=..., GET ${REQUESTS_PATH}, GET ${EVENTS_PATH}, GET|PUT ${CHAOS_PATH}, GET ${DEVICES_PATH}[/{client_id}], GET ${HEALTH_PATH}`;
 const BODY_TEXT_CLIP = 64 * 1024;
 const MAX_LISTED_REASONS = 20;
 
@@ -84,6 +93,10 @@ export function handleRequest(request: EmulatorRequest, state: HandlerState): Em
     return requests(query, state);
   }
   if (path === CHAOS_PATH) return chaos(request, state);
+  if (path === DEVICES_PATH || path.startsWith(`${DEVICES_PATH}/`)) {
+    if (request.method !== 'GET') return methodNotAllowed(request.method, path, 'GET');
+    return devices(path.slice(DEVICES_PATH.length + 1), query, state);
+  }
   if (path === HEALTH_PATH) {
     if (request.method !== 'GET') return methodNotAllowed(request.method, path, 'GET');
     return ok({ apps: state.apps.size, ...state.store.stats() }, 'health');
@@ -179,8 +192,9 @@ function parseBody(request: EmulatorRequest): { json: unknown } | { error: strin
 function messages(method: string, query: URLSearchParams, state: HandlerState): EmulatorAnswer {
   const app = query.get('app') ?? undefined;
   if (method === 'DELETE') {
-    // The request log is cleared whole: the page's clear button means "start afresh".
+    // The request log and the devices' inboxes are cleared whole: the page's clear button means "start afresh".
     state.log?.clear();
+    state.fleet?.clear();
     return ok({ deleted: state.store.clear(app) }, 'cleared');
   }
   if (method !== 'GET') return methodNotAllowed(method, MESSAGES_PATH, 'GET, DELETE');
@@ -215,6 +229,31 @@ function requests(query: URLSearchParams, state: HandlerState): EmulatorAnswer {
   };
   const page = state.log ? state.log.list(q) : { entries: [], next_before: null, total: 0 };
   return ok({ ...page }, `listed ${page.entries.length} requests`);
+}
+
+/** `GET /v1/emulator/devices?q=&offset=&limit=` lists the simulated devices; `/{client_id}` is one with its inbox. */
+function devices(rawId: string, query: URLSearchParams, state: HandlerState): EmulatorAnswer {
+  if (!state.fleet) return httpError(404, 'no simulated devices: start the emulator with --devices <file> or --fleet <N>');
+  if (rawId !== '') {
+    let id: string;
+    try {
+      id = decodeURIComponent(rawId);
+    } catch {
+      return httpError(400, 'the client ID in the path is not validly percent-encoded');
+    }
+    const found = state.fleet.device(id);
+    return found ? ok({ ...found }, `device ${clip(id)}`) : httpError(404, `no simulated device "${clip(id)}"`);
+  }
+  const number = (name: string) => {
+    const text = query.get(name);
+    const value = text === null ? undefined : Number(text);
+    return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  };
+  const q = query.get('q');
+  const offset = number('offset');
+  const limit = number('limit');
+  const listed = state.fleet.list({ ...(q ? { q } : {}), ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) });
+  return ok({ ...listed }, 'devices');
 }
 
 /** `GET` shows the chaos in force; `PUT` replaces it, with `{"spec": "503=5%", "seed"?: 7}` or the spec as text. */

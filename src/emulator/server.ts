@@ -11,6 +11,7 @@ import { EVENTS_PATH, handleRequest, PUSH_PATH, type HandlerState } from './hand
 import { logEntryFor } from './log-entry.js';
 import { RequestLog } from './request-log.js';
 import { openEventStream } from './routes/events.js';
+import { servePage } from './routes/page.js';
 import { RateWindow } from './rate-window.js';
 import { MessageStore, type StoredMessage, type StoreStats } from './store.js';
 
@@ -177,6 +178,10 @@ function serveRequest(
       const path = (req.url ?? '/').split('?')[0]!;
       if (path === EVENTS_PATH && req.method === 'GET' && state.log) {
         openEventStream(req, res, state.log);
+        return;
+      }
+      if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
+        servePage(res);
         return;
       }
       const request = {

@@ -1,0 +1,120 @@
+// The inbox page in a real browser (issue 13): Debian's chromium driven by playwright-core against a real
+// `pushctl serve`, with messages sent by the built CLI while the page is open (no reload).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+
+const BROWSER = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const found = existsSync(BROWSER);
+if (!found) console.warn(`browser tests skipped: no chromium at ${BROWSER} (apt-get install chromium, or set CHROMIUM)`);
+
+let dir: string;
+let serve: ChildProcess;
+let url: string;
+let browser: Browser;
+let page: Page;
+const env = () => cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: 'demo-secret' });
+const send = (...args: string[]) => runCli([...args, '--base-url', url, '--app-id', 'demo-app'], { env: env(), cwd: dir });
+
+describe.skipIf(!found)('the inbox page (chromium)', () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pushctl-inbox-'));
+    writeFileSync(
+      join(dir, 'devices.csv'),
+      ['client_id,country,language,brand,model,os_version,app_version', 'gb-1,GB,en-GB,Samsung,SM-A546B,33,3.1.0', 'gb-2,GB,en-GB,Google,Pixel 7,34,3.1.0', 'us-1,US,en-US,Google,Pixel 8,34,3.2.0'].join('\n'),
+    );
+    serve = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate', '0', '--devices', join(dir, 'devices.csv')], { env: env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'ignore'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      serve.stdout!.setEncoding('utf8').on('data', (d: string) => ((text += d), text.includes('\n') && resolve(text.trim())));
+      serve.on('exit', (code) => reject(new Error(`pushctl serve exited ${code}`)));
+    });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: BROWSER, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    page = await browser.newPage({ colorScheme: 'light' });
+    await page.goto(`${url}/`);
+    await page.locator('#live.on').waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (serve && serve.exitCode === null) {
+      const exited = new Promise((resolve) => serve.once('exit', resolve));
+      serve.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a notification sent with the CLI appears without a reload: title, desc, button text, small-icon colour', async () => {
+    expect((await send('send', '--all', '--title', 'Big news', '--desc', 'Version 2 is out', '--small-icon-color', '#FF5722')).code).toBe(0);
+    const system = page.locator('article.entry', { hasText: 'Big news' });
+    await system.waitFor();
+    expect(await system.locator('.n-desc').textContent()).toBe('Version 2 is out');
+    expect(await system.locator('.small-icon').evaluate((node) => getComputedStyle(node).backgroundColor)).toBe('rgb(255, 87, 34)');
+    expect(await system.locator('.facts').textContent()).toContain('reached3 of 3 simulated devices');
+
+    expect((await send('send', '--all', '--title', 'Sale', '--desc', 'Today only', '--style', 'button', '--button-text', 'Shop now', '--icon', 'https://example.com/i.png')).code).toBe(0);
+    const button = page.locator('article.entry', { hasText: 'Sale' });
+    await button.waitFor();
+    expect(await button.locator('.n-button').textContent()).toBe('Shop now');
+  });
+
+  it('a rejected message shows its code and the reason naming the JSON path', async () => {
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'Broken', small_icon_color: 'red' } }));
+    expect((await send('send', '--no-validate', '-f', 'bad.json')).code).toBe(4);
+    const rejected = page.locator('article.entry.rejected', { hasText: 'Broken' });
+    await rejected.waitFor();
+    expect(await rejected.locator('.verdict').textContent()).toContain('21005');
+    expect(await rejected.locator('.reasons').textContent()).toContain('notification.small_icon_color');
+  });
+
+  it('a data message shows its keys and its size against 2 KB', async () => {
+    expect((await send('send', '--client-id', 'us-1,nobody', '--type', 'data', '-d', 'action=sync', '-d', 'page=7')).code).toBe(0);
+    const data = page.locator('article.entry', { hasText: 'action' });
+    await data.waitFor();
+    expect(await data.locator('.kv th').allTextContents()).toEqual(['action', 'page']);
+    expect(await data.locator('.size').textContent()).toMatch(/\d+ B of 2 KB/);
+    expect(await data.locator('.facts').textContent()).toContain('1 of 3 simulated devices; 1 client ID unknown to the fleet');
+  });
+
+  it('a targeted send shows the right reached count for the devices file', async () => {
+    expect((await send('send', '--country', 'gb', '--title', 'Only Britain')).code).toBe(0);
+    const targeted = page.locator('article.entry', { hasText: 'Only Britain' });
+    await targeted.waitFor();
+    expect(await targeted.locator('.facts').textContent()).toContain('2 of 3 simulated devices');
+    await page.locator('#device-list li', { hasText: 'gb-1' }).click();
+    await page.locator('#device-inbox li', { hasText: 'Only Britain' }).waitFor();
+  });
+
+  it('filters and search narrow the list', async () => {
+    await page.selectOption('#outcome', 'rejected');
+    await expect.poll(() => page.locator('article.entry').count()).toBe(1);
+    await page.selectOption('#outcome', '');
+    await page.fill('#q', 'only brit');
+    await expect.poll(() => page.locator('article.entry').allTextContents()).toEqual([expect.stringContaining('Only Britain')]);
+    await page.fill('#q', '');
+    await page.selectOption('#kind', 'data');
+    await expect.poll(() => page.locator('article.entry').count()).toBe(1);
+    await page.selectOption('#kind', '');
+  });
+
+  it('a dry run is marked not delivered, and the dark theme renders', async () => {
+    expect((await send('dry-run', '--all', '--title', 'Rehearsal')).code).toBe(0);
+    const dry = page.locator('article.entry.dry_run', { hasText: 'Rehearsal' });
+    await dry.waitFor();
+    expect(await dry.locator('.badge').textContent()).toBe('dry run — not delivered');
+    await page.click('#theme');
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(21, 23, 26)');
+  });
+
+  it('the clear button empties the list for every open page', async () => {
+    await page.click('#clear');
+    await expect.poll(() => page.locator('article.entry').count()).toBe(0);
+  });
+});
