@@ -29,6 +29,7 @@ beforeAll(async () => {
     JSON.stringify({ type: 1, time_to_live: 86400, condition: { type: 0 }, notification: { title: 'Version {{version}} is out', desc: '{{notes}}' } }),
   );
   writeFileSync(join(dir, 'ids.txt'), Array.from({ length: 2100 }, (_, i) => `device-${i}`).join('\n'));
+  writeFileSync(join(dir, 'devices.csv'), 'client_id,country,language,brand,model,os_version,app_version\ndevice-1,GB,en-GB,Samsung,SM-A546B,33,3.1.0\n');
   // The run the `pushctl runs show` examples name: a real run's journal, under the id the README shows.
   const made = await runCli(['send', '--all', '--title', 'Hello', '--journal', 'run.jsonl'], { env: env(), cwd: dir });
   expect(made.code, made.stderr).toBe(0);
