@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../context.js';
+import { isLoopbackHost } from '../settings/check-base-url.js';
 import { configError, usageError } from '../errors.js';
 import type { Emulator, EmulatorApp } from '../emulator/index.js';
 
@@ -86,6 +87,11 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
     }
   }
 
+  // Said before listening: the exposure starts the moment the port opens.
+  if (!isLoopbackHost(options.host)) {
+    ctx.stderr.write(`warning: --host ${options.host} is not loopback: anyone who can reach this address can read every message sent to the emulator, and its inbox page\n`);
+  }
+
   let emulator: Emulator;
   try {
     const fromFile = options.apps === undefined ? [] : await emu.loadAppsFile(options.apps);
@@ -119,9 +125,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
 
   ctx.stdout.write(`${emulator.url}\n`);
   ctx.stderr.write(banner(emulator, options, fromFlags.length > 0 || options.apps !== undefined, fleet?.size));
-  if (!isLoopbackHost(options.host)) {
-    ctx.stderr.write(`warning: listening on ${options.host}: anyone who can reach this address can read every message sent to the emulator, and its inbox page\n`);
-  }
+
 
   if (!ctx.interrupt.aborted) await new Promise((resolve) => ctx.interrupt.addEventListener('abort', resolve, { once: true }));
   ctx.stderr.write('stopping the emulator...\n');
@@ -160,11 +164,6 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean, 
     'Press Ctrl-C to stop.',
     '',
   ].join('\n');
-}
-
-/** 127.0.0.0/8, ::1 and localhost: only this machine can reach them. */
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function checkNumber(value: number, name: string, min: number, max: number | undefined, example: string): void {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -73,5 +73,22 @@ describe('pushctl init (built binary)', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('other');
     expect(shown.stdout).not.toContain(secret);
+  });
+});
+
+describe('pushctl serve --host', () => {
+  it('warns, before listening, that a non-loopback address exposes every message (192.0.2.1 is no address of this machine, so nothing listens)', async () => {
+    const r = await runCli(['serve', '--host', '192.0.2.1', '--port', '0'], { env: cleanEnv() });
+    expect(r.stderr).toContain('warning: --host 192.0.2.1 is not loopback: anyone who can reach this address can read every message');
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('cannot listen on 192.0.2.1');
+  });
+
+  it('--devices with a bad file is exit 6 naming the file, the line and the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-devices-'));
+    writeFileSync(join(dir, 'd.csv'), 'client_id,country,language,brand,model,os_version,app_version\na,GB\n');
+    const r = await runCli(['serve', '--port', '0', '--devices', join(dir, 'd.csv')], { env: cleanEnv() });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('d.csv: line 2: 2 fields, expected 7');
   });
 });
