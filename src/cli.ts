@@ -2,7 +2,8 @@
 // command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
 import { Argument, Command, CommanderError } from 'commander';
 import type { Ctx } from './context.js';
-import { ExitCode } from './errors.js';
+import { ExitCode, usageError } from './errors.js';
+import { nearest } from './suggest.js';
 import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer } from './cli-options.js';
 import { checkFlagValues } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
@@ -176,6 +177,24 @@ function commandsToDefine(argv: readonly string[]): (name: string) => boolean {
   return (name) => name === invoked;
 }
 
+/** Mistakes commander would answer without the next step. */
+function checkArgv(argv: readonly string[]): void {
+  // `pushctl help sned`: commander prints the whole help and exits 0, as if the command existed.
+  const helpAt = argv.indexOf('help');
+  const topic = helpAt === 0 ? argv[1] : undefined;
+  if (topic !== undefined && !topic.startsWith('-') && !COMMANDS.some((c) => c.name === topic)) {
+    const near = nearest(topic, COMMANDS.map((c) => c.name));
+    throw usageError(`unknown command '${topic}'${near ? ` (did you mean '${near}'?)` : ''}`, `run pushctl ${near ? `help ${near}` : '--help'} to see ${near ? 'its options' : 'the commands'}`);
+  }
+  // The secret would sit in the shell history and in every other user's process list.
+  if (argv.some((a) => a === '--app-secret' || a.startsWith('--app-secret='))) {
+    throw usageError(
+      'the app secret is never a command-line flag (other users can read it in the process list, and it stays in your shell history)',
+      'set PUSHCTL_APP_SECRET, or use --app-secret-file <path> or --app-secret-stdin',
+    );
+  }
+}
+
 /** Parses argv and runs the chosen command; returns its exit code. Errors propagate to main. */
 export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -220,6 +239,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     ctx.stderr.write(program.helpInformation());
     return ExitCode.usage;
   }
+  checkArgv(argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { STATUS_OK, STATUS_RATE_LIMITED } from './codes.js';
+import { isLoopbackHost } from './loopback.js';
 import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
 import { quoteNumbers } from './quote-numbers.js';
 
@@ -76,18 +77,32 @@ export interface NetworkFailure {
   requestWritten: boolean;
   /** Whether a TCP connection had been established (distinguishes a connect timeout). */
   connected: boolean;
+  /** The service's URL when pushctl connects to it directly (not through a proxy), so a reason can name it. */
+  target?: URL;
   message?: string;
 }
 
 /** Classify a failure that produced no HTTP answer. */
 export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
   const { errorCode, requestWritten, connected } = failure;
+  const target = failure.target;
+  if (errorCode === 'ENOTFOUND' && target) {
+    // A name that does not resolve will not resolve a second later: no retries, and say which name.
+    return { kind: 'retryable', reason: `DNS lookup of ${target.hostname} failed (ENOTFOUND): no such host; check --base-url, or use --region global|india for the vendor's hosts`, errorCode, permanent: true };
+  }
   if (NOT_CONNECTED_CODES.has(errorCode)) {
     const reason = errorCode === 'ENOTFOUND' || errorCode === 'EAI_AGAIN' ? 'DNS lookup failed' : 'could not connect';
-    return { kind: 'retryable', reason: `${reason} (${errorCode})`, errorCode };
+    if (errorCode === 'ECONNREFUSED' && target) {
+      const next = isLoopbackHost(target.hostname) ? 'nothing listens there: start the local emulator with `pushctl serve`, or fix --base-url' : 'check --base-url or --region, and that the service is reachable from here';
+      return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): ${next}`, errorCode };
+    }
+    return { kind: 'retryable', reason: `${reason}${target ? ` to ${target.origin}` : ''} (${errorCode})`, errorCode };
   }
   if (isTlsError(errorCode)) {
     // The handshake failed before anything was sent; the same certificate will fail again.
+    if (/wrong version number|packet length too long|http request/i.test(failure.message ?? '') && target) {
+      return { kind: 'retryable', reason: `TLS failed (${errorCode}): the server at ${target.host} seems to speak plain http, not https; use http://${target.host} as the base URL`, errorCode, permanent: true };
+    }
     const detail = failure.message ? `: ${failure.message}` : '';
     return { kind: 'retryable', reason: `TLS failed (${errorCode})${detail}`, errorCode, permanent: true };
   }

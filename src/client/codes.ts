@@ -22,7 +22,7 @@ const TABLE: ReadonlyArray<Omit<StatusInfo, 'known'>> = [
   { code: 21001, meaning: 'App ID missing', hint: 'Set the app ID with --app-id, PUSHCTL_APP_ID or appId in the config file.' },
   { code: 21002, meaning: 'App ID illegal', hint: 'Check the app ID against the vendor console, and the region (--region global|india).' },
   { code: 21003, meaning: 'App Secret missing', hint: 'Set the secret with --app-secret-file, --app-secret-stdin or PUSHCTL_APP_SECRET.' },
-  { code: 21004, meaning: 'App Secret illegal', hint: 'The secret does not match this app ID; copy it again from the vendor console.' },
+  { code: 21004, meaning: 'App Secret illegal', hint: 'The secret does not match this app ID: copy it again from the vendor console, and send it raw (no "Bearer " or other prefix).' },
   { code: 21005, meaning: 'message illegal', hint: 'The service refused the body; run `pushctl validate` and compare with the interface document.' },
   { code: 21006, meaning: 'client ID too much', hint: 'Lower --batch-size (at most 1000 client IDs per request).' },
   { code: 21007, meaning: 'app push SDK disabled', hint: 'Enable the push SDK for this app in the vendor console.' },

@@ -137,7 +137,7 @@ export class PushClient implements PushSender {
         // to answer.
         const partial = written ? responseView(true) : undefined;
         if (partial) finish(classifyResponse(partial));
-        else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message }));
+        else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message, ...(this.options.agent ? {} : { target: this.url }) }));
       };
 
       const timer = setTimeout(() => {

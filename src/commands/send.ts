@@ -71,8 +71,18 @@ function checkDeliveryOptions(options: SendCommandOptions): void {
   }
 }
 
+/** The flags that give a message content or recipients; with none of them there is nothing to send. */
+const MESSAGE_FLAGS = ['file', 'title', 'desc', 'body', 'type', 'data', 'dataFile', 'style', 'icon', 'smallIcon', 'smallIconColor', 'buttonText', 'openApp', 'openUrl', 'openActivity', 'ttl', 'all', 'clientId', 'clientIdsFile', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion'] as const;
+
 export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   checkDeliveryOptions(options);
+  if (MESSAGE_FLAGS.every((flag) => (options as unknown as Record<string, unknown>)[flag] === undefined)) {
+    const command = options.dryRun ? 'dry-run' : 'send';
+    throw usageError(
+      `nothing to ${options.dryRun ? 'check' : 'send'}: a message needs content (-f message.json, --title/--desc, or -d key=value for data) and recipients (--all, --client-id, --client-ids-file, or targeting such as --country)`,
+      `e.g. pushctl ${command} --all --title "Hello" --desc "It works", or pushctl ${command} -f message.json --client-ids-file ids.txt (pushctl ${command} --help lists every flag)`,
+    );
+  }
   const human = !options.json && !options.quiet;
   const errStyle = await styleFor(ctx.stderr, ctx.env);
 
@@ -108,6 +118,9 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   scrubber.add(loaded.settings.appSecret);
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const settings = requireCredentials(loaded);
+  // The service takes the raw secret in Authorization; a scheme in front of it is answered 21004.
+  const scheme = /^(bearer|basic|token)\s+/i.exec(settings.appSecret);
+  if (scheme) ctx.stderr.write(`warning: the app secret starts with "${scheme[1]} "; the service takes the raw secret in the Authorization header (a prefix is answered 21004 App Secret illegal): drop the prefix\n`);
   const baseUrl = checkBaseUrl(settings.baseUrl, { insecure: settings.insecure });
   const timeoutMs = parseDurationMs(settings.timeout);
   if (timeoutMs === undefined || timeoutMs <= 0) {
@@ -151,6 +164,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
     if (requestedReport) await discardReport(requestedReport);
     throw error;
   }
+  let warnedRetry = false;
   const progress = await startProgress(ctx.stderr, human, options.dryRun ? 'dry run…' : 'sending…');
   const started = performance.now();
   let results: BatchResult[];
@@ -173,6 +187,11 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
       onAttempt: (event) => {
         journal?.attempt(event);
         if (options.verbose) ctx.stderr.write(formatAttempt(event, client.describeRequest(event.body)));
+        // Retries of an unreachable URL take up to half a minute: say what is wrong at once, not at the end.
+        else if (human && !warnedRetry && event.retryInMs !== undefined && event.outcome.kind === 'retryable') {
+          warnedRetry = true;
+          ctx.stderr.write(`${errStyle.warn('retrying')}: ${event.outcome.reason}\n`);
+        }
       },
     });
   } catch (error) {

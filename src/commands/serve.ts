@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../context.js';
-import { isLoopbackHost } from '../settings/check-base-url.js';
+import { isLoopbackHost } from '../client/loopback.js';
 import { configError, usageError } from '../errors.js';
 import type { Emulator, EmulatorApp } from '../emulator/index.js';
 

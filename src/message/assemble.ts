@@ -92,6 +92,14 @@ function parseFileJson(file: { name: string; text: string }, what: string): unkn
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
       const name = file.name === '-' ? 'stdin' : file.name;
+      // YAML, TOML or plain text: saying where the JSON broke would not help; saying what is expected does.
+      const opener = file.text.replace(/^\uFEFF/, '').trimStart()[0];
+      if (opener !== undefined && opener !== '{' && opener !== '[') {
+        throw invalidMessageError(
+          `${what} ${name} is not JSON (it starts with ${JSON.stringify(opener)}, not "{"): ${what === 'message file' ? 'message files are JSON in the service\'s own shape' : 'it must be a JSON object'}`,
+          what === 'message file' ? 'see the format with pushctl schema, or build the message from flags (pushctl send --help)' : 'write it as {"key": "value"}',
+        );
+      }
       throw invalidMessageError(`${what} ${name} is not valid JSON: ${error.message}`);
     }
     throw error;

@@ -1,4 +1,7 @@
 import { configError } from '../errors.js';
+import { isLoopbackHost } from '../client/loopback.js';
+
+export { isLoopbackHost };
 
 export interface CheckBaseUrlOptions {
   /** `--insecure`: allow plain http:// to a host that is not loopback. */
@@ -7,14 +10,6 @@ export interface CheckBaseUrlOptions {
   source?: string;
 }
 
-/** Loopback hosts as the WHATWG URL parser normalises them (IPv4 shorthand such as 127.1 included). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
-  // IPv4-mapped IPv6 loopback: [::ffff:127.x.y.z] becomes [::ffff:7fxx:yyzz].
-  return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
-}
 
 /**
  * Checks a base URL before any request carries the secret to it, and returns it normalised (no trailing
@@ -38,6 +33,10 @@ export function checkBaseUrl(url: string, options: CheckBaseUrlOptions = {}): st
   }
   if (parsed.search || parsed.hash) {
     throw configError(`base URL "${url}"${from} must not have a query string or fragment`, `use ${parsed.origin}${parsed.pathname}`);
+  }
+  // The full endpoint copied from the vendor's page: pushctl appends /v1/message/push/{AppID} itself.
+  if (/\/v1\/message\/push(\/|$)/.test(parsed.pathname)) {
+    throw configError(`base URL "${url}"${from} already contains the push path /v1/message/push/…`, `give only the scheme, host and port: ${parsed.origin}`);
   }
   if (parsed.protocol === 'http:' && !options.insecure && !isLoopbackHost(parsed.hostname)) {
     throw configError(
