@@ -4,6 +4,7 @@ import { Argument, Command, CommanderError } from 'commander';
 import type { Ctx } from './context.js';
 import { ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
+import { envelopeText } from './output/envelope.js';
 import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer } from './cli-options.js';
 import { checkFlagValues } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
@@ -142,7 +143,8 @@ const COMMANDS: CommandSpec[] = [
     define: (cmd, { runs }) =>
       cmd
         .option('-o, --output <path>', 'write the schema to a file instead of stdout')
-        .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json']))
+        .option('--envelope', 'the schema of the --json output of every command instead')
+        .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json', 'pushctl schema --envelope > envelope.schema.json']))
         .action(runs(async () => (await import('./commands/schema.js')).schemaCommand)),
   },
   {
@@ -244,7 +246,14 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return ExitCode.ok;
+      // --json promises one document on stdout for every outcome, a mistyped flag included.
+      if (argv.includes('--json')) {
+        const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+        const hint = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim();
+        ctx.stdout.write(envelopeText(ExitCode.usage, { error: { message, hint: hint || 'run the command with --help for its options' } }));
+      }
+      return ExitCode.usage;
     }
     throw error;
   }

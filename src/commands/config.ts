@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { envelopeText, snakeKeys } from '../output/envelope.js';
 import { CliError, ExitCode } from '../errors.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
@@ -106,7 +107,7 @@ export function formatConfigReport(report: ConfigReport): string {
 export async function showConfig(options: ShowConfigOptions, ctx: Ctx, secrets?: SecretSink): Promise<ConfigReport> {
   const report = await buildConfigReport(options, ctx, secrets);
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    ctx.stdout.write(envelopeText(0, snakeKeys(report) as object));
   } else {
     ctx.stdout.write(formatConfigReport(report));
     for (const warning of report.warnings) ctx.stderr.write(`warning: ${warning}\n`);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ctx } from '../context.js';
+import { envelopeText, snakeKeys } from '../output/envelope.js';
 import { CliError, configError, ExitCode, usageError } from '../errors.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
 import { userConfigDir } from '../settings/paths.js';
@@ -226,7 +227,8 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
     warnings,
   };
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+    // The mode as people write it ("600"), not as a decimal number.
+    ctx.stdout.write(envelopeText(0, snakeKeys({ ...outcome, mode: outcome.mode.toString(8) }) as object));
   } else {
     ctx.stdout.write(formatInitOutcome(outcome));
     for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);

@@ -218,6 +218,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const resendSource = journal?.path ?? reportPath;
   const resendLine = resend > 0 && resendSource !== undefined ? resendCommand(options.argv, resendSource, reportPath) : undefined;
 
-  printDelivery({ results, summary, exitCode, dryRun: options.dryRun, batched, warnings, notes, reportPath, resend, resendLine }, options, ctx, errStyle);
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  printDelivery({ results, summary, exitCode, dryRun: options.dryRun, batched, warnings, notes, reportPath, resend, resendLine, interrupted, elapsedSeconds }, options, ctx, errStyle);
   return exitCode;
 }

@@ -7,6 +7,7 @@ import type { ValidationResult } from '../message/types.js';
 import { formatIssueList } from '../output/issues.js';
 import { styleFor } from '../output/style.js';
 import { annotateIssues } from '../ci/annotate-issues.js';
+import { envelopeText } from '../output/envelope.js';
 
 export interface ValidateCommandOptions extends MessageInputOptions {
   strict?: boolean;
@@ -23,7 +24,7 @@ export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx)
   await annotateIssues(result, options, ctx);
 
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify({ valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes }, null, 2)}\n`);
+    ctx.stdout.write(envelopeText(valid ? ExitCode.ok : ExitCode.invalidMessage, { valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes }));
   } else if (!options.quiet) {
     ctx.stderr.write(await describeValidation({ ...result, notes }, ctx));
     if (result.body) ctx.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);

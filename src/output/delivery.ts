@@ -18,6 +18,8 @@ export interface BatchLine {
   code?: number;
   meaning?: string;
   message?: string;
+  /** What to do about the code (21006 → lower --batch-size). */
+  hint?: string;
   reason?: string;
 }
 
@@ -33,12 +35,14 @@ export interface DeliveryDocument {
   notes: MessageIssue[];
   report?: string;
   resend_command?: string;
+  /** When not ok: the outcome in a line, and what to do next. */
+  error?: { message: string; hint?: string };
 }
 
 export function batchLine(result: BatchResult): BatchLine {
   const line: BatchLine = { batch: result.index, status: result.status, recipients: recipientCount(result), attempts: result.attempts };
   if (result.messageId !== undefined) line.message_id = result.messageId;
-  if (result.code !== undefined) Object.assign(line, { code: result.code, meaning: describeStatus(result.code).meaning, message: result.message ?? '' });
+  if (result.code !== undefined) Object.assign(line, { code: result.code, meaning: describeStatus(result.code).meaning, message: result.message ?? '', hint: describeStatus(result.code).hint });
   if (result.reason !== undefined && result.status !== 'accepted') line.reason = result.reason;
   return line;
 }
@@ -75,13 +79,40 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
   }
 }
 
+const batchesWord = (n: number) => `${n} batch${n === 1 ? '' : 'es'}`;
+
+/**
+ * The outcome of a run in one line: what happened, not what was planned. After a stop it counts the batches
+ * that went out.
+ */
+export function deliveryHeadline(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, interrupted = false): string {
+  const { batches, recipients } = summary;
+  const verb = dryRun ? 'checked' : 'sent';
+  if (interrupted) {
+    const out = results.filter((r) => r.attempts > 0);
+    const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
+    return `stopped: ${out.length} of ${batches.total} batches went out (${outRecipients} of ${recipients.total} recipients); ${batches.accepted} accepted, ${batches.not_sent} not sent`;
+  }
+  if (batches.accepted === batches.total) return `${verb}: ${batchesWord(batches.total)}, ${recipients.total} recipients`;
+  if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${batchesWord(batches.total)} (${recipients.total} recipients)`;
+  const rest = [batches.rejected && `${batches.rejected} rejected`, batches.unknown && `${batches.unknown} unknown`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
+  if (batches.accepted === 0) return `nothing ${verb}: ${rest} of ${batchesWord(batches.total)} (${recipients.total} recipients)`;
+  return `partly ${verb}: ${batches.accepted} of ${batchesWord(batches.total)} accepted (${recipients.accepted} of ${recipients.total} recipients); ${rest}`;
+}
+
+/** The hints of the service codes a run met, once each (21006 → lower --batch-size). */
+export function codeHints(results: readonly BatchResult[]): string[] {
+  const codes = new Set(results.flatMap((r) => (r.code !== undefined && r.status !== 'accepted' ? [r.code] : [])));
+  return [...codes].map((code) => `${code}: ${describeStatus(code).hint}`);
+}
+
 /** The end-of-run summary for a batched send. */
-export function formatSummary(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, style: Style): string {
+export function formatSummary(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, style: Style, interrupted = false, elapsedSeconds?: number): string {
   const { batches, recipients } = summary;
   const row = (label: string, n: number, r: number, mark: (s: string) => string) =>
     n > 0 ? `  ${mark(label.padEnd(9))} ${String(n).padStart(6)} batch${n === 1 ? '' : 'es'}  ${String(r).padStart(9)} recipients\n` : '';
   const lines = [
-    `${dryRun ? 'dry run' : 'sent'}: ${batches.total} batch${batches.total === 1 ? '' : 'es'}, ${recipients.total} recipients\n`,
+    `${deliveryHeadline(summary, results, dryRun, interrupted)}${elapsedSeconds === undefined ? '' : ` in ${elapsedSeconds.toFixed(1)} s`}\n`,
     row('accepted', batches.accepted, recipients.accepted, style.ok),
     row('rejected', batches.rejected, recipients.rejected, style.error),
     row('unknown', batches.unknown, recipients.unknown, style.warn),
@@ -95,6 +126,7 @@ export function formatSummary(summary: DeliverySummary, results: readonly BatchR
     causes.set(`${r.status}: ${cause}`, (causes.get(`${r.status}: ${cause}`) ?? 0) + 1);
   }
   for (const [cause, n] of causes) lines.push(style.dim(`  ${cause} (${n} batch${n === 1 ? '' : 'es'})\n`));
+  for (const hint of codeHints(results)) lines.push(`hint: ${hint}\n`);
   return lines.join('');
 }
 
@@ -138,6 +170,20 @@ export interface DeliveryOutcome {
   /** Recipients left to send (unknown and not_sent) and the command that sends to exactly those. */
   resend: number;
   resendLine: string | undefined;
+  /** Stopped by a signal: the headline counts what went out. */
+  interrupted?: boolean;
+  /** Seconds from the first request to the last answer, for the summary. */
+  elapsedSeconds?: number;
+}
+
+/** The envelope's `error` of a send that did not fully succeed: the headline, and what to do. */
+function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: string } {
+  const hints = codeHints(outcome.results);
+  if (outcome.resendLine) hints.push(`send the ${outcome.resend} recipients left with: ${outcome.resendLine}`);
+  const single = outcome.results.length === 1 ? outcome.results[0]! : undefined;
+  const cause = single && single.status !== 'accepted' ? (single.code !== undefined ? describeCode(single.code, single.message) : single.reason) : undefined;
+  const message = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted);
+  return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
 }
 
 /** Prints a send's outcome in the chosen mode: `--json`, `--quiet`, or for people (result on stdout, the rest on stderr). */
@@ -147,8 +193,8 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   if (mode.json) {
     const doc: DeliveryDocument = {
       ok: exitCode === 0,
-      dry_run: dryRun,
       exit_code: exitCode,
+      dry_run: dryRun,
       message_ids: messageIds,
       summary,
       batches: results.map(batchLine),
@@ -156,12 +202,13 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
       notes: outcome.notes,
       ...(reportPath !== undefined ? { report: reportPath } : {}),
       ...(resendLine !== undefined ? { resend_command: resendLine } : {}),
+      ...(exitCode === 0 ? {} : { error: deliveryError(outcome) }),
     };
     io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return;
   }
   if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
-  const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style) : formatSingle(results[0]!, dryRun, style);
+  const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds) : formatSingle(results[0]!, dryRun, style);
   // Even in quiet mode a failed single request says why, on stderr.
   if (!mode.quiet) io.stderr.write(verdict);
   else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);

@@ -1,6 +1,6 @@
 import { chmod } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configCommand, showConfig, type ConfigReport } from '../../../src/commands/config.js';
+import { configCommand, showConfig } from '../../../src/commands/config.js';
 import { sandbox, testCtx, type Sandbox } from './helpers.js';
 
 const canary = 'CANARY-s3cr3t-7d1f0a';
@@ -43,10 +43,12 @@ describe('pushctl config', () => {
     await chmod(file, 0o600);
     const ctx = testCtx({ cwd: box.project, env: box.env });
     await showConfig({ json: true, region: 'india' }, ctx);
-    const report = JSON.parse(ctx.out()) as ConfigReport;
-    expect(report.appSecret).toEqual({ set: true, source: `config ${file}` });
+    // The --json envelope: ok and exit_code first, snake_case keys.
+    const report = JSON.parse(ctx.out()) as Record<string, unknown>;
+    expect(Object.keys(report).slice(0, 2)).toEqual(['ok', 'exit_code']);
+    expect(report.app_secret).toEqual({ set: true, source: `config ${file}` });
     expect(report.region).toEqual({ value: 'india', source: 'flag --region' });
-    expect(report.appId).toEqual({ value: 'a', source: `config ${file}` });
+    expect(report.app_id).toEqual({ value: 'a', source: `config ${file}` });
     expect(report.warnings).toEqual([]);
     expect(ctx.out() + ctx.err()).not.toContain(canary);
   });
