@@ -47,7 +47,7 @@ const COMMANDS: CommandSpec[] = [
               `pushctl ${name} --all --title "Hello" --desc "It works"`,
               `pushctl ${name} --client-id abc123 --type data -d action=sync`,
               `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
-              `pushctl ${name} -f release.json --var version=2.1.0 --client-ids-file ids.txt --report report.json`,
+              `pushctl ${name} -f examples/release-announcement.json --var version=2.1.0 --var notes=Fixes --client-ids-file ids.txt --report report.json`,
             ]),
           )
           .action(
@@ -220,7 +220,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
         'pushctl serve                      # a local emulator, no account needed',
         'pushctl send --all --title "Hello" --desc "First push"',
         'pushctl validate -f message.json',
-        'pushctl send -f release.json --var version=1.4.0 --json',
+        'pushctl send -f examples/release-announcement.json --var version=1.4.0 --var notes=Fixes --json',
       ]),
     );
   const runs = (load: () => Promise<Runner>) => async (options: unknown, cmd?: unknown) => {

@@ -80,31 +80,29 @@ function normalizeTargeting(targeting: Json, note: (path: string, rule: string, 
   const mapList = (key: string, rule: string, describe: string, f: (s: string) => string) => {
     const list = t[key];
     if (!Array.isArray(list)) return;
-    let changed = 0;
-    t[key] = list.map((item) => {
+    // Each value is noted at its own path (`condition.targeting.country[0]: gb → GB`): targeting lists are
+    // short, and the user should see exactly what will be sent.
+    t[key] = list.map((item, index) => {
       if (typeof item !== 'string') return item;
       const out = f(item);
-      if (out !== item) changed++;
+      if (out !== item) note(`condition.targeting.${key}[${index}]`, rule, `${JSON.stringify(item)} → ${JSON.stringify(out)} (${describe})`);
       return out;
     });
-    if (changed > 0) note(`condition.targeting.${key}`, rule, `${describe} (${changed} value${changed === 1 ? '' : 's'})`);
   };
-  mapList('country', 'upper-case', 'upper-cased country codes', (s) => s.trim().toUpperCase());
-  mapList('language', 'trim', 'trimmed language codes', (s) => s.trim());
-  mapList('brand', 'brand', 'upper-cased brands and removed spaces', (s) => s.toUpperCase().replace(/\s+/g, ''));
-  mapList('model', 'model', 'upper-cased models and removed spaces', (s) => s.toUpperCase().replace(/\s+/g, ''));
-  mapList('app_version', 'trim', 'trimmed app versions', (s) => s.trim());
+  mapList('country', 'upper-case', 'country codes are upper case', (s) => s.trim().toUpperCase());
+  mapList('language', 'trim', 'trimmed', (s) => s.trim());
+  mapList('brand', 'brand', 'brands are upper case without spaces', (s) => s.toUpperCase().replace(/\s+/g, ''));
+  mapList('model', 'model', 'models are upper case without spaces', (s) => s.toUpperCase().replace(/\s+/g, ''));
+  mapList('app_version', 'trim', 'trimmed', (s) => s.trim());
   if (Array.isArray(t.os_version)) {
     const list = t.os_version;
-    let converted = 0;
-    t.os_version = list.map((v) => {
+    t.os_version = list.map((v, index) => {
       if (typeof v === 'number' && Number.isInteger(v)) {
-        converted++;
+        note(`condition.targeting.os_version[${index}]`, 'string', `${v} → "${v}" (os_version is a string)`);
         return String(v);
       }
       return typeof v === 'string' ? v.trim() : v;
     });
-    if (converted > 0) note('condition.targeting.os_version', 'string', `converted ${converted} number${converted === 1 ? '' : 's'} to strings`);
   }
   return t;
 }

@@ -1,5 +1,5 @@
 // Every command the README shows is run here against the emulator, so the README cannot drift from the tool.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,10 +24,8 @@ beforeAll(async () => {
   emulator = await createEmulator({ port: 0, rate: 0 });
   dir = mkdtempSync(join(tmpdir(), 'pushctl-readme-'));
   // The files the README's examples name.
-  writeFileSync(
-    join(dir, 'release.json'),
-    JSON.stringify({ type: 1, time_to_live: 86400, condition: { type: 0 }, notification: { title: 'Version {{version}} is out', desc: '{{notes}}' } }),
-  );
+  // The examples read the repository's own template, as they do on a fresh clone.
+  symlinkSync(join(ROOT, 'examples'), join(dir, 'examples'));
   writeFileSync(join(dir, 'ids.txt'), Array.from({ length: 2100 }, (_, i) => `device-${i}`).join('\n'));
   writeFileSync(join(dir, 'devices.csv'), 'client_id,country,language,brand,model,os_version,app_version\ndevice-1,GB,en-GB,Samsung,SM-A546B,33,3.1.0\n');
   // The run the `pushctl runs show` examples name: a real run's journal, under the id the README shows.

@@ -76,7 +76,9 @@ describe('validateMessage: normalisations', () => {
   it('upper-cases country codes with a note', () => {
     const r = validateMessage(withPatch((m) => (m.condition = { type: 1, targeting: { country: ['gb', 'us'] } })));
     expect(r.body!.condition.targeting!.country).toEqual(['GB', 'US']);
-    expect(find(r.notes, 'condition.targeting.country')).toBeDefined();
+    // Each value at its own path, with what it became.
+    expect(find(r.notes, 'condition.targeting.country[0]')?.message).toBe('"gb" → "GB" (country codes are upper case)');
+    expect(find(r.notes, 'condition.targeting.country[1]')?.message).toContain('"us" → "US"');
   });
   it('upper-cases brand and model and removes spaces', () => {
     const r = validateMessage(withPatch((m) => (m.condition = { type: 1, targeting: { brand: ['Infinix Mobile'], model: ['note 30 pro'] } })));
