@@ -8,6 +8,8 @@ export const ExitCode = {
   network: 5,
   config: 6,
   partial: 7,
+  /** Stopped by Ctrl-C (or SIGTERM, SIGHUP) before anything was done: the shell's convention for SIGINT. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

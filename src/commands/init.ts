@@ -68,13 +68,18 @@ async function askSettings(prompter: Prompter, tell: (line: string) => void, giv
   answers.appId = undefined;
   for (let tries = 0; !answers.appId && tries < 3; tries++) {
     answers.appId = (await prompter.ask('App ID', given.appId)) || undefined;
+    if (!answers.appId) tell('an App ID is needed: it is the {AppID} of the push URL, shown in the vendor console (the local emulator\'s is demo-app)');
   }
   if (!answers.appId) throw usageError('an app ID is needed', 'pass --app-id <id>');
   if (given.baseUrl === undefined) {
+    tell(`Where to send: a region (${regionNames.join(' or ')}), or a base URL such as the local emulator's http://127.0.0.1:8787 (start it with pushctl serve)`);
     for (let tries = 1; ; tries++) {
-      const answer = await prompter.ask(`Region (${regionNames.join(' or ')})`, given.region ?? 'global');
+      const answer = await prompter.ask('Region or base URL', given.region ?? 'global');
       try {
-        answers.region = checkRegion(answer);
+        if (/^https?:\/\//i.test(answer)) {
+          answers.baseUrl = checkBaseUrl(answer, { source: 'your answer' });
+          answers.region = undefined;
+        } else answers.region = checkRegion(answer);
         break;
       } catch (error) {
         if (!(error instanceof CliError) || tries >= 3) throw error;
@@ -159,7 +164,8 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
   // Check for a conflict before asking anything: answering questions only to be refused is annoying.
   const existing = await readExisting(file, options.force === true);
   const section = (existing && options.profile !== undefined ? (existing.profiles as Record<string, unknown> | undefined)?.[options.profile] : existing) as Record<string, unknown> | undefined;
-  const occupied = options.profile !== undefined ? section !== undefined : Object.keys(section ?? {}).some((k) => k !== 'profiles');
+  // No file yet (null) has no profile and no settings.
+  const occupied = options.profile !== undefined ? section != null : Object.keys(section ?? {}).some((k) => k !== 'profiles');
   if (occupied && !options.force) {
     const where = options.profile !== undefined ? `profile "${options.profile}"` : 'settings at its top level';
     throw configError(`${file} already has ${where}`, 'pass --force to replace them, or --profile <name> to add a profile beside them');

@@ -56,7 +56,7 @@ export function deliveryExitCode(results: readonly BatchResult[], interrupted: b
   if (accepted === results.length) return ExitCode.ok;
   if (accepted > 0) return ExitCode.partial;
   // Nothing went out because the user pressed Ctrl-C first: the shell's convention for SIGINT.
-  if (interrupted && count('not_sent') === results.length && results.every((r) => r.attempts === 0)) return 130;
+  if (interrupted && count('not_sent') === results.length && results.every((r) => r.attempts === 0)) return ExitCode.interrupted;
   const serviceSaidNo = results.some((r) => r.status === 'rejected' || (r.status === 'not_sent' && r.code !== undefined));
   return serviceSaidNo ? ExitCode.rejected : ExitCode.network;
 }

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Writable, type Readable } from 'node:stream';
 import type { TextSink } from '../context.js';
-import { usageError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
 
 /** Asks questions on a terminal: prompts go to stderr so stdout keeps only the result. */
 export interface Prompter {
@@ -37,7 +37,8 @@ export function createPrompter(io: { stdin: Readable & { isTTY?: boolean }; stde
 
   const next = async (): Promise<string> => {
     const { value, done } = await lines.next();
-    if (done) throw usageError('init was cancelled before all questions were answered; nothing was written');
+    // Ctrl-C or the end of input: the user stopped; the shell's convention for an interrupt is 130.
+    if (done) throw new CliError('cancelled before all questions were answered; nothing was written', ExitCode.interrupted, 'run pushctl init again, or pass --app-id and --yes to skip the questions');
     return String(value);
   };
 

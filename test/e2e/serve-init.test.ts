@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,5 +90,51 @@ describe('pushctl serve --host', () => {
     const r = await runCli(['serve', '--port', '0', '--devices', join(dir, 'd.csv')], { env: cleanEnv() });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('d.csv: line 2: 2 fields, expected 7');
+  });
+});
+
+describe('pushctl init (built binary)', () => {
+  it('--profile --yes in a folder with no config file writes the profile (was refused as already present)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-init-profile-'));
+    const r = await runCli(['init', '--app-id', 'demo-app', '--base-url', 'http://127.0.0.1:8787', '--profile', 'emu', '--yes'], { env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') }), cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, '.pushctlrc.json'), 'utf8'))).toEqual({ profiles: { emu: { appId: 'demo-app', baseUrl: 'http://127.0.0.1:8787' } } });
+  });
+});
+
+/** Runs `pushctl init` on a pseudo-terminal (script), answering each prompt when it appears. */
+function initOnTerminal(dir: string, answers: [prompt: string, reply: string][]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} init`, '/dev/null'], { cwd: dir, env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') }) as NodeJS.ProcessEnv });
+    let out = '';
+    let next = 0;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      // Each reply goes once its prompt has been printed (and only after the replies before it).
+      while (next < answers.length && out.split(answers[next]![0]).length - 1 > answers.slice(0, next).filter(([p]) => p === answers[next]![0]).length) {
+        child.stdin.write(answers[next]![1]);
+        next++;
+      }
+    });
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+describe.skipIf(spawnSync('script', ['--version']).status !== 0)('pushctl init on a terminal', () => {
+  it('asks again, saying why, for an empty App ID, and offers the local emulator as a base URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-init-tty-'));
+    const r = await initOnTerminal(dir, [['App ID: ', '\r'], ['App ID: ', 'demo-app\r'], ['Region or base URL', 'http://127.0.0.1:8787\r'], ['(y/N)', 'n\r']]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('an App ID is needed');
+    expect(r.out).toContain("the local emulator's http://127.0.0.1:8787 (start it with pushctl serve)");
+    expect(JSON.parse(readFileSync(join(dir, '.pushctlrc.json'), 'utf8'))).toEqual({ appId: 'demo-app', baseUrl: 'http://127.0.0.1:8787' });
+  });
+
+  it('Ctrl-C at a question exits 130 and writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-init-tty-'));
+    const r = await initOnTerminal(dir, [['App ID: ', '\x03']]);
+    expect(r.code, r.out).toBe(130);
+    expect(r.out).toContain('nothing was written');
+    expect(() => readFileSync(join(dir, '.pushctlrc.json'))).toThrow();
   });
 });
