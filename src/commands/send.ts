@@ -18,7 +18,7 @@ import { requireCredentials } from '../settings/resolve.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { styleFor } from '../output/style.js';
-import { startProgress } from '../output/progress.js';
+import { movingRate, startProgress } from '../output/progress.js';
 import { formatIssueList } from '../output/issues.js';
 import { formatAttempt, printDelivery } from '../output/delivery.js';
 import { describeDestination } from '../output/destination.js';
@@ -165,7 +165,9 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
     throw error;
   }
   let warnedRetry = false;
-  const progress = await startProgress(ctx.stderr, human, options.dryRun ? 'dry run…' : 'sending…');
+  const progress = await startProgress(ctx.stderr, human, options.dryRun ? 'dry run…' : 'sending…', ctx.env);
+  // Completion times of requests (ms since the start), for an honest moving rate; only the last seconds matter.
+  const doneAt: number[] = [];
   const started = performance.now();
   let results: BatchResult[];
   try {
@@ -180,8 +182,10 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
       signal: ctx.interrupt,
       ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
       onProgress: (p) => {
-        const seconds = (performance.now() - started) / 1000;
-        progress.update(`batches ${p.batchesDone}/${p.batchesTotal} · recipients ${p.recipientsDone}/${p.recipientsTotal} · ${(p.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s`);
+        const now = performance.now() - started;
+        doneAt.push(now);
+        if (doneAt.length > 4096) doneAt.splice(0, 2048);
+        progress.update(`batches ${p.batchesDone}/${p.batchesTotal} · recipients ${p.recipientsDone}/${p.recipientsTotal} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
       },
       ...(journal ? { onAttemptStart: (b: number, a: number) => journal!.attemptStart(b, a) } : {}),
       onAttempt: (event) => {

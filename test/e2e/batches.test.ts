@@ -160,8 +160,50 @@ describe('progress on a terminal', () => {
       expect(piped.code).toBe(0);
       expect(piped.stderr).not.toMatch(/batches \d\/5/);
       expect(piped.stderr).not.toContain('\u001b[');
+      // NO_COLOR (cleanEnv sets it) holds for the spinner too; a terminal reporting 0 columns (no stty) still
+      // shows progress, and the summary says how long it took.
+      const zeroColumns = await new Promise<string>((resolve) => {
+        const child = spawn('script', ['-qec', [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' '), '/dev/null'], { cwd: dir, env: env() as NodeJS.ProcessEnv });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve(out));
+      });
+      expect(zeroColumns).toMatch(/batches \d\/5 · recipients \d+\/2500 · \d+ req\/s/);
+      // Select Graphic Rendition (colour) sequences: ESC [ digits m.
+      expect(zeroColumns).not.toMatch(new RegExp(String.raw`${String.fromCharCode(27)}\[[\d;]*m`));
+      expect(zeroColumns).toMatch(/sent: 5 batches, 2500 recipients in \d+\.\d s/);
     } finally {
       await emulator.close();
+    }
+  });
+});
+
+describe('batched summaries state the outcome', () => {
+  it('every batch rejected: the headline says so and the code hint follows (21006 → --batch-size)', async () => {
+    const emulator = await createEmulator({ port: 0, apps: [{ id: 'app', secret: SECRET }], rate: 0, maxClientIds: 400 });
+    try {
+      const r = await runCli(['send', '--base-url', emulator.url, '--client-ids-file', 'ids.txt', '--title', 'Release', '--batch-size', '500'], { env: env(), cwd: dir });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/^rejected: 5 of 5 batches \(2500 recipients\) in \d+\.\d s$/m);
+      expect(r.stderr).not.toMatch(/^sent: /m);
+      expect(r.stderr).toMatch(/^hint: 21006: .*--batch-size/m);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('after a stop, the headline counts what went out, not what was planned', async () => {
+    let child: import('node:child_process').ChildProcess | undefined;
+    const server = await startScriptedServer((r) => {
+      if (r.index === 0) child?.kill('SIGINT');
+      return { ...ok(`m-${r.index}`), delayMs: 200 };
+    });
+    try {
+      const r = await send(server.url, ['--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(/^stopped: 1 of 5 batches went out \(500 of 2500 recipients\); 1 accepted, 4 not sent/m);
+    } finally {
+      await server.close();
     }
   });
 });
