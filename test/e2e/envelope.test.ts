@@ -76,4 +76,11 @@ describe('every command prints the one --json envelope', () => {
     expect(doc.error.hint).toContain('--batch-size');
     expect(doc.batches[0]!.hint).toContain('--batch-size');
   });
+
+  it('validate --country gb,us --json lists each value it normalised, at its own path', async () => {
+    const r = await runCli(['validate', '--title', 'Hi', '--country', 'gb,us', '--json'], { env: env(), cwd: dir });
+    const doc = JSON.parse(r.stdout) as { notes: { path: string; message: string }[] };
+    expect(doc.notes).toContainEqual(expect.objectContaining({ path: 'condition.targeting.country[0]', message: '"gb" → "GB" (country codes are upper case)' }));
+    expect(doc.notes).toContainEqual(expect.objectContaining({ path: 'condition.targeting.country[1]' }));
+  });
 });

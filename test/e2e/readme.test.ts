@@ -46,6 +46,12 @@ describe('README examples', () => {
     expect(commands.length).toBeGreaterThan(10);
   });
 
+  it('runs no package name from the public registry: pushctl comes from a source the user pins', () => {
+    const runnable = blocks('(?:sh|yaml|yml)').join('\n');
+    expect(runnable).not.toMatch(/\bnpx\b/);
+    expect(runnable).not.toMatch(/npm (?:i|install)(?: -g)? pushctl(?:@|\b)(?!.*\.tgz)/);
+  });
+
   for (const line of commands) {
     const args = shellWords(line).slice(1);
     if (args[0] === 'serve') {
@@ -136,8 +142,8 @@ describe('README JSON examples', () => {
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
     const documented = find('message_ids');
-    // The README also shows the keys that appear only when something is left to resend.
-    expect(Object.keys(documented).sort()).toEqual([...new Set([...Object.keys(doc), 'resend_command'])].sort());
+    // The README also shows the keys that appear only when something failed or is left to resend.
+    expect(Object.keys(documented).sort()).toEqual([...new Set([...Object.keys(doc), 'resend_command', 'error'])].sort());
     expect(Object.keys((documented.batches as object[])[0]!).sort()).toEqual(Object.keys((doc.batches as object[])[0]!).sort());
     const report = JSON.parse(readFileSync(join(dir, 'shape.json'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(find('not_sent')).sort()).toEqual(Object.keys(report).sort());
