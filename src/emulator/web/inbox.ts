@@ -1,32 +1,10 @@
 /// <reference lib="dom" />
+import type { RequestLogEntry } from '../request-log.js';
 // The inbox page (SPEC section 9): a plain client of the emulator's documented API. Every text it shows
 // comes from untrusted requests, so the DOM is built with textContent only, never innerHTML with data.
 
-interface Issue {
-  path: string;
-  message: string;
-  rule?: string;
-}
-
-interface Entry {
-  seq: number;
-  received_at: string;
-  app_id: string;
-  outcome: 'accepted' | 'dry_run' | 'rejected' | 'chaos';
-  status: number;
-  meaning: string;
-  http_status: number | null;
-  message_id?: string;
-  delivered: boolean;
-  chaos?: { fault: string; processed: boolean; latency_ms?: number };
-  body?: Body;
-  body_text?: string;
-  errors?: Issue[];
-  warnings?: Issue[];
-  reached?: number;
-  unknown_client_ids?: number;
-  fleet_size?: number;
-}
+/** A request-log entry as the API sends it, with the body's shape the page reads. */
+type Entry = Omit<RequestLogEntry, 'body'> & { body?: Body };
 
 interface Body {
   type?: number;
