@@ -10,7 +10,7 @@ describe('pushctl validate (built binary)', () => {
     expect(body.condition.targeting).toEqual({ country: ['US', 'GB'], brand: ['INFINIXMOBILE'] });
     expect(body.notification.open_type).toBe('1');
     expect(r.stderr).toMatch(/^valid/);
-    expect(r.stderr).toContain('upper-cased country codes');
+    expect(r.stderr).toContain('condition.targeting.country[0]: "us" → "US" (country codes are upper case)');
   });
 
   it('rejects an invalid file: exit 3, every error with its path and fix, nothing on stdout', async () => {
