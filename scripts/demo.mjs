@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createEmulator } from '../dist/lib.js';
 
-const bin = fileURLToPath(new URL('../bin/pushctl.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/pushctl.cjs', import.meta.url));
 const emulator = await createEmulator({ port: 0 });
 const args = ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--all', '--title', 'Hello from pushctl', '--desc', 'Sent to the local emulator'];
 console.error(`emulator: ${emulator.url} (app demo-app, secret demo-secret)`);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'pushctl.js');
+const BIN = join(ROOT, 'bin', 'pushctl.cjs');
 const BROWSER = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const dark = process.argv.includes('--dark');
 const out = join(ROOT, 'docs', dark ? 'inbox-dark.png' : 'inbox.png');

@@ -37,7 +37,7 @@ let work: string;
 let app: string;
 
 beforeAll(async () => {
-  for (const built of ['dist/main.js', 'dist/lib.js', 'dist/types/lib.d.ts']) expect(existsSync(join(ROOT, built)), `${built}: run \`npm run build\` first`).toBe(true);
+  for (const built of ['dist/pushctl.cjs', 'dist/main.cjs', 'dist/lib.js', 'dist/types/lib.d.ts']) expect(existsSync(join(ROOT, built)), `${built}: run \`npm run build\` first`).toBe(true);
   work = mkdtempSync(join(tmpdir(), 'pushctl-pack-'));
   app = join(work, 'app');
   mkdirSync(app);
@@ -61,6 +61,8 @@ describe('the packed package, installed into an empty project', () => {
     for (const file of [pkg.main, pkg.types, pkg.exports['.'].types, pkg.exports['.'].import, pkg.bin.pushctl]) {
       expect(existsSync(join(dir, file)), file).toBe(true);
     }
+    // The CLI's code cache, written at build time, travels with the islands it was made from.
+    for (const file of ['dist/main.cjs.v8', 'dist/commands/send.cjs.v8']) expect(existsSync(join(dir, file)), file).toBe(true);
     // The JSON Schema for message files' "$schema", generated at build time.
     const schema = JSON.parse(readFileSync(join(dir, 'dist/message.schema.json'), 'utf8'));
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');

@@ -1,11 +1,11 @@
-// Runs the built CLI (bin/pushctl.js → dist/) as a user would, and captures what it prints.
+// Runs the built CLI (bin/pushctl.cjs → dist/) as a user would, and captures what it prints.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/pushctl.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/pushctl.cjs', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 export interface CliResult {
