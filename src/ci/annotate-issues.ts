@@ -1,6 +1,5 @@
 // Validation findings as GitHub annotations, at the line and column of the offending value in the message
 // file, so they show on the pull request's diff.
-import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import type { Ctx } from '../context.js';
 import type { MessageInputOptions } from '../input/read-message-input.js';
@@ -92,6 +91,8 @@ export async function annotateIssues(
   // stdin cannot be pointed at on a diff anyway.
   if (options.file !== undefined && options.file !== '-') {
     const full = resolve(ctx.cwd, options.file);
+    // Loaded here, under Actions only: every other send would pay for the module at start-up.
+    const { readFile } = await import('node:fs/promises');
     const text = await readFile(full, 'utf8').catch(() => undefined);
     const name = relative(ctx.env.GITHUB_WORKSPACE ?? ctx.cwd, full).split(sep).join('/');
     if (text !== undefined) file = { name, text };

@@ -2,7 +2,6 @@
 // before anything is sent — without touching an existing file there — and the report is written whole to
 // a temporary file beside it and renamed into place: a kill mid-write never leaves a torn or empty report.
 import type { FileHandle } from 'node:fs/promises';
-import { open, rename, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
@@ -18,9 +17,14 @@ export interface ReportFile {
   handle: FileHandle;
 }
 
+// The file modules load only when a report is opened or written: most sends write none, and each import
+// costs start-up.
+const fsPromises = () => import('node:fs/promises');
+
 const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
 async function openBeside(path: string, target: string): Promise<ReportFile> {
+  const { open, stat } = await fsPromises();
   if ((await stat(target).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
   // Mode 600: a report lists recipients, which are personal data to many apps.
@@ -55,8 +59,7 @@ export async function openAutomaticReportFile(cwd: string): Promise<ReportFile> 
  * the secret filter, then renames it into place.
  */
 export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: { scrub(text: string): string }): Promise<void> {
-  // The stream modules load only here: most sends write no report, and each import costs start-up.
-  const [{ Readable }, { pipeline }] = await Promise.all([import('node:stream'), import('node:stream/promises')]);
+  const [{ Readable }, { pipeline }, { rename, unlink }] = await Promise.all([import('node:stream'), import('node:stream/promises'), fsPromises()]);
   const scrubbed = function* () {
     for (const chunk of reportJsonChunks(buildReport(results))) yield filter.scrub(chunk);
   };
@@ -71,6 +74,7 @@ export async function writeReport(file: ReportFile, results: readonly BatchResul
 
 /** Removes the temporary file of a report that will not be written (nothing was left to report). */
 export async function discardReport(file: ReportFile): Promise<void> {
+  const { unlink } = await fsPromises();
   await file.handle.close().catch(() => {});
   await unlink(file.temp).catch(() => {});
 }

@@ -13,6 +13,7 @@ import { MAX_BATCH_SIZE, planBatches, type ClientIdSource } from '../client/batc
 import { summarizeBatches } from '../client/report.js';
 import { sendBatches, type BatchResult } from '../client/send-batches.js';
 import { DEFAULT_RETRY_POLICY } from '../client/retry.js';
+import { monotonicNow } from '../client/sleep.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
 import { requireCredentials } from '../settings/resolve.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
@@ -168,7 +169,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const progress = await startProgress(ctx.stderr, human, options.dryRun ? 'dry run…' : 'sending…', ctx.env);
   // Completion times of requests (ms since the start), for an honest moving rate; only the last seconds matter.
   const doneAt: number[] = [];
-  const started = performance.now();
+  const started = monotonicNow();
   let results: BatchResult[];
   try {
     results = await sendBatches({
@@ -182,7 +183,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
       signal: ctx.interrupt,
       ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
       onProgress: (p) => {
-        const now = performance.now() - started;
+        const now = monotonicNow() - started;
         doneAt.push(now);
         if (doneAt.length > 4096) doneAt.splice(0, 2048);
         progress.update(`batches ${p.batchesDone}/${p.batchesTotal} · recipients ${p.recipientsDone}/${p.recipientsTotal} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
@@ -222,7 +223,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
   const resendSource = journal?.path ?? reportPath;
   const resendLine = resend > 0 && resendSource !== undefined ? resendCommand(options.argv, resendSource, reportPath) : undefined;
 
-  const elapsedSeconds = (performance.now() - started) / 1000;
+  const elapsedSeconds = (monotonicNow() - started) / 1000;
   printDelivery({ results, summary, exitCode, dryRun: options.dryRun, batched, warnings, notes, reportPath, resend, resendLine, interrupted, elapsedSeconds }, options, ctx, errStyle);
   return exitCode;
 }

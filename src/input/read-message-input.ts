@@ -1,6 +1,6 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
-import { open, readFile } from 'node:fs/promises';
+import { createReadStream, openSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { ClientIdCollector, ClientIdList } from '../client/read-client-ids.js';
 import type { Ctx } from '../context.js';
@@ -32,7 +32,7 @@ async function readText(path: string, what: string, ctx: Pick<Ctx, 'stdin' | 'cw
   if (path === '-') bytes = await readStdinBytes(ctx.stdin);
   else {
     try {
-      bytes = await readFile(resolve(ctx.cwd, path));
+      bytes = readFileSync(resolve(ctx.cwd, path));
     } catch (error) {
       throw unreadable(error, what, path);
     }
@@ -57,12 +57,14 @@ async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, c
   if (path === '-') return readClientIds(ctx.stdin, collector);
   const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
   // Opened first so a missing file is a clear message, not a stream error. Bytes, not text: the collector
-  // takes plain ASCII lines without making a string of them. (FileHandle, not node:fs: importing node:fs
-  // costs a millisecond of start-up on every validate.)
-  const handle = await open(full, 'r').catch((error: unknown) => {
+  // takes plain ASCII lines without making a string of them.
+  let fd: number;
+  try {
+    fd = openSync(full, 'r');
+  } catch (error) {
     throw unreadable(error, 'client ID file', path);
-  });
-  return readClientIds(handle.createReadStream({ highWaterMark: 1 << 20 }), collector);
+  }
+  return readClientIds(createReadStream(full, { fd, highWaterMark: 1 << 20 }), collector);
 }
 
 export async function readMessageInput(options: MessageInputOptions, ctx: Pick<Ctx, 'stdin' | 'cwd'>): Promise<AssembleInput> {

@@ -1,7 +1,7 @@
 // A config file that does not parse is described by its name, line and column only. The parsers' own
 // messages quote the file (a code frame, "while parsing '{ "appSecret": ...'"), and a config file is where
 // a secret lives, so none of their text is repeated.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { configError, type CliError } from '../errors.js';
 import { firstErrorOffset, lineAndColumn } from '../message/parse-json.js';
 
@@ -21,7 +21,7 @@ export async function configSyntaxError(filepath: string, error: unknown): Promi
     return configError(`cannot parse config file ${filepath}: ${what} at line ${mark.line + 1}, column ${mark.column + 1}`, hint);
   }
   if (/^(JSON Error|SyntaxError)/.test(error instanceof Error ? `${error.message}` : '') || /\.json$/.test(filepath)) {
-    const text = await readFile(filepath, 'utf8').catch(() => undefined);
+    const text = readTextOrUndefined(filepath);
     if (text !== undefined) {
       const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
       const { line, column } = lineAndColumn(source, firstErrorOffset(source));
@@ -31,4 +31,12 @@ export async function configSyntaxError(filepath: string, error: unknown): Promi
   // A JavaScript config that throws: its message may quote its own source, so only the kind is named.
   const kind = error instanceof Error ? error.name : 'error';
   return configError(`cannot load config file ${filepath}: it throws ${kind}`, `run node ${filepath} to see where, or ${hint}`);
+}
+
+function readTextOrUndefined(filepath: string): string | undefined {
+  try {
+    return readFileSync(filepath, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,6 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+// Synchronous on purpose: a handful of small reads on the start-up path of every command, where each
+// asynchronous one costs a thread-pool round trip (and node:fs/promises a module load).
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CliError, configError } from '../errors.js';
 import { configFileSchema, type ConfigFile } from './schema.js';
@@ -99,7 +101,7 @@ function holdsSecret(config: ConfigFile): boolean {
 async function permissionWarnings(filepath: string, config: ConfigFile, platform: NodeJS.Platform): Promise<string[]> {
   // Windows has no meaningful group/other mode bits; its ACLs are out of reach here.
   if (platform === 'win32' || !holdsSecret(config)) return [];
-  const { mode } = await stat(filepath);
+  const { mode } = statSync(filepath);
   if ((mode & 0o044) === 0) return [];
   const octal = (mode & 0o777).toString(8);
   return [
@@ -112,14 +114,19 @@ async function permissionWarnings(filepath: string, config: ConfigFile, platform
  * Whether `dir` has one of `places` (a package.json counts only with a "pushctl" key). A cheap pre-check:
  * cosmiconfig then reads the file, so parse errors are still reported by it.
  */
-async function mayHoldConfig(dir: string, places: readonly string[]): Promise<boolean> {
-  const names = new Set(await readdir(dir).catch(() => []));
-  const nested = places.some((p) => p.startsWith('.config/')) && names.has('.config') ? await readdir(path.join(dir, '.config')).catch(() => []) : [];
+function mayHoldConfig(dir: string, places: readonly string[]): boolean {
+  const names = new Set(listDir(dir));
+  const nested = places.some((p) => p.startsWith('.config/')) && names.has('.config') ? listDir(path.join(dir, '.config')) : [];
   for (const nestedName of nested) names.add(`.config/${nestedName}`);
   for (const place of places) {
     if (!names.has(place)) continue;
     if (place !== 'package.json') return true;
-    const text = await readFile(path.join(dir, place), 'utf8').catch(() => '');
+    let text = '';
+    try {
+      text = readFileSync(path.join(dir, place), 'utf8');
+    } catch {
+      // Unreadable: treated as holding no config, as a missing file is.
+    }
     // A package.json that does not parse is left to cosmiconfig, which says where it is broken.
     try {
       if (Object.hasOwn(JSON.parse(text) ?? {}, 'pushctl')) return true;
@@ -128,6 +135,15 @@ async function mayHoldConfig(dir: string, places: readonly string[]): Promise<bo
     }
   }
   return false;
+}
+
+/** A directory's names; none when it is missing or unreadable. */
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function validate(filepath: string, raw: unknown): ConfigFile {
@@ -172,7 +188,7 @@ export async function loadConfigFile(options: LoadConfigOptions): Promise<Loaded
     const userDir = userConfigDir(env, platform);
     const candidates: [string, string[]][] = [...searchDirs(cwd, homeDir(env)).map((dir): [string, string[]] => [dir, searchPlaces]), [userDir, userSearchPlaces]];
     for (const [dir, places] of candidates) {
-      if (!(await mayHoldConfig(dir, places))) continue;
+      if (!mayHoldConfig(dir, places)) continue;
       result = await (await explorer(places, cwd)).search(dir).catch(async (error: unknown) => {
         throw await readError((error as { filepath?: string }).filepath ?? dir, error, origin);
       });

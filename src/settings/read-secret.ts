@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { configError, usageError } from '../errors.js';
@@ -53,7 +53,7 @@ export async function readSecret(
     const file = path.resolve(io.cwd, options.appSecretFile);
     source = `flag --app-secret-file ${file}`;
     try {
-      const buffer = await readFile(file);
+      const buffer = readFileSync(file);
       if (buffer.length > maxSecretBytes) throw configError(`--app-secret-file ${file} is larger than 64 KiB, which is not an app secret`);
       value = buffer.toString('utf8');
     } catch (error) {
