@@ -33,7 +33,9 @@ export function loadIsland(name: string): unknown {
   const code = source.toString('utf8');
   if (!code.startsWith(ISLAND_HEAD)) throw new Error(`${file} is not an island for this loader: run npm run build`);
   const script = new Script(code, {
-    filename: file,
+    // A name that does not depend on where the package is: V8 keeps the one the cache was made under, so
+    // the build directory's path would otherwise show in every user's stack traces.
+    filename: `pushctl/dist/${name}.cjs`,
     cachedData: cacheFor(file, source),
     // A config file written as an ES module (pushctl.config.mjs) is loaded with import() by cosmiconfig.
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

@@ -48,7 +48,11 @@ describe('the code cache the build writes', () => {
     expect(cachedData, `${name}.cjs.v8 missing or made from another source: run npm run build`).toBeDefined();
     const code = source.toString('utf8');
     expect(code.startsWith(ISLAND_HEAD), 'the build wraps islands as the loader expects').toBe(true);
-    const script = new Script(code, { filename: file, cachedData });
+    const script = new Script(code, { filename: `pushctl/dist/${name}.cjs`, cachedData });
     expect(script.cachedDataRejected).toBe(false);
+  });
+
+  it('names no directory of the machine that built it', () => {
+    for (const name of ['main', 'commands/send']) expect(readFileSync(join(DIST, `${name}.cjs.v8`)).includes(DIST)).toBe(false);
   });
 });
