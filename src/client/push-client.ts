@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type https from 'node:https';
-import { createRequire } from 'node:module';
 import { configError } from '../errors.js';
 import { MAX_TIMER_MS } from '../message/duration.js';
 import type { PushMessage } from '../message/types.js';
@@ -20,6 +19,11 @@ export interface PushClientOptions {
   maxResponseBytes?: number;
   /** The connection agent, e.g. a proxy's (client/proxy-agent.ts); default a keep-alive agent of our own. */
   agent?: http.Agent;
+}
+
+interface Connection {
+  transport: typeof http | typeof https;
+  agent: http.Agent;
 }
 
 /** Anything that can make one attempt; sendBatches takes this so tests can script outcomes. */
@@ -43,8 +47,9 @@ export class PushClient implements PushSender {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly headers: Record<string, string>;
-  private readonly agent: http.Agent;
-  private readonly transport: typeof http | typeof https;
+  /** The transport and agent, chosen at the first send (see connection()). */
+  private connecting: Promise<Connection> | undefined;
+  private agent: http.Agent | undefined;
 
   constructor(private readonly options: PushClientOptions) {
     let base: URL;
@@ -71,9 +76,6 @@ export class PushClient implements PushSender {
       Accept: 'application/json',
       'User-Agent': options.userAgent,
     };
-    // node:https pulls in TLS, a few milliseconds of start-up that a run against the emulator never needs.
-    this.transport = base.protocol === 'https:' ? (createRequire(import.meta.url)('node:https') as typeof https) : http;
-    this.agent = options.agent ?? new this.transport.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
   }
 
   /** The request `send(body)` would make, secret shown as `***`, for `--verbose`. */
@@ -94,25 +96,41 @@ export class PushClient implements PushSender {
    */
   async send(body: PushMessage | object, options: { signal?: AbortSignal } = {}): Promise<AttemptOutcome> {
     options.signal?.throwIfAborted();
-    return this.request(JSON.stringify(body), options.signal);
+    const connection = await this.connection();
+    options.signal?.throwIfAborted();
+    return this.request(connection, JSON.stringify(body), options.signal);
   }
 
   /** Close idle keep-alive sockets so the process can exit. */
   close(): void {
-    this.agent.destroy();
+    this.agent?.destroy();
+  }
+
+  /**
+   * node:https pulls in TLS, a few milliseconds of start-up that a run against the emulator never needs, so
+   * it loads at the first send to an https URL; asynchronously, because a synchronous require from an ES
+   * module (node:module's createRequire) would start Node's ES module loader in the CommonJS CLI.
+   */
+  private connection(): Promise<Connection> {
+    this.connecting ??= (async () => {
+      const transport = this.url.protocol === 'https:' ? await import('node:https') : http;
+      this.agent = this.options.agent ?? new transport.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
+      return { transport, agent: this.agent };
+    })();
+    return this.connecting;
   }
 
   /** The only I/O in the client. */
-  private request(payload: string, signal: AbortSignal | undefined): Promise<AttemptOutcome> {
+  private request({ transport, agent }: Connection, payload: string, signal: AbortSignal | undefined): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve, reject) => {
       let connected = false;
       let written = false;
       let settled = false;
       let response: { httpStatus: number; headers: Record<string, string>; chunks: Buffer[]; size: number } | undefined;
 
-      const req = this.transport.request(this.url, {
+      const req = transport.request(this.url, {
         method: 'POST',
-        agent: this.agent,
+        agent,
         headers: { ...this.headers, 'Content-Length': Buffer.byteLength(payload) },
       });
 
