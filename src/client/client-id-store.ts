@@ -13,7 +13,19 @@ const INITIAL_CAPACITY = 1024;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 /** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
+const CLIENT_ID_ERROR = Symbol.for('pushctl.ClientIdError');
+
 export class ClientIdError extends Error {
+  /**
+   * The CLI bundles this module into a command's file and into the client-ID file reader's, each with its
+   * own copy of this class; the brand lets `instanceof` in either recognise an error thrown by the other.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [CLIENT_ID_ERROR]?: unknown })[CLIENT_ID_ERROR] === true;
+  }
+
+  readonly [CLIENT_ID_ERROR] = true;
+
   constructor(
     message: string,
     readonly byte?: number,

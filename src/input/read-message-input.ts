@@ -2,7 +2,8 @@
 // to the pure assembleMessage.
 import { createReadStream, openSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { ClientIdCollector, ClientIdList } from '../client/read-client-ids.js';
+import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
+import type { ClientIdList } from '../client/read-client-ids.js';
 import type { Ctx } from '../context.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
@@ -77,9 +78,8 @@ export async function readMessageInput(options: MessageInputOptions, ctx: Pick<C
   if (options.file !== undefined) input.file = { name: options.file, text: await readText(options.file, 'message file', ctx) };
   if (options.dataFile !== undefined) input.dataFile = { name: options.dataFile, text: await readText(options.dataFile, 'data file', ctx) };
   if (options.clientId !== undefined || options.clientIdsFile !== undefined) {
-    // One collector for both sources, so repeats across them are dropped too.
-    // Loaded only for messages with client IDs: most validate and send runs have none.
-    const { ClientIdCollector, ClientIdError } = await import('../client/read-client-ids.js');
+    // One collector for both sources, so repeats across them are dropped too. The collector is bundled with
+    // the command (a send to a few --client-id values is common); the file reader loads only for a file.
     const collector = new ClientIdCollector();
     try {
       collector.addAll((options.clientId ?? []).flatMap((v) => v.split(',')));

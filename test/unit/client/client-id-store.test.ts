@@ -237,3 +237,22 @@ describe('sendBatches with a store', () => {
     expect(recipientCount(results[0]!)).toBe(1);
   });
 });
+
+describe('ClientIdError across bundled copies', () => {
+  // The CLI bundles this module into more than one file (a command's, and the client-ID file reader's):
+  // an error thrown by one copy's collector must still be recognised by the other copy's `instanceof`.
+  it('is recognised by another copy of the class', async () => {
+    // @ts-expect-error: the query, which TypeScript cannot resolve, makes vitest load a second copy.
+    const copy = (await import('../../../src/client/client-id-store.js?another-copy')) as typeof import('../../../src/client/client-id-store.js');
+    expect(copy.ClientIdError).not.toBe(ClientIdError);
+    let thrown: unknown;
+    try {
+      new copy.ClientIdCollector().add('a\u0000b');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect(thrown instanceof ClientIdError).toBe(true);
+    expect(new Error('other') instanceof ClientIdError).toBe(false);
+  });
+});
