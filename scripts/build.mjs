@@ -116,7 +116,26 @@ const lazyChildProcess = {
   },
 };
 
-const ISLAND_HEAD = '(function (exports, require, module, __filename, __dirname, __pushctl_island, __pushctl_meta_url) {';
+const ISLAND_HEAD = '(function (exports, require, module, __filename, __dirname, __pushctl_island, __pushctl_meta_url, __pushctl_import) {';
+
+/**
+ * cosmiconfig loads a JavaScript config file with import() of a path known only at run time. Code compiled
+ * by vm.Script cannot make that import without an experimental option (and its warning), so in the CLI's
+ * islands it calls the loader's own import() instead.
+ */
+const COSMICONFIG_LOADERS = `${path.sep}cosmiconfig${path.sep}dist${path.sep}loaders.js`;
+const islandImport = {
+  name: 'island-import',
+  setup(b) {
+    b.onLoad({ filter: /cosmiconfig[\\/]dist[\\/]loaders\.js$/ }, (args) => {
+      if (!args.path.endsWith(COSMICONFIG_LOADERS)) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      const contents = text.replace(/\bimport\(/g, '__pushctl_import(');
+      if (contents === text) throw new Error(`${args.path}: no import() to route through the island loader; check the cosmiconfig upgrade`);
+      return { contents, loader: 'js' };
+    });
+  },
+};
 
 const common = {
   outdir: OUT,
@@ -143,7 +162,7 @@ const results = await Promise.all([
       entryPoints: { [name]: entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [cjsIslands(name, CLI_ISLANDS), lazyChildProcess],
+      plugins: [cjsIslands(name, CLI_ISLANDS), lazyChildProcess, islandImport],
       // The loader passes the island's file URL in; CommonJS has no import.meta.
       define: { ...common.define, 'import.meta.url': '__pushctl_meta_url' },
       // Wrapped as the loader compiles it (ISLAND_HEAD in src/islands/load-island.ts, which checks it).
@@ -155,6 +174,10 @@ const results = await Promise.all([
   build({ ...common, entryPoints: { pushctl: 'src/islands/cli-entry.ts' }, format: 'cjs', outExtension: { '.js': '.cjs' } }),
 ]);
 for (const file of results.flatMap((r) => r.outputFiles)) {
+  // An island compiled by vm.Script cannot make an import() of its own (see islandImport): fail here, not at run time.
+  if (file.path.endsWith('.cjs') && !file.path.endsWith(`${path.sep}pushctl.cjs`) && /(?<![\w$])import\(/.test(file.text)) {
+    throw new Error(`${file.path}: an import() the island loader cannot make; route it through __pushctl_import (scripts/build.mjs)`);
+  }
   mkdirSync(path.dirname(file.path), { recursive: true });
   if (!file.path.endsWith('.js')) writeFileSync(file.path, file.text);
   else {

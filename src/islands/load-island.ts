@@ -9,14 +9,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Script, constants } from 'node:vm';
+import { Script } from 'node:vm';
 
 /**
- * How every island file begins (scripts/build.mjs writes it): Node's CommonJS wrapper, plus the two names the
- * build leaves free, the island loader and import.meta.url. Wrapped on disk, not here: joining strings the
- * size of an island would be garbage the first collection has to copy.
+ * How every island file begins (scripts/build.mjs writes it): Node's CommonJS wrapper, plus the names the
+ * build leaves free: the island loader, import.meta.url, and import() of a path known only at run time.
+ * Wrapped on disk, not here: joining strings the size of an island would be garbage the first collection
+ * has to copy.
  */
-export const ISLAND_HEAD = '(function (exports, require, module, __filename, __dirname, __pushctl_island, __pushctl_meta_url) {';
+export const ISLAND_HEAD = '(function (exports, require, module, __filename, __dirname, __pushctl_island, __pushctl_meta_url, __pushctl_import) {';
 
 /** The build sets this while it runs the CLI once per command, to write each island's cache. */
 const TRAIN_ENV = 'PUSHCTL_BUILD_CODE_CACHE';
@@ -37,8 +38,6 @@ export function loadIsland(name: string): unknown {
     // the build directory's path would otherwise show in every user's stack traces.
     filename: `pushctl/dist/${name}.cjs`,
     cachedData: cacheFor(file, source),
-    // A config file written as an ES module (pushctl.config.mjs) is loaded with import() by cosmiconfig.
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (process.env[TRAIN_ENV] === '1') {
     if (compiled.length === 0) process.once('exit', writeCaches);
@@ -46,7 +45,7 @@ export function loadIsland(name: string): unknown {
   }
   const module = { exports: {} as unknown };
   const body = script.runInThisContext() as IslandBody;
-  body.call(module.exports, module.exports, require, module, file, dirname(file), loadIsland, pathToFileURL(file).href);
+  body.call(module.exports, module.exports, require, module, file, dirname(file), loadIsland, pathToFileURL(file).href, importModule);
   loaded.set(name, module.exports);
   return module.exports;
 }
@@ -59,7 +58,17 @@ type IslandBody = (
   dirname: string,
   island: typeof loadIsland,
   metaUrl: string,
+  dynamicImport: typeof importModule,
 ) => void;
+
+/**
+ * import() for the islands: a config file written as JavaScript (pushctl.config.mjs) is loaded by cosmiconfig
+ * with import(), which code compiled by vm.Script can only make through an experimental option that prints
+ * a warning. Here, in a file Node loaded itself, it is Node's own import().
+ */
+function importModule(specifier: string): Promise<unknown> {
+  return import(specifier);
+}
 
 /** V8's data for `file` when its cache file was made from exactly `source`. */
 export function cacheFor(file: string, source: Buffer): Buffer | undefined {
