@@ -1,6 +1,6 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
-import { createReadStream, openSync, readFileSync } from 'node:fs';
+import { createReadStream, openSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
 import type { ClientIdList } from '../client/read-client-ids.js';
@@ -8,6 +8,7 @@ import type { Ctx } from '../context.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
 import { decodeUtf8 } from './decode-utf8.js';
+import { readWholeFile } from './read-whole-file.js';
 
 export interface MessageInputOptions extends MessageFlags {
   file?: string;
@@ -33,7 +34,7 @@ async function readText(path: string, what: string, ctx: Pick<Ctx, 'stdin' | 'cw
   if (path === '-') bytes = await readStdinBytes(ctx.stdin);
   else {
     try {
-      bytes = readFileSync(resolve(ctx.cwd, path));
+      bytes = await readWholeFile(resolve(ctx.cwd, path));
     } catch (error) {
       throw unreadable(error, what, path);
     }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { configError, usageError } from '../errors.js';
+import { readWholeFile } from '../input/read-whole-file.js';
 
 /** A secret taken from a flag, with the words that say where it came from (never the value). */
 export interface SecretInput {
@@ -53,7 +53,7 @@ export async function readSecret(
     const file = path.resolve(io.cwd, options.appSecretFile);
     source = `flag --app-secret-file ${file}`;
     try {
-      const buffer = readFileSync(file);
+      const buffer = await readWholeFile(file);
       if (buffer.length > maxSecretBytes) throw configError(`--app-secret-file ${file} is larger than 64 KiB, which is not an app secret`);
       value = buffer.toString('utf8');
     } catch (error) {

@@ -1,0 +1,64 @@
+// A message file or secret file may be a pipe whose writer is slow (`-f <(make-message)`,
+// `--app-secret-file <(vault read …)`). While pushctl waits for it, it must still answer signals, as a CI
+// job's cancel sends them: reading such a file must not block the process. (A process waiting in the
+// thread pool for a pipe's writer cannot exit before the writer comes, whatever it is sent but SIGKILL:
+// libuv joins its threads at exit. Answering is what is in pushctl's hands.)
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { cleanEnv, runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+const started: ChildProcess[] = [];
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-fifo-'));
+});
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Whether a thread of the process waits in open() for a pipe's writer (its wchan, in /proc). */
+function waitsForWriter(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((tid) => readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'utf8') === 'wait_for_partner');
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe.runIf(process.platform === 'linux')('a file that is a pipe whose writer is slow', () => {
+  it.each([
+    ['message file', (fifo: string) => ['validate', '-f', fifo], JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'Hi' } }), 0],
+    // Interrupted before anything was sent: the send stops there (exit 130, SPEC section 2).
+    ['secret file', (fifo: string) => ['send', '--base-url', 'http://127.0.0.1:9', '--app-id', 'a', '--all', '--title', 'x', '--app-secret-file', fifo], 'a-secret\n', 130],
+  ])('%s: the CLI answers SIGINT while it waits, then goes on with what the pipe gives', async (what, args, content, exitCode) => {
+    const fifo = join(dir, `${what.replace(' ', '-')}.fifo`);
+    execFileSync('mkfifo', [fifo]);
+    let stderr = '';
+    const result = runCli(args(fifo), {
+      env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') }),
+      cwd: dir,
+      onSpawn: (child) => {
+        started.push(child);
+        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+      },
+    });
+    const child = started.at(-1)!;
+    await until(() => waitsForWriter(child.pid!));
+    child.kill('SIGINT');
+    // A process blocked in a synchronous read would print this only once the pipe had given everything.
+    await until(() => stderr.includes('SIGINT: stopping:'));
+    await writeFile(fifo, content);
+    const r = await result;
+    expect(r.code, r.stderr).toBe(exitCode);
+  });
+});
