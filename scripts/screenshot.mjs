@@ -40,6 +40,15 @@ try {
     await page.locator('article.entry').nth(4).waitFor();
     await page.locator('#device-list li').first().click();
     await page.locator('#device-inbox li').first().waitFor();
+    // The compose panel, open on a message being written: checked live, previewed, its command ready to copy.
+    await page.click('#compose-toggle');
+    await page.fill('#compose-fields [name=title]', 'Your order has shipped');
+    await page.fill('#compose-fields [name=desc]', 'Track it on the way: it arrives Thursday');
+    await page.fill('#compose-fields [name=smallIconColor]', '#188038');
+    await page.selectOption('#compose-fields [name=onTap]', 'url');
+    await page.fill('#compose-fields [name=openContent]', 'https://example.com/orders/1042');
+    await page.fill('#compose-fields [name=ttl]', '2d');
+    await page.locator('#compose-verdict .verdict-line', { hasText: 'valid' }).waitFor();
     mkdirSync(join(ROOT, 'docs'), { recursive: true });
     await page.screenshot({ path: out, fullPage: false });
     console.error(`wrote ${out}`);

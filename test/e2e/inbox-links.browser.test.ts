@@ -125,6 +125,19 @@ describe.skipIf(!browserFound)('the inbox page: links, filters, devices, hostile
     expect(await page.evaluate(() => /[\u202A-\u202E\u2066-\u2069\u200B-\u200F]/.test(document.body.innerText))).toBe(false);
   });
 
+  it('a 5,000-character title is cut in the list as a phone cuts it, the page keeps its width, and the full text is one click away', async () => {
+    const long = `Release notes ${'x'.repeat(5000)}`;
+    expect((await inbox.send('send', '--all', '--title', long)).code).toBe(0);
+    const title = page.locator('article.entry', { hasText: 'Release notes' }).locator('.n-title');
+    await title.waitFor();
+    expect(await title.locator('button.expand').textContent()).toBe('show all 5,014 characters');
+    expect((await title.textContent())!.length).toBeLessThan(100);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await title.locator('button.expand').click();
+    expect(await title.textContent()).toContain(long);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+
   it('clear asks first: cancel keeps everything, confirm clears', async () => {
     const before = await page.locator('article.entry').count();
     expect(before).toBeGreaterThan(0);

@@ -105,10 +105,11 @@ async function send(): Promise<void> {
       headers: { 'content-type': 'application/json', authorization: $<HTMLInputElement>('#compose-secret').value },
       body: JSON.stringify(body),
     });
-    const json = (await answer.json()) as { status?: number; message?: string; message_id?: string };
-    if (json.status === 200 && json.message_id) {
-      const link = el('a', '', json.message_id);
-      link.href = hashOfMessage(json.message_id);
+    const json = (await answer.json()) as { status?: number; message?: string; result?: { message_id?: string } };
+    const messageId = json.result?.message_id;
+    if (json.status === 200 && messageId) {
+      const link = el('a', '', messageId);
+      link.href = hashOfMessage(messageId);
       status.replaceChildren(el('span', 'good', fields.dryRun ? 'dry run accepted: ' : 'accepted: '), link);
     } else {
       status.replaceChildren(el('span', 'bad', `${json.status ?? answer.status} ${json.message ?? ''}`));

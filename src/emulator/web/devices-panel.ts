@@ -79,9 +79,8 @@ export async function openDevice(clientId: string): Promise<void> {
     return el('li', '', link);
   });
   $('#device-inbox').replaceChildren(
-    el('h3', '', 'Inbox of ', el('code', '', clientId), ` (${plural(answer.inbox.length, 'message')})`),
+    el('h3', '', 'Inbox of ', el('code', '', clientId), ` (${plural(answer.inbox.length, 'message')})`, button('close', () => $('#device-inbox').replaceChildren(), 'close')),
     items.length > 0 ? el('ol', '', ...items) : el('p', 'muted', 'nothing received yet'),
-    button('close', () => $('#device-inbox').replaceChildren(), 'close'),
   );
 }
 
