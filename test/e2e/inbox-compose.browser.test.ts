@@ -108,4 +108,17 @@ describe.skipIf(!browserFound)('the inbox compose panel (chromium)', () => {
     expect(kept).not.toContain('demo-secret');
     expect(await page.locator('#compose-command').textContent()).not.toContain('demo-secret');
   });
+
+  it('a dry run from the panel is pushctl dry-run, reaches no one, and says whom it would reach', async () => {
+    await page.goto(`${inbox.url}/?compose`);
+    await compose({ title: 'Only a rehearsal' });
+    await page.check('#compose-dry-run');
+    await expect.poll(() => page.locator('#compose-command').textContent()).toMatch(/^pushctl dry-run --all --title 'Only a rehearsal' /);
+    await page.fill('#compose-secret', 'demo-secret');
+    await page.click('#compose-send');
+    await expect.poll(() => page.locator('#compose-status').textContent()).toMatch(/^dry run accepted: emu-/);
+    const dry = page.locator('article.entry.dry_run', { hasText: 'Only a rehearsal' });
+    await dry.waitFor();
+    expect(await dry.locator('.facts').textContent()).toContain('would reach20 of 20 simulated devices');
+  });
 });

@@ -21,8 +21,10 @@ let mode: 'fields' | 'json' = 'fields';
 function readFields(): ComposeFields {
   const fields: Record<string, string | boolean> = { ...EMPTY_FIELDS };
   for (const input of form().querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[name]')) {
-    fields[input.name] = input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input.value;
+    fields[input.name] = input.value;
   }
+  // Dry run sits beside the send button: it applies to pasted JSON as well as to the fields.
+  fields.dryRun = $<HTMLInputElement>('#compose-dry-run').checked;
   return fields as unknown as ComposeFields;
 }
 
@@ -76,7 +78,8 @@ function update(): void {
         el('strong', 'verdict-line', errors ? `invalid: ${plural(errors, 'error')}, nothing would be sent` : `valid${result.warnings.length ? ` (${plural(result.warnings.length, 'warning')})` : ''}`),
         issueList('errors', result.errors, 'errors'),
         issueList('warnings', result.warnings, 'warnings'),
-        issueList('normalised', [...assembled.notes, ...result.notes], 'notes'),
+        // The kind select already says what the CLI's "no --type given" note would.
+        issueList('normalised', [...assembled.notes, ...result.notes].filter((n) => !(n.path === 'type' && n.rule === 'default')), 'notes'),
       ),
     );
     // The preview draws what was typed even while it has errors: the phone shows what it can.

@@ -33,6 +33,26 @@ interface InboxItem {
 
 let offset = 0;
 let loading = 0;
+let inFlight: Promise<void> | undefined;
+let again = false;
+
+/**
+ * Reloads the devices (their inbox counts change with every delivery). Calls while a load is in flight
+ * make one more load after it, not one each: a burst of pushes costs two requests, not hundreds.
+ */
+export function refreshDevices(): void {
+  if (inFlight) {
+    again = true;
+    return;
+  }
+  inFlight = loadDevices().finally(() => {
+    inFlight = undefined;
+    if (again) {
+      again = false;
+      refreshDevices();
+    }
+  });
+}
 
 /** Loads the page of devices at the current offset; hides the panel when the emulator has no devices. */
 export async function loadDevices(): Promise<void> {

@@ -5,11 +5,13 @@
 // a message's permalink in the hash (`#/m/<message_id>`).
 import { card, type Entry } from './entry-card.js';
 import { toggleCompose, wireCompose } from './compose-panel.js';
-import { loadDevices, wireDevices } from './devices-panel.js';
+import { loadDevices, refreshDevices, wireDevices } from './devices-panel.js';
 import { $, el, num } from './dom.js';
 import { showInvisible } from './invisible-characters.js';
 import { countLabel, FILTER_NAMES, filtersFromSearch, isFiltered, messageIdFromHash, searchFromFilters, type Filters } from './url-state.js';
 
+/** Entries shown at most; the header still counts them all. */
+const LIST_SIZE = 200;
 const list = $('#entries');
 const inputs = { app: $<HTMLSelectElement>('#app'), kind: $<HTMLSelectElement>('#kind'), outcome: $<HTMLSelectElement>('#outcome'), q: $<HTMLInputElement>('#q') };
 const apps = new Set<string>();
@@ -35,7 +37,7 @@ let loading = 0;
 async function loadList(): Promise<void> {
   const mine = ++loading;
   const params = new URLSearchParams(searchFromFilters(currentFilters()));
-  params.set('limit', '200');
+  params.set('limit', String(LIST_SIZE));
   const answer = (await (await fetch(`/v1/emulator/requests?${params}`)).json()) as { entries: Entry[]; total: number; matched?: number };
   if (mine !== loading) return;
   for (const entry of answer.entries) noteApp(entry.app_id);
@@ -92,10 +94,14 @@ function connect(): void {
     counts.total += 1;
     if (passes(entry)) {
       counts.shown += 1;
-      if (document.body.dataset.view === 'list') list.prepend(card(entry));
+      if (document.body.dataset.view === 'list') {
+        list.prepend(card(entry));
+        // The page holds the newest LIST_SIZE, as a load does: a flood of pushes cannot grow it without bound.
+        while (list.children.length > LIST_SIZE) list.lastElementChild!.remove();
+      }
     }
     showCount();
-    void loadDevices();
+    refreshDevices();
   });
   events.addEventListener('cleared', () => route());
 }
