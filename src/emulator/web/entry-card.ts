@@ -32,6 +32,8 @@ const WARNING_LABEL: Record<string, string> = {
   'no-effect': 'no effect',
   'button-style': 'button style',
   'long-ttl': 'long TTL',
+  // The CLI's warning that a title or text is longer than a phone's notification shade shows.
+  'display-length': 'cut on a phone',
 };
 
 /** `3600` → `1 hour`, `90` → `1 min 30 s`. */

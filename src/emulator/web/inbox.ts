@@ -104,6 +104,8 @@ function connect(): void {
     refreshDevices();
   });
   events.addEventListener('cleared', () => route());
+  // A reader that fell far behind is told how many entries it missed: load the list afresh.
+  events.addEventListener('skipped', () => route());
 }
 
 /** Clearing forgets everything for every open page, so it asks first and says how much goes. */
