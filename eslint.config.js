@@ -31,7 +31,7 @@ const siblingZones = [
   { target: ['src/client/**'], from: ['src/emulator/**'], message: 'the client and the emulator are siblings: share code through src/message/ instead.' },
   { target: ['src/emulator/**'], from: ['src/client/**'], message: 'the client and the emulator are siblings: share code through src/message/ instead.' },
   // Primitives (src/*.ts other than the entries) import nothing of the layers.
-  { target: ['src/{errors,context,suggest,version,read-whole-file}.ts'], from: LAYERS.flatMap((l) => l.files), message: 'a primitive imports no layer.' },
+  { target: ['src/{errors,context,suggest,version,read-whole-file,shell-quote}.ts'], from: LAYERS.flatMap((l) => l.files), message: 'a primitive imports no layer.' },
   // No command imports another command; what two commands share lives in commands/shared/.
   { target: ['src/commands/*.ts'], from: ['src/commands/*.ts'], message: 'no command imports another command: move what they share to src/commands/shared/.' },
   { target: ['src/commands/shared/**'], from: ['src/commands/*.ts'], message: 'commands/shared/ serves the commands and imports none of them.' },

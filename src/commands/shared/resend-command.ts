@@ -1,13 +1,10 @@
 // Builds "the one command that resends exactly the unknown and not_sent IDs": the user's own command
 // line with its recipients replaced by the run's journal (or report), and a new report path.
+import { shellQuote } from '../../shell-quote.js';
 
 /** Flags whose values choose recipients or the report, and so must not be repeated in the resend command. */
 const DROP_WITH_VALUE = new Set(['--client-ids-file', '--report', '--journal', '--country', '--language', '--brand', '--model', '--os-version', '--app-version']);
 
-/** Quotes a word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * `source` is what `--client-ids-file` reads (a journal or a report: both yield their unknown and not_sent

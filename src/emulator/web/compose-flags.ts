@@ -2,6 +2,7 @@
 // once as `MessageFlags` (what commander hands assembleMessage) and once as the `pushctl send` command to
 // copy. The page thus builds the body with the CLI's own assembleMessage and cannot drift from it. Pure.
 import type { MessageFlags } from '../../message/assemble.js';
+import { shellQuote } from '../../shell-quote.js';
 
 export interface ComposeFields {
   type: 'notification' | 'data';
@@ -84,10 +85,6 @@ export function flagsOf(words: readonly [string, string?][]): MessageFlags {
   return flags;
 }
 
-/** Quotes a word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 export interface Destination {
   baseUrl: string;
