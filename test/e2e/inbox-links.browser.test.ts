@@ -138,16 +138,32 @@ describe.skipIf(!browserFound)('the inbox page: links, filters, devices, hostile
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
 
+  it('a list longer than a page says so and loads the older ones on request', async () => {
+    for (let i = 0; i < 205; i++) {
+      const body = { type: 2, time_to_live: 60, condition: { type: 2, client_ids: ['device-000001'] }, data: { n: String(i) } };
+      await fetch(`${inbox.url}/v1/message/push/demo-app`, { method: 'POST', headers: { authorization: 'demo-secret' }, body: JSON.stringify(body) });
+    }
+    const other = await inbox.browser.newPage();
+    await other.goto(`${inbox.url}/?kind=data`);
+    const older = other.locator('button.older');
+    await expect.poll(() => older.textContent()).toBe('showing the newest 200 of 205: show 5 older');
+    await older.click();
+    await expect.poll(() => other.locator('article.entry').count()).toBe(205);
+    expect(await older.count()).toBe(0);
+    await other.close();
+  });
+
   it('clear asks first: cancel keeps everything, confirm clears', async () => {
-    const before = await page.locator('article.entry').count();
-    expect(before).toBeGreaterThan(0);
+    await page.reload();
+    const before = ((await (await fetch(`${inbox.url}/v1/emulator/requests`)).json()) as { total: number }).total;
+    expect(before).toBeGreaterThan(200);
     await page.click('#clear');
     const dialog = page.locator('#clear-dialog');
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain(`forgets ${before} requests`);
     await page.click('#clear-cancel');
     expect(await dialog.isVisible()).toBe(false);
-    expect(await page.locator('article.entry').count()).toBe(before);
+    expect(await page.locator('article.entry').count()).toBe(200);
     expect(((await (await fetch(`${inbox.url}/v1/emulator/requests`)).json()) as { total: number }).total).toBe(before);
     await page.click('#clear');
     await page.click('#clear-confirm');

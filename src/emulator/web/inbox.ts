@@ -6,7 +6,7 @@
 import { card, type Entry } from './entry-card.js';
 import { toggleCompose, wireCompose } from './compose-panel.js';
 import { loadDevices, refreshDevices, wireDevices } from './devices-panel.js';
-import { $, el, num } from './dom.js';
+import { $, button, el, num } from './dom.js';
 import { showInvisible } from './invisible-characters.js';
 import { countLabel, FILTER_NAMES, filtersFromSearch, isFiltered, messageIdFromHash, searchFromFilters, type Filters } from './url-state.js';
 
@@ -16,6 +16,8 @@ const list = $('#entries');
 const inputs = { app: $<HTMLSelectElement>('#app'), kind: $<HTMLSelectElement>('#kind'), outcome: $<HTMLSelectElement>('#outcome'), q: $<HTMLInputElement>('#q') };
 const apps = new Set<string>();
 const counts = { shown: 0, total: 0 };
+/** Entries the list holds at most: a page, and a page more for each "show older". */
+let kept = LIST_SIZE;
 
 const currentFilters = (): Filters => ({ app: inputs.app.value, kind: inputs.kind.value, outcome: inputs.outcome.value, q: inputs.q.value });
 
@@ -43,8 +45,33 @@ async function loadList(): Promise<void> {
   for (const entry of answer.entries) noteApp(entry.app_id);
   counts.total = answer.total;
   counts.shown = answer.matched ?? answer.entries.length;
+  kept = LIST_SIZE;
   list.replaceChildren(...answer.entries.map((entry) => card(entry)));
   showCount();
+  showOlderButton();
+}
+
+/** The list says when it holds less than the filter selects, and loads the next older page on request. */
+function showOlderButton(): void {
+  const shown = list.querySelectorAll(':scope > article').length;
+  let more = list.querySelector<HTMLButtonElement>(':scope > button.older');
+  if (document.body.dataset.view !== 'list' || counts.shown <= shown) return more?.remove();
+  more ??= button('', () => void loadOlder(), 'older');
+  more.textContent = `showing the newest ${num(shown)} of ${num(counts.shown)}: show ${num(Math.min(LIST_SIZE, counts.shown - shown))} older`;
+  list.append(more);
+}
+
+async function loadOlder(): Promise<void> {
+  const articles = list.querySelectorAll<HTMLElement>(':scope > article');
+  const params = new URLSearchParams(searchFromFilters(currentFilters()));
+  params.set('limit', String(LIST_SIZE));
+  params.set('before', articles[articles.length - 1]?.dataset.seq ?? '0');
+  const mine = loading;
+  const answer = (await (await fetch(`/v1/emulator/requests?${params}`)).json()) as { entries: Entry[] };
+  if (mine !== loading) return;
+  kept += LIST_SIZE;
+  list.querySelector(':scope > button.older')?.before(...answer.entries.map((entry) => card(entry)));
+  showOlderButton();
 }
 
 /** A permalink: the one message, its JSON open, whatever the filters say. */
@@ -96,8 +123,10 @@ function connect(): void {
       counts.shown += 1;
       if (document.body.dataset.view === 'list') {
         list.prepend(card(entry));
-        // The page holds the newest LIST_SIZE, as a load does: a flood of pushes cannot grow it without bound.
-        while (list.children.length > LIST_SIZE) list.lastElementChild!.remove();
+        // The page holds as many as it loaded: a flood of pushes cannot grow it without bound.
+        const articles = list.querySelectorAll(':scope > article');
+        for (let i = kept; i < articles.length; i++) articles[i]!.remove();
+        showOlderButton();
       }
     }
     showCount();
