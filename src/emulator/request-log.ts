@@ -145,7 +145,8 @@ export class RequestLog {
   }
 }
 
-function matches(entry: RequestLogEntry, query: RequestQuery, needle: string | undefined): boolean {
+/** Whether an entry passes the filters; `needle` is `query.q` trimmed and lower-cased. The inbox page applies it to live entries. */
+export function matches(entry: RequestLogEntry, query: RequestQuery, needle: string | undefined): boolean {
   if (query.app !== undefined && query.app !== '' && entry.app_id !== query.app) return false;
   if (query.outcome !== undefined && query.outcome !== '' && entry.outcome !== query.outcome) return false;
   const body = entry.body as { type?: unknown; notification?: { title?: unknown; desc?: unknown } } | undefined;
