@@ -117,6 +117,14 @@ const COMMANDS: CommandSpec[] = [
         .action(runs(async () => (await import('./commands/config.js')).configCommand)),
   },
   {
+    name: 'check',
+    description: 'show where each setting came from, then prove the app ID and secret with a dry run (no one reached)',
+    define: (cmd, { runs }) =>
+      addSettingsOptions(cmd.option('--json', 'print one JSON document'))
+        .addHelpText('after', examples(['pushctl check', 'pushctl check --profile staging', 'pushctl check --json']))
+        .action(runs(async () => (await import('./commands/check.js')).runCheck)),
+  },
+  {
     name: 'runs',
     description: 'list recent runs from their journals; `runs show <id|path>` prints one run and its resend command',
     define: (cmd, { runs }) => {
