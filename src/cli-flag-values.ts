@@ -3,6 +3,7 @@
 // here, for every option that takes a value; `--client-id=--odd` still says it deliberately.
 import type { Command, Option } from 'commander';
 import { usageError } from './errors.js';
+import { nearest } from './suggest.js';
 
 /** A flag is a dash or two and a letter: "-" (stdin), "-5" (a number) and "- item" (text) are values. */
 const looksLikeFlag = (arg: string): boolean => /^--?[A-Za-z]/.test(arg);
@@ -79,7 +80,9 @@ export function checkStrayArguments(argv: readonly string[], command: Command): 
   const operands = operandsOf(argv, command);
   if (operands.length <= takes) return;
   const stray = operands[takes]!;
-  const name = command.name();
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  const name = names.join(' ');
   if (name === 'config') {
     const [verb, key, value] = operands.map((o) => o.word);
     const initFlag: Record<string, string> = { appId: '--app-id', app_id: '--app-id', region: '--region', baseUrl: '--base-url', base_url: '--base-url', profile: '--profile' };
@@ -91,6 +94,11 @@ export function checkStrayArguments(argv: readonly string[], command: Command): 
           ? 'store the secret with pushctl init --app-secret-file <path>, or set PUSHCTL_APP_SECRET'
           : 'write a config file with pushctl init (it asks, or takes --app-id, --region, --base-url and --yes)';
     throw usageError(`pushctl config only shows the settings and where each came from; it takes no arguments (got ${JSON.stringify(stray.word)})`, next);
+  }
+  const subcommands = command.commands.map((c) => c.name());
+  if (subcommands.length > 0 && !stray.after) {
+    const near = nearest(stray.word, subcommands);
+    throw usageError(`unknown command '${name} ${stray.word}'${near ? ` (did you mean '${name} ${near}'?)` : ''}`, `its commands: ${subcommands.map((c) => `${name} ${c}`).join(', ')}`);
   }
   const after = stray.after;
   if (after?.value !== undefined) {

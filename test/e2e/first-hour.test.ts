@@ -114,6 +114,36 @@ const rows: Row[] = [
     says: [/"#FFF" is not a colour/, /"#FFFFFF"/],
   },
   {
+    name: '--small-icon-color 0xff0000',
+    args: ['validate', '--all', '--title', 'Hi', '--small-icon-color', '0xff0000'],
+    code: 3,
+    says: [/"#FF0000"/],
+  },
+  {
+    name: '--ttl 90 minutes',
+    args: ['validate', '--all', '--title', 'Hi', '--ttl', '90', 'minutes'],
+    code: 2,
+    says: [/"minutes"/, /--ttl 90m/],
+  },
+  {
+    name: 'a text value with a space left unquoted',
+    args: ['validate', '--all', '--title', 'Hello', 'world'],
+    code: 2,
+    says: [/"world"/, /--title "Hello world"/],
+  },
+  {
+    name: 'a stray word with --json: the one envelope on stdout, the culprit in it',
+    args: ['send', '--all', 'Hello world', '--json'],
+    code: 2,
+    says: [/"Hello world"/],
+  },
+  {
+    name: 'runs shwo',
+    args: ['runs', 'shwo', 'x'],
+    code: 2,
+    says: [/'runs shwo'/, /did you mean 'runs show'/],
+  },
+  {
     name: 'normalisation notes are not printed under errors',
     args: ['validate', '--title', 'Hi', '--country', 'gb', '--small-icon-color', 'FF0000'],
     code: 3,
