@@ -30,6 +30,7 @@ const CLI_ISLANDS = {
   'commands/serve': 'src/commands/serve.ts',
   'commands/init': 'src/commands/init.ts',
   'commands/config': 'src/commands/config.ts',
+  'commands/check': 'src/commands/check.ts',
   'commands/schema': 'src/commands/schema.ts',
   'commands/completion': 'src/commands/completion.ts',
   'commands/runs': 'src/commands/runs.ts',
