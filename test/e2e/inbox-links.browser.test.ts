@@ -132,6 +132,8 @@ describe.skipIf(!browserFound)('the inbox page: links, filters, devices, hostile
     await title.waitFor();
     expect(await title.locator('button.expand').textContent()).toBe('show all 5,014 characters');
     expect((await title.textContent())!.length).toBeLessThan(100);
+    // The CLI's warning about it (rule display-length) is listed under its own label.
+    expect(await page.locator('article.entry', { hasText: 'Release notes' }).locator('dt').allTextContents()).toContain('cut on a phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await title.locator('button.expand').click();
     expect(await title.textContent()).toContain(long);
