@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Ctx } from '../context.js';
 import { isLoopbackHost } from '../client/loopback.js';
 import { configError, usageError } from '../errors.js';
-import type { Emulator, EmulatorApp } from '../emulator/index.js';
+import type { Emulator, EmulatorApp, Fleet } from '../emulator/index.js';
 
 /** Options of `pushctl serve`, as the CLI parsed them. */
 export interface ServeOptions {
@@ -62,8 +62,8 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
 
   if (options.devices !== undefined && options.fleet !== undefined) throw usageError('--devices and --fleet both give the simulated devices', 'use one of them');
   if (options.fleet !== undefined) checkNumber(options.fleet, 'fleet', 1, MAX_FLEET, '--fleet 10000');
-  let fleet: InstanceType<typeof emu.Fleet> | undefined;
-  if (options.fleet !== undefined) fleet = new emu.Fleet(emu.syntheticFleet(options.fleet, chaosSeed));
+  let fleet: Fleet | undefined;
+  if (options.fleet !== undefined) fleet = emu.syntheticFleet(options.fleet, chaosSeed);
   if (options.devices !== undefined) {
     let text: string;
     try {
@@ -72,7 +72,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       throw configError(`cannot read --devices ${options.devices} (${(error as NodeJS.ErrnoException).code ?? error})`, 'give a JSON array or CSV file of devices');
     }
     try {
-      fleet = new emu.Fleet(emu.parseDevices(text));
+      fleet = emu.fleetOf(emu.parseDevices(text));
     } catch (error) {
       if (error instanceof emu.DevicesFileError) throw configError(`--devices ${options.devices}: ${error.message}`, `a JSON array of devices, or CSV with the header ${emu.DEVICE_FIELDS.join(',')}`);
       throw error;
@@ -92,10 +92,17 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
     ctx.stderr.write(`warning: --host ${options.host} is not loopback: anyone who can reach this address can read every message sent to the emulator, and its inbox page\n`);
   }
 
+  const log = batchedLines((text) => ctx.stderr.write(text));
   let emulator: Emulator;
   try {
     const fromFile = options.apps === undefined ? [] : await emu.loadAppsFile(options.apps);
     const tls = await readTlsFiles(options);
+    // Loaded before listening, so a certificate that would fail every handshake is refused at start.
+    const problem = tls && emu.checkTlsPair(tls.cert, tls.key);
+    if (problem) {
+      const [flag, path] = problem.part === 'cert' ? ['--tls-cert', options.tlsCert] : ['--tls-key', options.tlsKey];
+      throw configError(`${flag} ${path} ${problem.reason}`, 'give the server certificate (--tls-cert) and its own private key (--tls-key), both PEM');
+    }
     emulator = await emu.createEmulator({
       host: options.host,
       port: options.port,
@@ -109,7 +116,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       keepBytes: Math.floor((keepMb * 1024 * 1024 * 2) / 3),
       logBytes: Math.floor((keepMb * 1024 * 1024) / 3),
       ...(tls ? { tls } : {}),
-      log: (line) => ctx.stderr.write(`${line}\n`),
+      log: log.add,
     });
   } catch (error) {
     if (error instanceof emu.EmulatorConfigError) throw configError(error.message, error.hint);
@@ -130,6 +137,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   if (!ctx.interrupt.aborted) await new Promise((resolve) => ctx.interrupt.addEventListener('abort', resolve, { once: true }));
   ctx.stderr.write('stopping the emulator...\n');
   await emulator.close();
+  log.flush();
   const { accepted } = emulator.stats();
   ctx.stderr.write(`emulator stopped (${accepted} message${accepted === 1 ? '' : 's'} accepted)\n`);
   return 0;
@@ -164,6 +172,26 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean, 
     'Press Ctrl-C to stop.',
     '',
   ].join('\n');
+}
+
+/**
+ * One line per request, written once per turn of the event loop rather than once per request: a burst of
+ * requests costs one write to stderr, off the path of each answer.
+ */
+function batchedLines(write: (text: string) => void): { add: (line: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    write(text);
+  };
+  return {
+    add: (line) => {
+      if (pending.push(line) === 1) setImmediate(flush);
+    },
+    flush,
+  };
 }
 
 function checkNumber(value: number, name: string, min: number, max: number | undefined, example: string): void {

@@ -1,0 +1,69 @@
+// The event stream's readers (`GET /v1/emulator/events`): each request-log event is serialised once, into
+// one Buffer that every reader's socket shares, however many readers there are. A reader that does not
+// keep up is not buffered for without end: past READER_BUFFER_BYTES it skips entries, and once its socket
+// drains it is told how many it missed (`event: skipped`), so a page can reload the list.
+import type { RequestLog, RequestLogEvent } from './request-log.js';
+
+/** What the fan-out needs of a reader: node's ServerResponse is one. */
+export interface EventReader {
+  write(chunk: Buffer | string): boolean;
+  readonly writableLength: number;
+  once(event: 'drain', listener: () => void): unknown;
+  end(): unknown;
+}
+
+/** Beyond this many bytes waiting for one reader, new entries skip it until it drains. */
+export const READER_BUFFER_BYTES = 8 * 1024 * 1024;
+
+export interface EventStreamStats {
+  readers: number;
+  /** Bytes written to readers and not yet taken by their sockets (a shared entry counts once per reader). */
+  buffered_bytes: number;
+  /** Entries not written to a reader that was behind, since start. */
+  skipped: number;
+}
+
+export class EventFanout {
+  private readonly readers = new Map<EventReader, { skipped: number }>();
+  private skippedTotal = 0;
+
+  constructor(log: RequestLog) {
+    log.subscribe((event) => this.publish(event));
+  }
+
+  add(reader: EventReader): () => void {
+    this.readers.set(reader, { skipped: 0 });
+    return () => this.readers.delete(reader);
+  }
+
+  stats(): EventStreamStats {
+    let buffered = 0;
+    for (const reader of this.readers.keys()) buffered += reader.writableLength;
+    return { readers: this.readers.size, buffered_bytes: buffered, skipped: this.skippedTotal };
+  }
+
+  private publish(event: RequestLogEvent): void {
+    if (event.type === 'closed') {
+      for (const reader of this.readers.keys()) reader.end();
+      this.readers.clear();
+      return;
+    }
+    if (this.readers.size === 0) return;
+    const chunk = Buffer.from(event.type === 'request' ? `event: request\nid: ${event.entry.seq}\ndata: ${JSON.stringify(event.entry)}\n\n` : 'event: cleared\ndata: {}\n\n');
+    for (const [reader, state] of this.readers) {
+      if (reader.writableLength < READER_BUFFER_BYTES) {
+        reader.write(chunk);
+        continue;
+      }
+      this.skippedTotal += 1;
+      // The first skip arranges the notice; later ones only add to its count.
+      if (state.skipped++ === 0) {
+        reader.once('drain', () => {
+          if (!this.readers.has(reader)) return;
+          reader.write(`event: skipped\ndata: {"skipped":${state.skipped}}\n\n`);
+          state.skipped = 0;
+        });
+      }
+    }
+  }
+}
