@@ -49,7 +49,7 @@ export class EventFanout {
       return;
     }
     if (this.readers.size === 0) return;
-    const chunk = Buffer.from(event.type === 'request' ? `event: request\nid: ${event.entry.seq}\ndata: ${JSON.stringify(event.entry)}\n\n` : 'event: cleared\ndata: {}\n\n');
+    const chunk = Buffer.from(event.type === 'request' ? `event: request\nid: ${event.seq}\ndata: ${event.json}\n\n` : 'event: cleared\ndata: {}\n\n');
     for (const [reader, state] of this.readers) {
       if (reader.writableLength < READER_BUFFER_BYTES) {
         reader.write(chunk);

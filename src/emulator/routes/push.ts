@@ -3,7 +3,7 @@
 import { clip, type EmulatorAnswer } from '../answers.js';
 import { PROCESSED_BEFORE_FAULT, type ChaosFault } from '../chaos.js';
 import { logEntryFor } from '../log-entry.js';
-import { acceptPush, keptBytes, type PushRecord } from '../push.js';
+import { acceptPush, type PushRecord } from '../push.js';
 import type { RouteCall } from '../state.js';
 
 export function push({ request, rest, state }: RouteCall): EmulatorAnswer {
@@ -20,7 +20,7 @@ export function push({ request, rest, state }: RouteCall): EmulatorAnswer {
     if (fault) answer = chaosAnswer(fault);
   }
   const receivedAt = request.receivedAt ?? state.now();
-  state.log.add(logEntryFor(answer, record, decision, receivedAt, request.bodyText), keptBytes(request));
+  state.log.add(logEntryFor(answer, record, decision, receivedAt, request.bodyText));
   return decision.latencyMs > 0 ? { ...answer, delayMs: decision.latencyMs } : answer;
 }
 
