@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
 import type { Ctx } from '../context.js';
 import { isLoopbackHost } from '../client/loopback.js';
 import { configError, usageError } from '../errors.js';
@@ -21,7 +22,7 @@ export interface ServeOptions {
   /** Simulated devices from a file (JSON array or CSV), or a synthetic fleet of this many. */
   devices?: string;
   fleet?: number;
-  /** Memory for what the emulator keeps, in MiB: two thirds for messages, one third for the request log. */
+  /** Memory of the emulator beyond Node's own, in MiB: what it keeps (messages, request log, devices) and the garbage collector's room. */
   keepMb?: number;
   /** PEM files: serve https (both or neither). */
   tlsCert?: string;
@@ -49,6 +50,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   checkNumber(chaosSeed, 'chaos-seed', 0, MAX_SEED, '--chaos-seed 7');
   checkNumber(keepMb, 'keep-mb', 1, MAX_KEEP_MB, '--keep-mb 96');
 
+  boundHeapGrowth(ctx.env.NODE_OPTIONS);
   // The emulator is loaded only here, so the other commands never pay for it at start-up.
   const emu = await import('../emulator/index.js');
   const fromFlags: EmulatorApp[] = [];
@@ -113,8 +115,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       ...(options.chaos !== undefined ? { chaos: options.chaos } : {}),
       chaosSeed,
       ...(fleet ? { fleet } : {}),
-      keepBytes: Math.floor((keepMb * 1024 * 1024 * 2) / 3),
-      logBytes: Math.floor((keepMb * 1024 * 1024) / 3),
+      ...keepBudget(keepMb, fleet?.bytes ?? 0),
       ...(tls ? { tls } : {}),
       log: log.add,
     });
@@ -172,6 +173,26 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean, 
     'Press Ctrl-C to stop.',
     '',
   ].join('\n');
+}
+
+/**
+ * What the emulator may keep within --keep-mb: three fifths of it, less the simulated devices, two thirds of
+ * that for messages (device inboxes are read from them) and one third for the request log. The other two
+ * fifths are the garbage collector's room: V8 lets garbage grow past the live data before collecting it.
+ */
+function keepBudget(keepMb: number, fleetBytes: number): { keepBytes: number; logBytes: number } {
+  const kept = Math.max(1024 * 1024, (keepMb * 1024 * 1024 * 3) / 5 - fleetBytes);
+  return { keepBytes: Math.floor((kept * 2) / 3), logBytes: Math.floor(kept / 3) };
+}
+
+/**
+ * pushctl serve runs in a process of its own: its heap may grow only a fifth past the live data before a full
+ * collection (V8's default lets it grow to several times that under a stream of requests), so its memory
+ * follows --keep-mb. A NODE_OPTIONS that sets a heap flag is the user's choice and is left alone.
+ */
+function boundHeapGrowth(nodeOptions: string | undefined): void {
+  if (/--(max-old-space-size|heap-growing-percent)/.test(nodeOptions ?? '')) return;
+  setFlagsFromString('--heap-growing-percent=20');
 }
 
 /**

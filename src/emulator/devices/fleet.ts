@@ -29,30 +29,25 @@ export interface DeviceListing {
 const MAX_PAGE = 500;
 
 export class Fleet {
-  private readonly profiles: Profile[] = [];
-  private readonly profileSizes: number[] = [];
-  private readonly profileOf: Uint32Array;
+  private readonly profileSizes: number[];
 
-  /** `profileAt(i)` gives device i's attributes; equal ones are kept once. */
+  /** Device i has the client ID `ids.at(i)` and the attributes `profiles[profileOf[i]]`. */
   constructor(
-    readonly size: number,
     private readonly ids: DeviceIds,
-    profileAt: (index: number) => Profile,
+    private readonly profiles: readonly Profile[],
+    private readonly profileOf: Uint32Array,
   ) {
-    this.profileOf = new Uint32Array(size);
-    const seen = new Map<string, number>();
-    for (let i = 0; i < size; i++) {
-      const profile = profileAt(i);
-      const key = `${profile.country}\n${profile.language}\n${profile.brand}\n${profile.model}\n${profile.os_version}\n${profile.app_version}`;
-      let index = seen.get(key);
-      if (index === undefined) {
-        index = this.profiles.push(profile) - 1;
-        this.profileSizes.push(0);
-        seen.set(key, index);
-      }
-      this.profileOf[i] = index;
-      this.profileSizes[index]! += 1;
-    }
+    this.profileSizes = profiles.map(() => 0);
+    for (const index of profileOf) this.profileSizes[index]! += 1;
+  }
+
+  get size(): number {
+    return this.profileOf.length;
+  }
+
+  /** Roughly what the fleet holds in memory beyond its client IDs, which a devices file's own array holds. */
+  get bytes(): number {
+    return this.profileOf.byteLength + this.profiles.length * 256;
   }
 
   /**
@@ -113,12 +108,22 @@ export class Fleet {
   }
 }
 
-/** A fleet of these devices (a devices file's). */
+/** A fleet of these devices (a devices file's); devices with equal attributes share one profile. */
 export function fleetOf(devices: readonly Device[]): Fleet {
   const byId = new Map<string, number>();
-  devices.forEach((device, index) => byId.set(device.client_id, index));
-  return new Fleet(devices.length, { at: (index) => devices[index]!.client_id, indexOf: (id) => byId.get(id) }, (index) => {
-    const { client_id: _id, ...profile } = devices[index]!;
-    return profile;
+  const seen = new Map<string, number>();
+  const profiles: Profile[] = [];
+  const profileOf = new Uint32Array(devices.length);
+  devices.forEach((device, index) => {
+    byId.set(device.client_id, index);
+    const profile: Profile = { country: device.country, language: device.language, brand: device.brand, model: device.model, os_version: device.os_version, app_version: device.app_version };
+    const key = Object.values(profile).join('\n');
+    let at = seen.get(key);
+    if (at === undefined) {
+      at = profiles.push(profile) - 1;
+      seen.set(key, at);
+    }
+    profileOf[index] = at;
   });
+  return new Fleet({ at: (index) => devices[index]!.client_id, indexOf: (id) => byId.get(id) }, profiles, profileOf);
 }

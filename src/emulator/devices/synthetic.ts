@@ -38,15 +38,18 @@ const PHONES: readonly (readonly [brand: string, models: readonly string[], weig
 const OS_LEVELS: readonly (readonly [level: string, weight: number])[] = [['34', 25], ['33', 30], ['32', 10], ['31', 15], ['30', 12], ['29', 8]];
 const APP_VERSIONS: readonly (readonly [version: string, weight: number])[] = [['3.2.0', 40], ['3.1.4', 30], ['3.1.0', 15], ['3.0.2', 10], ['2.9.9', 5]];
 
-function weighted<T>(random: () => number, items: readonly (readonly [...unknown[], number])[]): T {
-  const total = items.reduce((sum, item) => sum + (item[item.length - 1] as number), 0);
-  let draw = random() * total;
-  for (const item of items) {
-    draw -= item[item.length - 1] as number;
-    if (draw < 0) return item as unknown as T;
+/** The index of a weighted draw among `weights`. */
+function draw(random: () => number, weights: readonly number[], total: number): number {
+  let left = random() * total;
+  for (let i = 0; i < weights.length; i++) {
+    left -= weights[i]!;
+    if (left < 0) return i;
   }
-  return items[items.length - 1] as unknown as T;
+  return weights.length - 1;
 }
+
+const weightsOf = (items: readonly (readonly [...unknown[], number])[]) => items.map((item) => item[item.length - 1] as number);
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /** `count` plausible devices, the same for the same seed: `device-000001`, … */
 export function syntheticFleet(count: number, seed = 1): Fleet {
@@ -60,18 +63,29 @@ export function syntheticFleet(count: number, seed = 1): Fleet {
       return n >= 1 && n <= count ? n - 1 : undefined;
     },
   };
-  // Devices are drawn in order, so device i is the same whatever else is asked of the fleet.
-  const profileAt = (): Profile => {
-    const [country, languages] = weighted<(typeof MARKETS)[number]>(random, MARKETS);
-    const [brand, models] = weighted<(typeof PHONES)[number]>(random, PHONES);
-    return {
-      country,
-      language: languages[Math.floor(random() * languages.length)]!,
-      brand,
-      model: models[Math.floor(random() * models.length)]!,
-      os_version: weighted<(typeof OS_LEVELS)[number]>(random, OS_LEVELS)[0],
-      app_version: weighted<(typeof APP_VERSIONS)[number]>(random, APP_VERSIONS)[0],
-    };
-  };
-  return new Fleet(count, ids, profileAt);
+  const [markets, phones, levels, versions] = [MARKETS, PHONES, OS_LEVELS, APP_VERSIONS].map(weightsOf) as [number[], number[], number[], number[]];
+  const totals = [sum(markets), sum(phones), sum(levels), sum(versions)] as const;
+  // Each device is a handful of small numbers; a profile object is made only for a combination not seen
+  // before, so a million devices cost a typed array and a few thousand profiles.
+  const seen = new Map<number, number>();
+  const profiles: Profile[] = [];
+  const profileOf = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const m = draw(random, markets, totals[0]);
+    const languages = MARKETS[m]![1];
+    const l = Math.floor(random() * languages.length);
+    const p = draw(random, phones, totals[1]);
+    const models = PHONES[p]![1];
+    const d = Math.floor(random() * models.length);
+    const o = draw(random, levels, totals[2]);
+    const a = draw(random, versions, totals[3]);
+    const key = ((((m * 8 + l) * 16 + p) * 8 + d) * 8 + o) * 8 + a;
+    let at = seen.get(key);
+    if (at === undefined) {
+      at = profiles.push({ country: MARKETS[m]![0], language: languages[l]!, brand: PHONES[p]![0], model: models[d]!, os_version: OS_LEVELS[o]![0], app_version: APP_VERSIONS[a]![0] }) - 1;
+      seen.set(key, at);
+    }
+    profileOf[i] = at;
+  }
+  return new Fleet(ids, profiles, profileOf);
 }
