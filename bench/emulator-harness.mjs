@@ -41,6 +41,11 @@ export async function startServe(flags = [], root = ROOT) {
       const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
       return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
     },
+    /** CPU seconds the emulator process has used (user + system). */
+    cpu: () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
   };
 }

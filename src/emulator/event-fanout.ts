@@ -1,7 +1,8 @@
-// The event stream's readers (`GET /v1/emulator/events`): each request-log event is serialised once, into
-// one Buffer that every reader's socket shares, however many readers there are. A reader that does not
-// keep up is not buffered for without end: past READER_BUFFER_BYTES it skips entries, and once its socket
-// drains it is told how many it missed (`event: skipped`), so a page can reload the list.
+// The event stream's readers (`GET /v1/emulator/events`). Each request-log event is serialised once, and
+// the events of a short window are sent together: one Buffer that every reader's socket shares, so a burst
+// of pushes costs each reader one write per window rather than one per push. A reader that does not keep
+// up is not buffered for without end: past READER_BUFFER_BYTES it skips events, and once its socket drains
+// it is told how many it missed (`event: skipped`), so a page can reload the list.
 import type { RequestLog, RequestLogEvent } from './request-log.js';
 
 /** What the fan-out needs of a reader: node's ServerResponse is one. */
@@ -12,19 +13,23 @@ export interface EventReader {
   end(): unknown;
 }
 
-/** Beyond this many bytes waiting for one reader, new entries skip it until it drains. */
+/** Beyond this many bytes waiting for one reader, new events skip it until it drains. */
 export const READER_BUFFER_BYTES = 8 * 1024 * 1024;
+/** Events are sent at most this often: a person sees no delay, and a burst becomes one write per reader. */
+export const FLUSH_MS = 100;
 
 export interface EventStreamStats {
   readers: number;
-  /** Bytes written to readers and not yet taken by their sockets (a shared entry counts once per reader). */
+  /** Bytes written to readers and not yet taken by their sockets (a shared batch counts once per reader). */
   buffered_bytes: number;
-  /** Entries not written to a reader that was behind, since start. */
+  /** Events not written to a reader that was behind, since start. */
   skipped: number;
 }
 
 export class EventFanout {
   private readonly readers = new Map<EventReader, { skipped: number }>();
+  private pending: Buffer[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private skippedTotal = 0;
 
   constructor(log: RequestLog) {
@@ -44,26 +49,38 @@ export class EventFanout {
 
   private publish(event: RequestLogEvent): void {
     if (event.type === 'closed') {
+      this.flush();
       for (const reader of this.readers.keys()) reader.end();
       this.readers.clear();
       return;
     }
     if (this.readers.size === 0) return;
-    const chunk = Buffer.from(event.type === 'request' ? `event: request\nid: ${event.seq}\ndata: ${event.json}\n\n` : 'event: cleared\ndata: {}\n\n');
+    this.pending.push(Buffer.from(event.type === 'request' ? `event: request\nid: ${event.seq}\ndata: ${event.json}\n\n` : 'event: cleared\ndata: {}\n\n'));
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const events = this.pending.length;
+    const batch = events === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
     for (const [reader, state] of this.readers) {
       if (reader.writableLength < READER_BUFFER_BYTES) {
-        reader.write(chunk);
+        reader.write(batch);
         continue;
       }
-      this.skippedTotal += 1;
+      this.skippedTotal += events;
       // The first skip arranges the notice; later ones only add to its count.
-      if (state.skipped++ === 0) {
+      if (state.skipped === 0) {
         reader.once('drain', () => {
           if (!this.readers.has(reader)) return;
           reader.write(`event: skipped\ndata: {"skipped":${state.skipped}}\n\n`);
           state.skipped = 0;
         });
       }
+      state.skipped += events;
     }
   }
 }
