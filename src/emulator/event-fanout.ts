@@ -14,9 +14,9 @@ export interface EventReader {
 }
 
 /** Beyond this many bytes waiting for one reader, new events skip it until it drains. */
-export const READER_BUFFER_BYTES = 8 * 1024 * 1024;
+const READER_BUFFER_BYTES = 8 * 1024 * 1024;
 /** Events are sent at most this often: a person sees no delay, and a burst becomes one write per reader. */
-export const FLUSH_MS = 100;
+const FLUSH_MS = 100;
 
 export interface EventStreamStats {
   readers: number;

@@ -9,7 +9,7 @@ LOOPBACK.addAddress('::1', 'ipv6');
 LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 
 /** `localhost` (and names under it, which browsers resolve to loopback themselves) or a loopback address. */
-export function isLoopbackName(name: string): boolean {
+function isLoopbackName(name: string): boolean {
   const host = name.toLowerCase().replace(/^\[(.*)\]$/, '$1');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const family = isIP(host);
@@ -17,7 +17,7 @@ export function isLoopbackName(name: string): boolean {
 }
 
 /** The name in a Host header, without its port: `[::1]:8787` → `::1`. */
-export function hostNameOf(header: string): string {
+function hostNameOf(header: string): string {
   const bracketed = /^\[([^\]]*)\]/.exec(header);
   if (bracketed) return bracketed[1]!;
   const colon = header.indexOf(':');

@@ -91,7 +91,7 @@ export class RequestLog {
     const seq = ++this.seq;
     const json = JSON.stringify({ seq, ...entry });
     // V8 keeps text with no character above U+00FF in one byte per character, other text in two.
-    const bytes = json.length * (/[^\u0000-\u00ff]/.test(json) ? 2 : 1) + ITEM_OVERHEAD_BYTES;
+    const bytes = json.length * (/[\u0100-\uffff]/.test(json) ? 2 : 1) + ITEM_OVERHEAD_BYTES;
     this.items.push({ seq, app_id: entry.app_id, outcome: entry.outcome, type: (entry.body as { type?: unknown } | undefined)?.type, json, bytes });
     this.bytes += bytes;
     // The newest entry always stays, even when it alone is over the byte bound.

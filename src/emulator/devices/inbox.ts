@@ -14,7 +14,7 @@ export interface InboxItem {
 }
 
 /** Messages listed per device, newest first. */
-export const INBOX_SIZE = 50;
+const INBOX_SIZE = 50;
 
 /** The newest delivered messages (newest first) that reach this device. */
 export function inboxOf(device: Device, newestFirst: Iterable<StoredMessage>): InboxItem[] {
