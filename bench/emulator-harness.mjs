@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const MiB = 2 ** 20;
-const BIN = `${ROOT}bin/pushctl.cjs`;
 const START_TIMEOUT_MS = 30_000;
 
 /** Starts `pushctl serve --port 0 --rate 0 ...flags` from dist/ (or from `root`, for a before/after). */
