@@ -2,11 +2,10 @@ import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
-import { validateAssembled } from '../message/validate-assembled.js';
 import type { ValidationResult } from '../message/types.js';
-import { formatIssueList } from '../output/issues.js';
-import { styleFor } from '../output/style.js';
-import { annotateIssues } from '../ci/annotate-issues.js';
+import { validateAssembled } from '../message/validate-assembled.js';
+import { describeValidation } from '../output/validation.js';
+import { annotateIssues } from '../output/annotations.js';
 import { envelopeText } from '../output/envelope.js';
 
 export interface ValidateCommandOptions extends MessageInputOptions {
@@ -15,13 +14,19 @@ export interface ValidateCommandOptions extends MessageInputOptions {
   quiet?: boolean;
 }
 
-/** Assembles and checks a message locally: no network, no credentials. Exit 0 valid, 3 invalid. */
-export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx): Promise<number> {
+/** Assembles and checks a message locally (annotating it under GitHub Actions): no network, no credentials. */
+export async function validateRun(options: ValidateCommandOptions, ctx: Ctx): Promise<ValidationResult> {
   const assembled = assembleMessage(await readMessageInput(options, ctx));
   const result = validateAssembled(assembled, { strict: options.strict === true });
-  const notes = [...assembled.notes, ...result.notes];
-  const valid = result.errors.length === 0;
   await annotateIssues(result, options, ctx);
+  return { ...result, notes: [...assembled.notes, ...result.notes] };
+}
+
+/** `pushctl validate`: exit 0 valid, 3 invalid. */
+export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx): Promise<number> {
+  const result = await validateRun(options, ctx);
+  const { notes } = result;
+  const valid = result.errors.length === 0;
 
   if (options.json) {
     ctx.stdout.write(envelopeText(valid ? ExitCode.ok : ExitCode.invalidMessage, { valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes }));
@@ -30,19 +35,4 @@ export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx)
     if (result.body) ctx.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
   }
   return valid ? ExitCode.ok : ExitCode.invalidMessage;
-}
-
-/** The human report on stderr: verdict, errors, warnings, normalisations applied. */
-export async function describeValidation(result: ValidationResult, ctx: Pick<Ctx, 'stderr' | 'env'>): Promise<string> {
-  const style = await styleFor(ctx.stderr, ctx.env);
-  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const verdict = result.errors.length
-    ? style.error(`invalid: ${count(result.errors.length, 'error')}, nothing would be sent`)
-    : style.ok(`valid${result.warnings.length ? ` (${count(result.warnings.length, 'warning')})` : ''}`);
-  return [
-    `${verdict}\n`,
-    formatIssueList('errors:', result.errors, style, style.error),
-    formatIssueList('warnings:', result.warnings, style, style.warn),
-    formatIssueList('normalised:', result.notes, style, style.dim),
-  ].join('');
 }

@@ -1,6 +1,6 @@
 // Builds the request body from a message file, `--var` values and flags (SPEC section 2, "Message input").
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
-import type { ClientIdSource } from '../client/batches.js';
+import type { ClientIdSource } from '../message/recipients.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import { MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
 import { JsonSyntaxError, parseJson } from './parse-json.js';
@@ -44,7 +44,7 @@ export interface AssembleInput {
    * caller's collector did that, counting the repeats). When given, `flags.clientId` is not read again.
    * An array, or a ClientIdStore that keeps a million of them compactly.
    */
-  recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean };
+  recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean; inDoubtLeftOut?: number };
 }
 
 export interface Assembled {
@@ -152,7 +152,12 @@ export function assembleMessage(input: AssembleInput): Assembled {
   applyCondition(message, input, flags);
   const { recipients } = input;
   if (recipients?.fromReport) {
-    notes.push({ path: 'condition.client_ids', rule: 'report', message: `read the ${recipients.ids.length} unknown and not-sent client IDs of a pushctl report or run journal` });
+    const leftOut = recipients.inDoubtLeftOut ?? 0;
+    notes.push({
+      path: 'condition.client_ids',
+      rule: 'report',
+      message: `read the ${recipients.ids.length} client IDs left to send of a pushctl report or run journal${leftOut > 0 ? `; left out ${leftOut} in doubt (the service may already have delivered to them: --include-unknown adds them)` : ''}`,
+    });
   }
   if (recipients?.duplicates) {
     notes.push({ path: 'condition.client_ids', rule: 'dedupe', message: `removed ${recipients.duplicates} duplicate client ID${recipients.duplicates === 1 ? '' : 's'}` });

@@ -1,0 +1,20 @@
+// The recipients of a message as the rest of pushctl reads them, without caring how they are held.
+
+/**
+ * Recipients as the delivery engine reads them: a plain array, or a ClientIdStore that holds a million
+ * IDs as bytes and makes strings only for the slice asked for. Only `length` and `slice(start, end)` are used.
+ */
+export interface ClientIdSource {
+  readonly length: number;
+  slice(start: number, end: number): string[];
+  /** `JSON.stringify(slice(start, end))` as UTF-8 bytes, where the source can make it cheaply. */
+  jsonBytes?(start: number, end: number): Buffer;
+}
+
+/** A message as journals keep it: everything but its client IDs (the batch records hold those). */
+export function withoutClientIds<T extends object>(message: T): T {
+  const condition = (message as { condition?: { client_ids?: unknown } }).condition;
+  if (!condition || !('client_ids' in condition)) return message;
+  const { client_ids: _ids, ...rest } = condition;
+  return { ...message, condition: rest };
+}
