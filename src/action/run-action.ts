@@ -6,13 +6,14 @@ import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
 import { validateRun } from '../commands/validate.js';
+import { checkCommand } from '../commands/check.js';
 import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';
 import { SecretScrubber } from '../output/redact.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
-import { ActionInputError, actionRequest, getInput, type ActionRequest } from './inputs.js';
+import { actionRequest, getInput, type ActionRequest } from './inputs.js';
 import { EXIT_MEANINGS, actionOutputs, jobSummary, type ActionResult } from './summary.js';
 import { inActionTerms } from './terms.js';
 
@@ -37,8 +38,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   try {
     request = actionRequest(io.env);
   } catch (error) {
-    if (!(error instanceof ActionInputError)) throw error;
-    stdout.write(annotation('error', `${error.message} (${error.hint})`, { title: 'pushctl: usage error' }));
+    if (!(error instanceof CliError)) throw error;
+    stdout.write(annotation('error', `${error.message} (${error.hint ?? ''})`, { title: 'pushctl: usage error' }));
     return ExitCode.usage;
   }
 
@@ -93,7 +94,14 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     return { ...base, exitCode: validation.errors.length === 0 ? ExitCode.ok : ExitCode.invalidMessage, errors: validation.errors, warnings: validation.warnings };
   }
   if (request.mode === 'check') {
-    throw new CliError('mode check is not available in this build', ExitCode.usage, 'set mode: dry-run to have the service check the message');
+    const outcome = await checkCommand(settings, ctx, scrubber);
+    ctx.stderr.write(`${outcome.ok ? '✓' : '✗'} ${outcome.line}\n`);
+    return {
+      ...base,
+      exitCode: outcome.exitCode,
+      checkLine: inActionTerms(outcome.line),
+      ...(outcome.error ? { error: { message: inActionTerms(outcome.error.message), ...(outcome.error.hint ? { hint: inActionTerms(outcome.error.hint) } : {}) } } : {}),
+    };
   }
 
   const options: SendCommandOptions = {

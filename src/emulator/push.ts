@@ -87,8 +87,12 @@ function push(request: EmulatorRequest, rawAppId: string, state: EmulatorState, 
   const messageId = state.newMessageId();
   const dryRun = body.dry_run === true;
   const stored: StoredMessage = { app_id: appId, message_id: messageId, received_at: new Date(now).toISOString(), dry_run: dryRun, delivered: !dryRun, body };
-  // Simulated devices receive what is delivered (their inboxes read it from the store); a dry run reaches no one.
-  if (!dryRun && state.fleet) Object.assign(stored, state.fleet.audience(body.condition));
+  // Simulated devices receive what is delivered (their inboxes read it from the store); a dry run reaches no
+  // one, but says whom it would reach.
+  if (state.fleet) {
+    const { reached, ...rest } = state.fleet.audience(body.condition);
+    Object.assign(stored, dryRun ? { would_reach: reached, ...rest } : { reached, ...rest });
+  }
   state.store.add(stored, keptBytes(request));
   record.stored = stored;
   return pushed(messageId, dryRun);

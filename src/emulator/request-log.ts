@@ -26,6 +26,8 @@ export interface RequestLogEntry {
   errors?: MessageIssue[];
   warnings?: MessageIssue[];
   reached?: number;
+  /** A dry run's audience: whom it would have reached. */
+  would_reach?: number;
   unknown_client_ids?: number;
   fleet_size?: number;
 }
@@ -42,7 +44,10 @@ export interface RequestQuery {
 export interface RequestPage {
   entries: RequestLogEntry[];
   next_before: number | null;
+  /** Entries kept, whatever the filters. */
   total: number;
+  /** Entries the filters (app, outcome, kind, q) select, on every page. */
+  matched: number;
 }
 
 /** A `request` event carries the entry's JSON text, so that no reader serialises it again. */
@@ -106,21 +111,25 @@ export class RequestLog {
     const entries: RequestLogEntry[] = [];
     let pageBytes = 0;
     let nextBefore: number | null = null;
+    // Every entry is looked at, past the page too, so that `matched` counts what the filters select.
+    let matched = 0;
     for (let i = this.items.length - 1; i >= this.head; i--) {
       const item = this.items[i]!;
-      if (query.before !== undefined && item.seq >= query.before) continue;
       if (!matchesFields(item, query)) continue;
       // Only a text search reads an entry before it is listed.
       const entry = needle === undefined || needle === '' ? undefined : (JSON.parse(item.json) as RequestLogEntry);
       if (entry && !matchesText(entry, needle!)) continue;
+      matched += 1;
+      if (query.before !== undefined && item.seq >= query.before) continue;
+      if (nextBefore !== null) continue;
       if (entries.length >= limit || (entries.length > 0 && pageBytes + item.bytes > PAGE_BYTES)) {
         nextBefore = entries[entries.length - 1]!.seq;
-        break;
+        continue;
       }
       entries.push(entry ?? (JSON.parse(item.json) as RequestLogEntry));
       pageBytes += item.bytes;
     }
-    return { entries, next_before: nextBefore, total: this.size };
+    return { entries, next_before: nextBefore, total: this.size, matched };
   }
 
   clear(): number {

@@ -21,7 +21,7 @@ import { listDevices, showDevice } from './routes/devices.js';
 import { push } from './routes/push.js';
 import { listRequests } from './routes/requests.js';
 import { setChaos, showChaos } from './routes/chaos.js';
-import { servePage } from './routes/page.js';
+import { isPagePath, servePage } from './routes/page.js';
 import { createState, type EmulatorRequest, type EmulatorState, type Reply, type RouteCall } from './state.js';
 import { MessageStore, type StoredMessage, type StoreStats } from './store.js';
 import { checkTlsPair } from './tls-pair.js';
@@ -32,10 +32,12 @@ interface Route {
   path: string;
   /** Also the paths below it (`/v1/message/push/{AppID}`); the part below is the call's `rest`. */
   below?: true;
+  /** Instead of `path`: the paths this test accepts (the page's files). */
+  matches?: (path: string) => boolean;
   methods: Readonly<Partial<Record<string, Handler>>>;
 }
 
-const page: Handler = () => ({ stream: (_req, res) => servePage(res) });
+const page: Handler = ({ path }) => ({ stream: (_req, res) => servePage(res, path) });
 
 /** Every route of the emulator, first match wins. */
 const ROUTES: readonly Route[] = [
@@ -47,12 +49,10 @@ const ROUTES: readonly Route[] = [
   { path: '/v1/emulator/devices', methods: { GET: listDevices } },
   { path: '/v1/emulator/devices', below: true, methods: { GET: showDevice } },
   { path: '/v1/emulator/health', methods: { GET: health } },
-  { path: '/', methods: { GET: page } },
-  { path: '/index.html', methods: { GET: page } },
+  { path: '/', matches: isPagePath, methods: { GET: page } },
 ];
 
-const ROUTE_LIST = ROUTES.filter((r) => r.path !== '/index.html')
-  .map((r) => `${Object.keys(r.methods).join('|')} ${r.path}${r.below ? (r.path === PUSH_PATH ? '/{AppID}' : '/{client_id}') : ''}`)
+const ROUTE_LIST = ROUTES.map((r) => `${Object.keys(r.methods).join('|')} ${r.path}${r.below ? (r.path === PUSH_PATH ? '/{AppID}' : '/{client_id}') : ''}`)
   .join(', ');
 
 /** Finds the route of a request and calls it; pure apart from the state the route updates. */
@@ -60,13 +60,13 @@ export function dispatch(request: EmulatorRequest, state: EmulatorState): Reply 
   const queryAt = request.url.indexOf('?');
   const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
   for (const route of ROUTES) {
-    const exact = path === route.path;
+    const exact = route.matches ? route.matches(path) : path === route.path;
     if (!exact && !(route.below && path.startsWith(`${route.path}/`))) continue;
     const handler = route.methods[request.method];
     const allow = Object.keys(route.methods).join(', ');
     if (!handler) return httpError(405, `${request.method} is not allowed on ${clip(path)}; use ${allow}`, { allow });
     const query = new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1));
-    return handler({ request, rest: exact ? '' : path.slice(route.path.length + 1), query, state });
+    return handler({ request, path, rest: exact ? '' : path.slice(route.path.length + 1), query, state });
   }
   return httpError(404, `no route for ${request.method} ${clip(path)}; the emulator serves ${ROUTE_LIST}`);
 }

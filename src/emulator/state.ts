@@ -47,6 +47,8 @@ export interface EmulatorState {
 /** What a route is given: the request, its path below the route's own, its query, and the state. */
 export interface RouteCall {
   request: EmulatorRequest;
+  /** The request's path, without the query. */
+  path: string;
   /** The path below a prefix route's (`demo-app` of `/v1/message/push/demo-app`), still percent-encoded. */
   rest: string;
   query: URLSearchParams;

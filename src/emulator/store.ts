@@ -13,6 +13,8 @@ export interface StoredMessage {
   body: PushMessage;
   /** With simulated devices (SPEC section 9): how many it reached, and listed IDs no device has. */
   reached?: number;
+  /** A dry run's audience: whom it would have reached. */
+  would_reach?: number;
   unknown_client_ids?: number;
   fleet_size?: number;
 }

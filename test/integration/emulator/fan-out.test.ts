@@ -103,17 +103,17 @@ describe('device inboxes live within what the emulator keeps', () => {
     expect(emu.stats().kept).toBe(a.inbox.length);
   });
 
-  it('reached stays exact: --all, targeting, listed IDs, and a dry run reaches no one', async () => {
+  it('reached stays exact: --all, targeting, listed IDs; a dry run reaches no one but says whom it would', async () => {
     emu = await createEmulator({ port: 0, rate: 0, fleet: fleetOf([device('a'), { ...device('b'), country: 'US', language: 'en-US' }, device('c')]) });
     await push(emu.url, VALID);
     await push(emu.url, { ...VALID, condition: { type: 1, targeting: { country: ['US'] } } });
     await push(emu.url, { ...VALID, condition: { type: 2, client_ids: ['a', 'c', 'zzz'] } });
     await push(emu.url, { ...VALID, dry_run: true });
-    expect(emu.messages().map((m) => [(m as { reached?: number }).reached, (m as { unknown_client_ids?: number }).unknown_client_ids])).toEqual([
-      [3, 0],
-      [1, 0],
-      [2, 1],
-      [undefined, undefined],
+    expect(emu.messages().map((m) => [m.reached, m.unknown_client_ids, m.would_reach])).toEqual([
+      [3, 0, undefined],
+      [1, 0, undefined],
+      [2, 1, undefined],
+      [undefined, 0, 3],
     ]);
     const b = await getJson<{ inbox: unknown[] }>(`${emu.url}/v1/emulator/devices/b`);
     expect(b.inbox).toHaveLength(2);
