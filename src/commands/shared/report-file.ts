@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { usageError } from '../../errors.js';
 import { buildReport, reportJsonChunks } from '../../client/report.js';
 import type { BatchResult } from '../../client/send-batches.js';
+import type { SecretScrubber } from '../../output/redact.js';
 
 export interface ReportFile {
   /** As the user wrote it (for messages and the resend command). */
@@ -58,10 +59,13 @@ export async function openAutomaticReportFile(cwd: string): Promise<ReportFile> 
  * Writes the report in pieces (the report of a million recipients never exists as one string), each through
  * the secret filter, then renames it into place.
  */
-export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: { scrub(text: string): string }): Promise<void> {
+export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: Pick<SecretScrubber, 'stream'>): Promise<void> {
   const [{ Readable }, { pipeline }, { rename, unlink }] = await Promise.all([import('node:stream'), import('node:stream/promises'), fsPromises()]);
+  // One scrubbing stream over all the pieces, so a secret that a piece boundary cuts in two is still caught.
   const scrubbed = function* () {
-    for (const chunk of reportJsonChunks(buildReport(results))) yield filter.scrub(chunk);
+    const stream = filter.stream();
+    for (const chunk of reportJsonChunks(buildReport(results))) yield stream.write(chunk);
+    yield stream.end();
   };
   try {
     await pipeline(Readable.from(scrubbed()), file.handle.createWriteStream());
