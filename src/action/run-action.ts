@@ -8,7 +8,7 @@ import { redact } from '../output/redact.js';
 import { resendCommand } from '../commands/shared/resend-command.js';
 import { ActionInputError, actionRun, getInput } from './inputs.js';
 import { EXIT_MEANINGS, actionOutputs, jobSummary, type SendDocument } from './summary.js';
-import { addMask, annotation } from '../output/workflow-commands.js';
+import { addMask, annotation, logText } from '../output/workflow-commands.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -62,9 +62,11 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrub(actionOutputs(doc, exitCode)));
   if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrub(jobSummary(doc, exitCode, resendLine)));
 
-  const ids = doc.message_ids?.length ? ` message_ids: ${doc.message_ids.join(' ')}` : '';
+  // Text from the service and the inputs goes on plain log lines escaped: a line break in it could start a
+  // workflow command of its own.
+  const ids = doc.message_ids?.length ? ` message_ids: ${doc.message_ids.map(logText).join(' ')}` : '';
   io.stdout.write(scrub(`pushctl ${planned.argv[0]}: exit ${exitCode} (${EXIT_MEANINGS[exitCode] ?? 'unknown exit status'}).${ids}\n`));
-  if (resendLine) io.stdout.write(scrub(`resend the rest with: ${resendLine}\n`));
+  if (resendLine) io.stdout.write(scrub(`resend the rest with: ${logText(resendLine)}\n`));
   if (exitCode !== 0) {
     const detail = doc.error?.message ? `: ${doc.error.message}${doc.error.hint ? ` (${doc.error.hint})` : ''}` : '';
     io.stdout.write(scrub(annotation('error', `pushctl exited ${exitCode}, ${EXIT_MEANINGS[exitCode] ?? 'unknown exit status'}${detail}`, { title: 'pushctl' })));

@@ -1,4 +1,5 @@
 // The action's job summary and step outputs, from the document `pushctl send --json` prints. Pure.
+import { codeBlock, codeSpan, markdownText } from '../output/markdown.js';
 import { markdownTable, outputEntry } from '../output/workflow-commands.js';
 
 /** The parts of the send/dry-run --json document the action reads. */
@@ -41,14 +42,16 @@ export function actionOutputs(doc: SendDocument, exitCode: number, delimiter?: s
 export function jobSummary(doc: SendDocument, exitCode: number, resendLine: string | undefined): string {
   const verb = doc.dry_run ? 'dry run' : 'send';
   const lines = [`## pushctl ${verb}: ${exitCode === 0 ? 'succeeded' : `failed (exit ${exitCode})`}\n\n`];
-  if (exitCode !== 0) lines.push(`${EXIT_MEANINGS[exitCode] ?? 'unknown exit status'}${doc.error?.message ? `: ${doc.error.message}` : ''}\n\n`);
+  // Everything below that came from the service, the message file or the command line is escaped (SPEC
+  // section 10): shown as written, never rendered as Markdown or HTML.
+  if (exitCode !== 0) lines.push(`${EXIT_MEANINGS[exitCode] ?? 'unknown exit status'}${doc.error?.message ? `: ${markdownText(doc.error.message)}` : ''}\n\n`);
   if (doc.summary) {
     const { batches = {}, recipients = {} } = doc.summary;
     lines.push(markdownTable(['outcome', 'batches', 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' '), batches[o] ?? 0, recipients[o] ?? 0])), '\n');
   }
-  if (doc.errors?.length) lines.push(markdownTable(['field', 'problem'], doc.errors.map((e) => [`\`${e.path || '(message)'}\``, e.message])), '\n');
-  if (doc.message_ids?.length) lines.push(`**message_ids:** ${doc.message_ids.map((id) => `\`${id}\``).join(', ')}\n\n`);
-  if (doc.report) lines.push(`**report:** \`${doc.report}\`\n\n`);
-  if (resendLine) lines.push('Some recipients were not reached. To resend exactly those:\n\n```sh\n', resendLine, '\n```\n');
+  if (doc.errors?.length) lines.push(markdownTable(['field', 'problem'], doc.errors.map((e) => [codeSpan(e.path || '(message)'), markdownText(e.message)])), '\n');
+  if (doc.message_ids?.length) lines.push(`**message_ids:** ${doc.message_ids.map(codeSpan).join(', ')}\n\n`);
+  if (doc.report) lines.push(`**report:** ${codeSpan(doc.report)}\n\n`);
+  if (resendLine) lines.push('Some recipients were not reached. To resend exactly those:\n\n', codeBlock(resendLine, 'sh'));
   return lines.join('');
 }
