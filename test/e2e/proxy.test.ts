@@ -163,7 +163,7 @@ describe('a proxy that does not open the tunnel: nothing was sent, and the error
     const doc = JSON.parse(r.stdout) as SendDoc;
     expect(doc.exit_code, r.stdout + r.stderr).toBe(5);
     expect(doc.summary.recipients).toMatchObject({ not_sent: IDS.length, unknown: 0 });
-    expect(doc.error!.message).toContain(`proxy ${proxyUrl} (flag --proxy) `);
+    expect(doc.error!.message).toContain(`proxy ${proxyUrl} (flag --proxy)`);
     expect(doc.error!.message).toContain('nothing was sent');
     expect(doc.error!.message).not.toMatch(/may have been delivered|no clear answer|base URL or region/);
     return doc;
@@ -180,6 +180,20 @@ describe('a proxy that does not open the tunnel: nothing was sent, and the error
       expect(emulator.messages(APP)).toHaveLength(before);
     } finally {
       await strict.stop();
+    }
+  });
+
+  it('tinyproxy whose ACL denies this client: 403 for the https tunnel and for plain http, pointing to the ACL', async () => {
+    const denying = await startTinyProxy('Allow 192.0.2.1\n');
+    try {
+      const tunnel = await cli(sendIds(tlsUrl, ['--proxy', denying.url]), { NODE_EXTRA_CA_CERTS: certs.ca });
+      expect(expectNotSent(tunnel, denying.url).error!.message).toMatch(/HTTP 403.*check the proxy's credentials and its access rules \(ACL\)/);
+      const forwarded = await cli(sendIds(emulator.url, ['--proxy', denying.url]));
+      const doc = expectNotSent(forwarded, denying.url);
+      expect(doc.error!.message).toMatch(/HTTP 403 through proxy .*: the proxy refused the request \(check its credentials and access rules \(ACL\)\)/);
+      expect(doc.batches[0]!.attempts).toBe(1);
+    } finally {
+      await denying.stop();
     }
   });
 
