@@ -257,6 +257,11 @@ describe('proxy credentials are secrets in every form', () => {
     expect(r.code).toBe(5);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     expect(r.stderr).toMatch(/^warning: the proxy credential in --proxy is visible to other users in the process list \(ps\) and stays in your shell history: set HTTPS_PROXY .* or the `proxy` key of the config file, instead$/m);
+    // The resend command runs as printed: no *** in it, and no --proxy (the environment or config carries it).
+    const json = await cli(sendIds(emulator.url, ['--proxy', tokenUrl, '--max-attempts', '1']));
+    const resend = (JSON.parse(json.stdout) as { resend_command: string }).resend_command;
+    expect(resend).toMatch(/^pushctl send /);
+    expect(resend).not.toMatch(/\*\*\*|--proxy/);
     const fromEnv = await cli([...send(emulator.url), '--max-attempts', '1'], { HTTP_PROXY: tokenUrl });
     expect(fromEnv.stderr).not.toMatch(/process list/);
   });

@@ -1,5 +1,6 @@
 // Builds "the one command that resends exactly the unknown and not_sent IDs": the user's own command
 // line with its recipients replaced by the run's journal (or report), and a new report path.
+import { hasProxyCredential } from '../../settings/proxy.js';
 
 /** Flags whose values choose recipients or the report, and so must not be repeated in the resend command. */
 const DROP_WITH_VALUE = new Set(['--client-ids-file', '--report', '--journal', '--country', '--language', '--brand', '--model', '--os-version', '--app-version']);
@@ -25,6 +26,12 @@ export function resendCommand(argv: readonly string[], source: string, reportPat
       continue;
     }
     if (DROP_WITH_VALUE.has(name)) {
+      if (!word.includes('=')) i++;
+      continue;
+    }
+    // A proxy credential would print as *** and the command could not run as printed; without the flag the
+    // proxy comes from HTTPS_PROXY or the config file, where the warning about --proxy sent the user.
+    if (name === '--proxy' && hasProxyCredential(word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[i + 1])) {
       if (!word.includes('=')) i++;
       continue;
     }
