@@ -8,8 +8,8 @@ import { ProxyTunnelError } from './proxy-tunnel-error.js';
 
 export { HttpProxyAgent } from 'http-proxy-agent';
 
-/** Errors of the TCP connection to the proxy itself: the client names the proxy for these already. */
-const PROXY_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+/** How a proxy that hangs up shows: the library's own errors carry no code (`Proxy connection ended…`). */
+const HUNG_UP = new Set([undefined, 'ECONNRESET', 'EPIPE']);
 
 /**
  * https-proxy-agent, with a tunnel that was not opened reported as such. The library hands a refused
@@ -30,8 +30,10 @@ export class TunnelAgent extends HttpsProxyAgent<string> {
     try {
       socket = await super.connect(req, opts);
     } catch (error) {
+      // A proxy that cannot be reached (ECONNREFUSED, ENOTFOUND...) or whose own certificate fails keeps its
+      // error: the client names the proxy for those already.
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== undefined && PROXY_UNREACHABLE.has(code)) throw error;
+      if (!HUNG_UP.has(code)) throw error;
       throw new ProxyTunnelError(`the proxy closed the connection before answering CONNECT ${target} (${code ?? (error as Error).message})`);
     }
     if (status !== 200) {
