@@ -1,6 +1,5 @@
 // GitHub Actions workflow commands as pure string formatters: the runner reads them from a step's stdout
 // (annotations, masks) or from the files it names in GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
-import { escapeControl } from './escape-control.js';
 
 /** Where an annotation points; every field is optional (a value from a flag has no file position). */
 export interface AnnotationProperties {
@@ -20,15 +19,6 @@ export function escapeData(text: string): string {
 /** Escapes a property value: the data escapes, plus `:` and `,`, which separate properties. */
 export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-/**
- * Text from outside (a message_id, a service's message, a path) on a plain line of a step's log. The runner
- * reads every line of stdout and stderr for `::` commands, so a line break in such text could start one of
- * its own (`::error title=forged::…`): every line break and control character is shown as an escape instead.
- */
-export function logText(text: string): string {
-  return escapeControl(text);
 }
 
 /** `::name key=value,...::message` with both halves escaped. */

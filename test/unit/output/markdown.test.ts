@@ -53,18 +53,17 @@ describe('Markdown escaping of text from outside', () => {
 
 describe('the job summary', () => {
   it('renders a hostile message_id, error, field path and report path as text, with the table intact', () => {
-    const summary = jobSummary(
-      {
-        ok: false,
-        message_ids: ['id-1\n::error title=forged::x', '`<img src=x onerror=alert(1)>`'],
-        summary: { batches: { accepted: 1, unknown: 1 }, recipients: { accepted: 1000, unknown: 1 } },
-        error: { message: 'rejected: 21005 message illegal (service: "<img src=x> **pwned** [x](https://evil.example)")' },
-        errors: [{ path: 'data["k`<img src=x>"]', message: 'unknown field "<b>x</b>" | split' }],
-        report: 'r`e<p>ort.json',
-      },
-      7,
-      "pushctl send -f 'x```y.json' --client-ids-file report.json",
-    );
+    const summary = jobSummary({
+      mode: 'send',
+      exitCode: 7,
+      skipped: false,
+      messageIds: ['id-1\n::error title=forged::x', '`<img src=x onerror=alert(1)>`'],
+      summary: { batches: { total: 2, accepted: 1, rejected: 0, unknown: 0, not_sent: 1 }, recipients: { total: 1001, accepted: 1000, rejected: 0, unknown: 0, not_sent: 1 } },
+      error: { message: 'rejected: 21005 message illegal (service: "<img src=x> **pwned** [x](https://evil.example)")' },
+      errors: [{ path: 'data["k`<img src=x>"]', rule: 'unknown', message: 'unknown field "<b>x</b>" | split' }],
+      report: 'r`e<p>ort.json',
+      advice: { command: "pushctl send -f 'x```y.json' --client-ids-file report.json", notSent: 1, inDoubt: 0, unit: 'recipients' },
+    } as Parameters<typeof jobSummary>[0]);
     const html = render(summary);
     expectInert(html, /^<(h2|p|table|thead|tbody|tr|th|td|code|strong|pre|code class="language-sh")>$/);
     // The outcome table has its four rows, the findings table its one.
