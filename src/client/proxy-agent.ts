@@ -48,6 +48,9 @@ export function nameProxy(outcome: AttemptOutcome, proxy: Pick<ProxyInUse, 'disp
   if (status === undefined && outcome.errorCode !== undefined && PROXY_CONNECT_ERRORS.has(outcome.errorCode)) {
     return { ...outcome, reason: `${via} failed: ${outcome.reason}` };
   }
+  // Any other failure without an answer (a reset, a timeout) happened on a path the proxy is part of: say so,
+  // so that a dropped connection is not blamed on the service alone.
+  if (status === undefined && outcome.errorCode !== undefined) return { ...outcome, reason: `${outcome.reason}, through ${via}` };
   return outcome;
 }
 
