@@ -39,6 +39,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     stdout.write(annotation('error', `${error.message} (${error.hint ?? ''})`, { title: 'pushctl: usage error' }));
+    scrubber.flush();
     return ExitCode.usage;
   }
 
