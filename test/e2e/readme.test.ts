@@ -187,8 +187,16 @@ describe('README examples', () => {
 
   it('the GitHub Actions snippet runs as written: the action with its inputs, against the emulator', async () => {
     const [snippet] = blocks('yaml');
-    const step = (load(snippet!) as { with: Record<string, string> }[])[0]!;
-    const expressions: Record<string, string> = { 'vars.PUSHCTL_APP_ID': 'demo-app', 'secrets.PUSHCTL_APP_SECRET': 'demo-secret' };
+    // The snippet restores and saves the journal directory around the step (actions/cache, not run here).
+    const steps = load(snippet!) as { uses: string; with: Record<string, string> }[];
+    const step = steps.find((s) => /\/pushctl@/.test(s.uses))!;
+    expect(steps.map((s) => s.uses.split('@')[0])).toEqual(['actions/cache/restore', 'your-org/pushctl', 'actions/cache/save']);
+    const expressions: Record<string, string> = {
+      'vars.PUSHCTL_APP_ID': 'demo-app',
+      'secrets.PUSHCTL_APP_SECRET': 'demo-secret',
+      'github.ref_name': 'v1.4.0',
+      'runner.temp': join(dir, '.runner-temp'),
+    };
     const inputs = Object.fromEntries(
       Object.entries(step.with).map(([key, value]) => [
         `INPUT_${key.toUpperCase()}`,
@@ -206,6 +214,11 @@ describe('README examples', () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     const [sent] = emulator.messages('demo-app').filter((m) => m.delivered);
     expect(sent!.body).toMatchObject({ notification: { title: 'Version 1.4.0 is out', desc: expect.stringContaining('Faster sends') } });
+    // "Re-run jobs": the same step with the journal directory restored sends nothing.
+    const again = await spawnAsync(process.execPath, [join(ROOT, 'action/index.js')], { cwd: dir, env: cleanEnv({ HOME: dir, PUSHCTL_BASE_URL: emulator.url, ...runner, ...inputs }) });
+    expect(again.status, again.stdout + again.stderr).toBe(0);
+    expect(emulator.messages('demo-app').filter((m) => m.delivered)).toHaveLength(1);
+    expect(readFileSync(output, 'utf8')).toContain('skipped=true');
   });
 
   it('runs the library example', async () => {
