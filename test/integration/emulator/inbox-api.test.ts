@@ -1,7 +1,7 @@
 // What the inbox page reads of the emulator's API (issue 22), over real HTTP: a dry run's audience, the
 // count of what a filter selects, the device list paged to its end, and the page's own files.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, Fleet, syntheticFleet, type Emulator } from '../../../src/emulator/index.js';
+import { createEmulator, syntheticFleet, type Emulator } from '../../../src/emulator/index.js';
 
 let emu: Emulator | undefined;
 afterEach(async () => {
@@ -16,7 +16,7 @@ const message = (title: string, extra: object = {}) => ({ type: 1, time_to_live:
 
 describe('the API under the inbox page', () => {
   it('a dry run says whom it would reach, counted by the rules a delivery uses, and delivers to no one', async () => {
-    emu = await createEmulator({ port: 0, rate: 0, fleet: new Fleet(syntheticFleet(1000)) });
+    emu = await createEmulator({ port: 0, rate: 0, fleet: syntheticFleet(1000) });
     await push(emu.url, message('real'));
     await push(emu.url, message('rehearsal', { dry_run: true }));
     await push(emu.url, { ...message('listed', { dry_run: true }), condition: { type: 2, client_ids: ['device-000001', 'nobody'] } });
@@ -42,7 +42,7 @@ describe('the API under the inbox page', () => {
   });
 
   it('the device list pages to device 1,000 with its total', async () => {
-    emu = await createEmulator({ port: 0, rate: 0, fleet: new Fleet(syntheticFleet(1000)) });
+    emu = await createEmulator({ port: 0, rate: 0, fleet: syntheticFleet(1000) });
     const last = await getJson<{ devices: { client_id: string }[]; total: number; next_offset: number | null }>(`${emu.url}/v1/emulator/devices?offset=900&limit=100`);
     expect([last.total, last.devices.length, last.devices.at(-1)!.client_id, last.next_offset]).toEqual([1000, 100, 'device-001000', null]);
   });
