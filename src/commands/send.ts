@@ -178,7 +178,7 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
       body,
       ...(clientIds ? { clientIds } : {}),
       batchSize,
-      concurrency: options.concurrency ?? 8,
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       limiter: new RateLimiter({ rate: options.rate ?? 50 }),
       retry: { retryAmbiguous: options.retryAmbiguous === true, ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}) },
       signal: ctx.interrupt,
