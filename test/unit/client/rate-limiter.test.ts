@@ -15,18 +15,19 @@ async function startTimes(limiter: RateLimiter, clock: VirtualClock, count: numb
 }
 
 describe('RateLimiter', () => {
-  it('starts 100 requests at rate 50 in two windows of 50, the last by 1.8 s', async () => {
+  it('starts 100 requests at rate 50 in two windows of 50, the last by 1.85 s', async () => {
     const clock = new VirtualClock();
     const limiter = new RateLimiter({ rate: 50, now: clock.now, sleep: clock.sleep });
     const times = await startTimes(limiter, clock, 100);
     expect(times).toHaveLength(100);
-    // The window holds with its 60 ms margin, not just on the service's one second.
-    expect(maxInWindow(times, 1059)).toBeLessThanOrEqual(50);
-    // Virtual time: 50 starts spaced over 0.7 s, the 51st once the first is 1.06 s old, the rest 14 ms apart.
-    expect(Math.max(...times)).toBeLessThanOrEqual(1800);
+    // The window holds with its 80 ms margin, not just on the service's one second.
+    expect(maxInWindow(times, 1079)).toBeLessThanOrEqual(50);
+    // Virtual time: 50 starts spaced over 0.75 s, the 51st once the first is 1.08 s old, the rest 15 ms apart
+    // (evenly over whole seconds, the last would start at 2.06 s).
+    expect(Math.max(...times)).toBeLessThanOrEqual(1850);
     // Never a heap of starts at one instant: the server reads them spread out.
     const sorted = [...times].sort((a, b) => a - b);
-    expect(Math.min(...sorted.slice(1).map((t, i) => t - sorted[i]!))).toBeGreaterThanOrEqual(14);
+    expect(Math.min(...sorted.slice(1).map((t, i) => t - sorted[i]!))).toBeGreaterThanOrEqual(15);
   });
 
   it('survives a server that reads a backlog of requests late (property)', async () => {
@@ -120,11 +121,27 @@ describe('RateLimiter', () => {
   it('holds the slower rate on the window while slowed down', async () => {
     const clock = new VirtualClock();
     const limiter = new RateLimiter({ rate: 40, now: clock.now, sleep: clock.sleep, recoverPerSecond: 0 });
-    limiter.slowDown();
-    limiter.slowDown(clock.now());
-    expect(limiter.effectiveRate).toBeCloseTo(32.4);
+    const first = await startTimes(limiter, clock, 20);
+    // The first 22001 may be a stray one: a small cut; the others of its generation change nothing.
+    for (const at of first.slice(5)) limiter.slowDown(at);
+    expect(limiter.effectiveRate).toBe(38);
+    // The next generation is refused too: most of a young run refused, no whole window to measure yet: halve.
+    const second = await startTimes(limiter, clock, 3);
+    for (const at of second) limiter.slowDown(at);
+    expect(limiter.effectiveRate).toBe(19);
     const times = await startTimes(limiter, clock, 80);
-    expect(maxInWindow(times)).toBeLessThanOrEqual(32);
+    expect(maxInWindow(times)).toBeLessThanOrEqual(19);
+  });
+
+  it('takes a stray 22001 as a small dip, once a second', async () => {
+    const clock = new VirtualClock();
+    const limiter = new RateLimiter({ rate: 40, now: clock.now, sleep: clock.sleep });
+    const times = await startTimes(limiter, clock, 100);
+    limiter.slowDown(times[99]);
+    expect(limiter.effectiveRate).toBeCloseTo(38);
+    const more = await startTimes(limiter, clock, 5);
+    limiter.slowDown(more[4]);
+    expect(limiter.effectiveRate).toBeGreaterThan(37);
   });
 
   /**
@@ -160,15 +177,15 @@ describe('RateLimiter', () => {
     const through = late.filter((s) => !s.refused).length / 10;
     // The old limiter halved per 22001 down to 3 requests/s; this one settles near the service's 20.
     expect(through).toBeGreaterThanOrEqual(16);
-    expect(late.filter((s) => s.refused).length / late.length).toBeLessThan(0.25);
+    expect(late.filter((s) => s.refused).length / late.length).toBeLessThan(0.3);
   });
 
   it('keeps most of the rate under 5% of stray 22001 answers', async () => {
     const starts = await againstService({ rate: 50, serviceRate: 1000, refuseShare: 0.05, seconds: 20 });
     const late = starts.filter((s) => s.at >= 10_000 && s.at < 20_000);
     // Every stray 22001 halved the old limiter's rate for 5 s: it sat at a sixteenth (3 requests/s). The
-    // window rule with its margin allows 47 a second.
-    expect(late.length / 10).toBeGreaterThanOrEqual(0.85 * 47);
+    // window rule with its margin allows 46 a second.
+    expect(late.length / 10).toBeGreaterThanOrEqual(0.9 * 46);
   });
 
   it('rejects a waiting acquire when aborted', async () => {
