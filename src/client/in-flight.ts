@@ -8,9 +8,11 @@ export interface InFlightOptions {
   cap: number;
   /**
    * Requests started per second at the fastest (the rate limiter's pace), read each time; 0 or absent: no
-   * pace to size by, so the cap is the number.
+   * pace to size by (no rate limit), and `unpaced` is the number.
    */
   pace?: () => number;
+  /** The number in flight without a pace; default the cap. */
+  unpaced?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ export class InFlight {
   /** The most requests that may be in flight at `now`. */
   limit(now: number): number {
     const pace = this.options.pace?.() ?? 0;
-    if (!(pace > 0)) return this.options.cap;
+    if (!(pace > 0)) return this.options.unpaced ?? this.options.cap;
     const needed = Math.ceil((pace * this.latency(now)) / 1000) + HEADROOM;
     return Math.max(1, Math.min(this.options.cap, needed));
   }

@@ -119,7 +119,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   const random = options.random ?? Math.random;
   const explicit = options.concurrency === undefined ? undefined : Math.max(1, Math.floor(options.concurrency));
   const pace = limiter?.peakRate === undefined ? undefined : () => limiter.peakRate ?? 0;
-  const inFlight = new InFlight(pace ? { cap: explicit ?? MAX_CONCURRENCY, pace } : { cap: explicit ?? DEFAULT_CONCURRENCY });
+  const inFlight = new InFlight({ cap: explicit ?? MAX_CONCURRENCY, unpaced: explicit ?? DEFAULT_CONCURRENCY, ...(pace ? { pace } : {}) });
   const source = options.clientIds && options.clientIds.length > 0 ? options.clientIds : undefined;
   const batches: readonly (readonly [number, number])[] = planBatches(source?.length ?? 0, options.batchSize ?? MAX_BATCH_SIZE);
   const idsOf = (index: number): (() => readonly string[]) => {

@@ -163,4 +163,22 @@ describe('sendBatches', () => {
     const capped = await slowRun(300, 60, 5);
     expect(capped.peak).toBe(5);
   });
+
+  it('keeps 8 in flight with no rate to size by (--rate 0), or --concurrency when given', async () => {
+    const peakOf = async (concurrency?: number) => {
+      let inFlight = 0;
+      let peak = 0;
+      const client = new FakeSender(async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight -= 1;
+        return accepted();
+      });
+      await sendBatches({ client, body, clientIds: ids(40), batchSize: 1, limiter: new RateLimiter({ rate: 0 }), ...(concurrency ? { concurrency } : {}) });
+      return peak;
+    };
+    expect(await peakOf()).toBe(8);
+    expect(await peakOf(20)).toBe(20);
+  });
 });
