@@ -10,17 +10,6 @@ import { firstControlCharacter } from '../message/control-character.js';
  */
 const PAGE_BYTES = 1 << 20;
 const INITIAL_CAPACITY = 1024;
-/**
- * The repeat-finding table is split by the top bits of the hash into this many parts, each growing on its
- * own, and each slot holds the ID's hash beside its index: growing a part re-inserts a 256th of the IDs,
- * reading and writing tables that fit in the processor's cache. One big table of indices re-inserted every
- * ID into tens of megabytes at random, looking up each hash in another array (765 ms of a 5,000,000-ID
- * read), and briefly held the old and the new table at once.
- */
-const SHARD_BITS = 8;
-const SHARD_INITIAL_SLOTS = 16;
-/** A part grows past this share of its slots filled (linear probing stays short below it). */
-const MAX_LOAD = 0.7;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 /** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
@@ -221,7 +210,7 @@ export interface CollectedClientIds {
  * IDs are the same when their strings are equal. Lines read as bytes (`addUtf8`) take a fast path when they
  * are plain ASCII, and otherwise are decoded and added as strings, so both ways give the same result.
  *
- * Repeats are found with open-addressing tables of indices, comparing a 32-bit hash and then the bytes;
+ * Repeats are found with an open-addressing table of indices, comparing a 32-bit hash and then the bytes;
  * no string is made for an ID while reading.
  */
 export class ClientIdCollector {
@@ -229,12 +218,8 @@ export class ClientIdCollector {
   /** The last page (where new IDs go) and how much of it is used. */
   private page: Buffer = Buffer.alloc(0);
   private used = 0;
-  /**
-   * One open-addressing table per top-bits shard of the hash, made when first needed: pairs of (index + 1,
-   * hash), 0 marking an empty slot.
-   */
-  private readonly tables: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(1 << SHARD_BITS);
-  private readonly shardCounts = new Int32Array(1 << SHARD_BITS);
+  private hashes: Int32Array = new Int32Array(INITIAL_CAPACITY);
+  private table: Int32Array = new Int32Array(INITIAL_CAPACITY).fill(-1);
   /** The IDs that are not well-formed UTF-16, by their string. */
   private oddIndex: Map<string, number> | undefined;
   private duplicates = 0;
@@ -322,12 +307,11 @@ export class ClientIdCollector {
    * the current page right after the last ID.
    */
   private insert(bytes: Buffer, start: number, end: number, hash: number, ascii: boolean, inPlace: boolean): void {
-    const shard = hash >>> (32 - SHARD_BITS);
-    const table = (this.tables[shard] ??= new Int32Array(2 * SHARD_INITIAL_SLOTS));
-    const mask = (table.length >>> 1) - 1;
+    const table = this.table;
+    const mask = table.length - 1;
     let slot = hash & mask;
-    for (let entry = table[2 * slot]!; entry !== 0; entry = table[2 * slot]!) {
-      if (table[2 * slot + 1] === hash && this.equals(entry - 1, bytes, start, end)) {
+    for (let index = table[slot]!; index !== -1; index = table[slot]!) {
+      if (this.hashes[index] === hash && this.equals(index, bytes, start, end)) {
         this.duplicates += 1;
         return;
       }
@@ -344,10 +328,9 @@ export class ClientIdCollector {
     }
     this.used += length;
     if (!ascii) this.parts.asciiPages[this.parts.asciiPages.length - 1] = false;
-    table[2 * slot] = this.parts.count + 1;
-    table[2 * slot + 1] = hash;
-    this.append();
-    if ((this.shardCounts[shard] = this.shardCounts[shard]! + 1) > MAX_LOAD * (table.length >>> 1)) this.growTable(shard);
+    // Set the slot before append(), which may grow the table (and then re-inserts this ID too).
+    table[slot] = this.parts.count;
+    this.append(hash);
   }
 
   private addOdd(id: string): void {
@@ -356,20 +339,30 @@ export class ClientIdCollector {
       this.duplicates += 1;
       return;
     }
-    // Zero bytes in the page, and in no table: oddIndex finds its repeats.
+    // Zero bytes in the page; the hash table never matches it, as every other ID has at least one byte.
     this.reserve(0);
-    const index = this.append();
+    const mask = this.table.length - 1;
+    let slot = 0;
+    while (this.table[slot] !== -1) slot = (slot + 1) & mask;
+    this.table[slot] = this.parts.count;
+    const index = this.append(0);
     this.oddIndex.set(id, index);
     (this.parts.odd ??= new Map()).set(index, id);
   }
 
   /** Record an ID that ends at `used` in the current page; returns its index. Grows what needs growing. */
-  private append(): number {
+  private append(hash: number): number {
     const parts = this.parts;
     const index = parts.count;
-    if (index === parts.ends.length) parts.ends = grown(parts.ends);
+    if (index === parts.ends.length) {
+      parts.ends = grown(parts.ends);
+      this.hashes = grown(this.hashes);
+    }
     parts.ends[index] = this.used;
+    this.hashes[index] = hash;
     parts.count = index + 1;
+    // Keep the table at most half full so probes stay short.
+    if (parts.count * 2 > this.table.length) this.growTable();
     return index;
   }
 
@@ -402,20 +395,16 @@ export class ClientIdCollector {
     return true;
   }
 
-  private growTable(shard: number): void {
-    const old = this.tables[shard]!;
-    const table = new Int32Array(old.length * 2);
-    const mask = (table.length >>> 1) - 1;
-    for (let i = 0; i < old.length; i += 2) {
-      const entry = old[i]!;
-      if (entry === 0) continue;
-      const hash = old[i + 1]!;
-      let slot = hash & mask;
-      while (table[2 * slot] !== 0) slot = (slot + 1) & mask;
-      table[2 * slot] = entry;
-      table[2 * slot + 1] = hash;
+  private growTable(): void {
+    const table = new Int32Array(this.table.length * 2).fill(-1);
+    const mask = table.length - 1;
+    const { count } = this.parts;
+    for (let index = 0; index < count; index++) {
+      let slot = this.hashes[index]! & mask;
+      while (table[slot] !== -1) slot = (slot + 1) & mask;
+      table[slot] = index;
     }
-    this.tables[shard] = table;
+    this.table = table;
   }
 }
 
