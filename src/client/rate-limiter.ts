@@ -77,6 +77,7 @@ export class RateLimiter {
   /** Start times of requests answered 22001 in the last few seconds, for the estimate of what got through. */
   private refused: number[] = [];
   private firstStart = Infinity;
+  private lastStart = -Infinity;
 
   constructor(options: RateLimiterOptions) {
     // The ring below holds four seconds of starts at the rate, so the rate bounds memory too.
@@ -120,16 +121,33 @@ export class RateLimiter {
     this.nextSlot = slot + WINDOW_MS / (this.rate * this.shareAt(now) * this.burst);
     if (slot > now) await this.sleep(slot - now, signal);
 
-    // The hard rule on actual start times.
+    // The hard rule on actual start times; and requests that waited for the window to open leave spaced
+    // out (half the pace's gap at least), not all at the instant it opens.
     for (;;) {
       signal?.throwIfAborted();
       const t = this.now();
-      const earliest = this.windowOpensAt(t);
+      const earliest = Math.max(this.windowOpensAt(t), this.lastStart + WINDOW_MS / (2 * this.rate * this.shareAt(t) * this.burst));
       if (t >= earliest) {
         this.recordStart(t);
         return t;
       }
       await this.sleep(earliest - t, signal);
+    }
+  }
+
+  /**
+   * The request that `acquire` let start at `startedAt` was written to its connection only at `at` (a new
+   * connection's handshakes came first): the window rule counts it from then, as the service will.
+   */
+  departed(startedAt: number, at: number): void {
+    if (!(at > startedAt)) return;
+    const length = this.starts.length;
+    for (let i = this.startCount - 1; i >= Math.max(0, this.startCount - length); i--) {
+      if (this.starts[i % length] !== startedAt) continue;
+      // Requests let go after it are counted from no earlier than it: the ring stays in order, so the
+      // start `k` places back still bounds every start before it.
+      for (let j = i; j < this.startCount; j++) this.starts[j % length] = Math.max(this.starts[j % length]!, at);
+      return;
     }
   }
 
@@ -217,6 +235,7 @@ export class RateLimiter {
   }
 
   private recordStart(t: number): void {
+    this.lastStart = t;
     if (this.startCount === 0) this.firstStart = t;
     this.starts[this.startCount % this.starts.length] = t;
     this.startCount += 1;

@@ -59,6 +59,8 @@ export interface Pacer {
   acquire(signal?: AbortSignal): Promise<number | void>;
   /** A 22001 answer to the request that started at `startedAt`. */
   slowDown(startedAt?: number): void;
+  /** The request that started at `startedAt` actually left (was written) at `at`. */
+  departed?(startedAt: number, at: number): void;
   /** Requests per second at the fastest, to size the number in flight; absent or 0: a fixed number. */
   readonly peakRate?: number;
 }
@@ -188,7 +190,8 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
       const token = inFlight.started(now());
       changed();
       try {
-        outcome = await sendOnce(client, batchBody, options.stopNow);
+        const departed = typeof startedAt === 'number' && limiter?.departed ? () => limiter.departed!(startedAt as number, now()) : undefined;
+        outcome = await sendOnce(client, batchBody, options.stopNow, departed);
       } finally {
         inFlight.finished(token, now());
       }
@@ -271,9 +274,9 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
 }
 
 /** One attempt; a stop-now before the request left is an attempt that certainly was not processed. */
-async function sendOnce(client: PushSender, body: object, stopNow: AbortSignal | undefined): Promise<AttemptOutcome> {
+async function sendOnce(client: PushSender, body: object, stopNow: AbortSignal | undefined, onWritten: (() => void) | undefined): Promise<AttemptOutcome> {
   try {
-    return await client.send(body, stopNow ? { signal: stopNow } : {});
+    return await client.send(body, { ...(stopNow ? { signal: stopNow } : {}), ...(onWritten ? { onWritten } : {}) });
   } catch (error) {
     if (!stopNow?.aborted) throw error;
     return { kind: 'retryable', reason: 'stopped before the request was sent', permanent: true };

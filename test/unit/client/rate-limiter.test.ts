@@ -56,6 +56,36 @@ describe('RateLimiter', () => {
     );
   });
 
+  it('counts a request from when it left, when a new connection held it back (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 150 }), { minLength: 1, maxLength: 40 }), async (handshakes) => {
+        const clock = new VirtualClock();
+        const limiter = new RateLimiter({ rate: 20, now: clock.now, sleep: clock.sleep });
+        const left: number[] = [];
+        const started: number[] = [];
+        // Each request leaves after its connection's handshake; the service stamps it when it arrives.
+        const all = Promise.all(
+          Array.from({ length: 70 }, async (_, n) => {
+            const startedAt = await limiter.acquire();
+            started.push(startedAt);
+            await clock.sleep(handshakes[n % handshakes.length]!);
+            limiter.departed(startedAt, clock.now());
+            left.push(clock.now());
+          }),
+        );
+        await clock.run();
+        await all;
+        const server = new RateWindow(20);
+        const sorted = [...left].sort((a, b) => a - b);
+        expect(sorted.filter((t) => !server.tryTake('app', t))).toEqual([]);
+        // Those that waited for the window are let go spaced out, not in a heap when it opens.
+        const starts = [...started].sort((a, b) => a - b);
+        expect(Math.min(...starts.slice(1).map((t, i) => t - starts[i]!))).toBeGreaterThanOrEqual(19);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('keeps a margin on window edges', async () => {
     const clock = new VirtualClock();
     const limiter = new RateLimiter({ rate: 10, now: clock.now, sleep: clock.sleep, edgeMarginMs: 10 });
