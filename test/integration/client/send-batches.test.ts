@@ -172,7 +172,7 @@ describe('sendBatches against a scripted server', () => {
     expect(results.every((r) => r.status === 'accepted')).toBe(true);
     expect(answered).toBe(60);
     expect(peak).toBeGreaterThan(8);
-    // Bounded by the pace: 50 a second spaced over 0.75 s, each held 0.3 s, is about 20 at once.
+    // Bounded by the pace: 50 a second spaced over 0.73 s, each held 0.3 s, is about 20 at once.
     expect(peak).toBeLessThanOrEqual(40);
   });
 });

@@ -20,14 +20,17 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter({ rate: 50, now: clock.now, sleep: clock.sleep });
     const times = await startTimes(limiter, clock, 100);
     expect(times).toHaveLength(100);
-    // The window holds with its 80 ms margin, not just on the service's one second.
-    expect(maxInWindow(times, 1079)).toBeLessThanOrEqual(50);
-    // Virtual time: 50 starts spaced over 0.75 s, the 51st once the first is 1.08 s old, the rest 15 ms apart
+    // The window holds with its 60 ms margin, not just on the service's one second.
+    expect(maxInWindow(times, 1059)).toBeLessThanOrEqual(50);
+    // Virtual time: 50 starts spaced over 0.73 s, the 51st once the first is 1.18 s old, the rest 14.8 ms apart
     // (evenly over whole seconds, the last would start at 2.06 s).
     expect(Math.max(...times)).toBeLessThanOrEqual(1850);
-    // Never a heap of starts at one instant: the server reads them spread out.
+    // Never a heap of starts at one instant: 14.8 ms apart, or half that for the few that waited for the
+    // first ones of the run (a cold server's late readings) to be a window and a margin old.
     const sorted = [...times].sort((a, b) => a - b);
-    expect(Math.min(...sorted.slice(1).map((t, i) => t - sorted[i]!))).toBeGreaterThanOrEqual(15);
+    const gaps = sorted.slice(1).map((t, i) => t - sorted[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(7.4);
+    expect(gaps.filter((gap) => gap < 14.8).length).toBeLessThanOrEqual(20);
   });
 
   it('survives a server that reads a backlog of requests late (property)', async () => {
@@ -35,18 +38,19 @@ describe('RateLimiter', () => {
       fc.asyncProperty(
         fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 60 }),
         fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 30 }),
-        async (readLate, lateness) => {
+        fc.array(fc.integer({ min: 0, max: 120 }), { minLength: 10, maxLength: 10 }),
+        async (readLate, lateness, coldLate) => {
           const clock = new VirtualClock();
           let i = 0;
           clock.lateness = () => lateness[i++ % lateness.length]!;
           const limiter = new RateLimiter({ rate: 50, now: clock.now, sleep: clock.sleep });
           const times = await startTimes(limiter, clock, 160);
-          // The service stamps each request when it reads it: up to 50 ms late (a fresh or busy server), and
-          // never before an earlier one. Its own sliding window must admit every one.
+          // The service stamps each request when it reads it: up to 50 ms late (a busy server), the run's first
+          // ten up to 170 ms (a fresh one), and never before an earlier one. Its own window must admit every one.
           const server = new RateWindow(50);
           let last = -Infinity;
           const refused = times.filter((t, n) => {
-            last = Math.max(last, t + readLate[n % readLate.length]!);
+            last = Math.max(last, t + readLate[n % readLate.length]! + (n < 10 ? coldLate[n]! : 0));
             return !server.tryTake('app', last);
           });
           expect(refused).toEqual([]);
@@ -80,7 +84,7 @@ describe('RateLimiter', () => {
         expect(sorted.filter((t) => !server.tryTake('app', t))).toEqual([]);
         // Those that waited for the window are let go spaced out, not in a heap when it opens.
         const starts = [...started].sort((a, b) => a - b);
-        expect(Math.min(...starts.slice(1).map((t, i) => t - starts[i]!))).toBeGreaterThanOrEqual(19);
+        expect(Math.min(...starts.slice(1).map((t, i) => t - starts[i]!))).toBeGreaterThanOrEqual(18.5);
       }),
       { numRuns: 40 },
     );
@@ -214,8 +218,8 @@ describe('RateLimiter', () => {
     const starts = await againstService({ rate: 50, serviceRate: 1000, refuseShare: 0.05, seconds: 20 });
     const late = starts.filter((s) => s.at >= 10_000 && s.at < 20_000);
     // Every stray 22001 halved the old limiter's rate for 5 s: it sat at a sixteenth (3 requests/s). The
-    // window rule with its margin allows 46 a second.
-    expect(late.length / 10).toBeGreaterThanOrEqual(0.9 * 46);
+    // window rule with its margin allows 47 a second.
+    expect(late.length / 10).toBeGreaterThanOrEqual(0.9 * 47);
   });
 
   it('rejects a waiting acquire when aborted', async () => {

@@ -150,7 +150,7 @@ describe('sendBatches', () => {
 
   it('keeps as many requests in flight as the rate and the latency need (Little\'s law)', async () => {
     const slow = await slowRun(300, 200);
-    // 50 a second spaced over 0.75 s of each second, answered after 0.3 s: about 20 at once, where a fixed 8
+    // 50 a second spaced over 0.73 s of each second, answered after 0.3 s: about 20 at once, where a fixed 8
     // carried only 8 / 0.3 s = 27 a second.
     expect(slow.peak).toBeGreaterThan(8);
     expect(slow.peak).toBeLessThanOrEqual(30);
