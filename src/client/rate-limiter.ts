@@ -68,6 +68,8 @@ export class RateLimiter {
   private readonly minShare: number;
   /** Start times of the last requests (a ring), and the starts ever recorded. */
   private readonly starts: Float64Array;
+  /** The same requests' start times as `acquire` gave them, to find one again in `departed`. */
+  private readonly granted: Float64Array;
   private startCount = 0;
   private nextSlot = -Infinity;
   /** The share of the rate in force at `shareSince`; it recovers linearly from there. */
@@ -98,6 +100,7 @@ export class RateLimiter {
     // Four seconds of starts: the window rule needs one, the estimate after a 22001 the second before a
     // request that may have taken seconds to be answered.
     this.starts = new Float64Array(Math.max(1, Math.floor(this.rate)) * 4);
+    this.granted = new Float64Array(this.starts.length);
   }
 
   /** The rate in force now, after any slow-down (0 = unlimited). */
@@ -147,7 +150,7 @@ export class RateLimiter {
     if (!(at > startedAt)) return;
     const length = this.starts.length;
     for (let i = this.startCount - 1; i >= Math.max(0, this.startCount - length); i--) {
-      if (this.starts[i % length] !== startedAt) continue;
+      if (this.granted[i % length] !== startedAt) continue;
       // Requests let go after it are counted from no earlier than it: the ring stays in order, so the
       // start `k` places back still bounds every start before it.
       for (let j = i; j < this.startCount; j++) this.starts[j % length] = Math.max(this.starts[j % length]!, at);
@@ -245,6 +248,7 @@ export class RateLimiter {
 
   private recordStart(t: number): void {
     this.lastStart = t;
+    this.granted[this.startCount % this.starts.length] = t;
     if (this.startCount === 0) this.firstStart = t;
     this.starts[this.startCount % this.starts.length] = t;
     this.startCount += 1;

@@ -86,7 +86,8 @@ describe('RateLimiter', () => {
         const starts = [...started].sort((a, b) => a - b);
         expect(Math.min(...starts.slice(1).map((t, i) => t - starts[i]!))).toBeGreaterThanOrEqual(18.5);
       }),
-      { numRuns: 40 },
+      // A later departure of a request whose entry an earlier one had already raised was once lost.
+      { numRuns: 40, examples: [[[112, 38, 19]]] },
     );
   });
 
