@@ -30,6 +30,7 @@ const CLI_ISLANDS = {
   'commands/serve': 'src/commands/serve.ts',
   'commands/init': 'src/commands/init.ts',
   'commands/config': 'src/commands/config.ts',
+  'commands/check': 'src/commands/check.ts',
   'commands/schema': 'src/commands/schema.ts',
   'commands/completion': 'src/commands/completion.ts',
   'commands/runs': 'src/commands/runs.ts',
@@ -186,16 +187,8 @@ for (const file of results.flatMap((r) => r.outputFiles)) {
   }
 }
 
-// The emulator's inbox page: one self-contained HTML file (its script and styles inline, nothing fetched from
-// elsewhere), read from disk by `pushctl serve` only.
-{
-  const web = await build({ entryPoints: ['src/emulator/web/inbox.ts'], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, write: false, legalComments: 'none', logLevel: 'warning' });
-  const html = readFileSync('src/emulator/web/inbox.html', 'utf8')
-    .replace('/*STYLE*/', () => readFileSync('src/emulator/web/inbox.css', 'utf8'))
-    .replace('/*SCRIPT*/', () => web.outputFiles[0].text.replace(/<\/script/gi, '<\\/script'));
-  mkdirSync(path.join(OUT, 'web'), { recursive: true });
-  writeFileSync(path.join(OUT, 'web', 'inbox.html'), html);
-}
+// The emulator's inbox page (dist/web/).
+await import('./build-inbox.mjs');
 
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

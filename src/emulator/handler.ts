@@ -43,6 +43,8 @@ export interface HandlerState {
 /** What the handler needs of the simulated devices (devices/fleet.ts). */
 export interface FleetView {
   deliver(message: StoredMessage): Audience;
+  /** The audience of a dry run: counted, not delivered. */
+  wouldReach(message: StoredMessage): Audience;
   list(query: { q?: string; offset?: number; limit?: number }): object;
   device(clientId: string): object | undefined;
   clear(): void;
@@ -166,8 +168,12 @@ function push(request: EmulatorRequest, rawAppId: string, state: HandlerState, r
     delivered: !dryRun,
     body,
   };
-  // Simulated devices receive what is delivered; a dry run reaches no one.
-  if (!dryRun && state.fleet) Object.assign(stored, state.fleet.deliver(stored));
+  // Simulated devices receive what is delivered; a dry run reaches no one, but says whom it would reach.
+  if (state.fleet && !dryRun) Object.assign(stored, state.fleet.deliver(stored));
+  if (state.fleet && dryRun) {
+    const { reached, ...rest } = state.fleet.wouldReach(stored);
+    Object.assign(stored, { would_reach: reached, ...rest });
+  }
   state.store.add(stored);
   record.stored = stored;
   return pushed(messageId, dryRun);
@@ -227,7 +233,7 @@ function requests(query: URLSearchParams, state: HandlerState): EmulatorAnswer {
     ...(before !== undefined ? { before } : {}),
     ...(limit !== undefined ? { limit } : {}),
   };
-  const page = state.log ? state.log.list(q) : { entries: [], next_before: null, total: 0 };
+  const page = state.log ? state.log.list(q) : { entries: [], next_before: null, total: 0, matched: 0 };
   return ok({ ...page }, `listed ${page.entries.length} requests`);
 }
 

@@ -47,8 +47,9 @@ export function logEntryFor(answer: EmulatorAnswer, decision: ChaosDecision, rec
   else if (bodyText !== '') entry.body_text = bodyText.slice(0, BODY_TEXT_CLIP);
   if (push.errors && push.errors.length > 0) entry.errors = push.errors;
   if (push.warnings && push.warnings.length > 0) entry.warnings = push.warnings;
-  const audience = stored as { reached?: number; unknown_client_ids?: number; fleet_size?: number } | undefined;
+  const audience = stored as { reached?: number; would_reach?: number; unknown_client_ids?: number; fleet_size?: number } | undefined;
   if (audience?.reached !== undefined) Object.assign(entry, { reached: audience.reached, unknown_client_ids: audience.unknown_client_ids, fleet_size: audience.fleet_size });
+  if (audience?.would_reach !== undefined) Object.assign(entry, { would_reach: audience.would_reach, unknown_client_ids: audience.unknown_client_ids, fleet_size: audience.fleet_size });
   return entry;
 }
 

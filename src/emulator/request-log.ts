@@ -25,6 +25,8 @@ export interface RequestLogEntry {
   errors?: MessageIssue[];
   warnings?: MessageIssue[];
   reached?: number;
+  /** A dry run's audience: whom it would have reached. */
+  would_reach?: number;
   unknown_client_ids?: number;
   fleet_size?: number;
 }
@@ -41,7 +43,10 @@ export interface RequestQuery {
 export interface RequestPage {
   entries: RequestLogEntry[];
   next_before: number | null;
+  /** Entries kept, whatever the filters. */
   total: number;
+  /** Entries the filters (app, outcome, kind, q) select, on every page. */
+  matched: number;
 }
 
 export type RequestLogEvent = { type: 'request'; entry: RequestLogEntry } | { type: 'cleared' } | { type: 'closed' };
@@ -88,18 +93,22 @@ export class RequestLog {
     const entries: RequestLogEntry[] = [];
     let pageBytes = 0;
     let nextBefore: number | null = null;
+    // Every entry is looked at, past the page too, so that `matched` counts what the filters select.
+    let matched = 0;
     for (let i = this.items.length - 1; i >= this.head; i--) {
       const { entry, bytes } = this.items[i]!;
-      if (query.before !== undefined && entry.seq >= query.before) continue;
       if (!matches(entry, query, needle)) continue;
+      matched += 1;
+      if (query.before !== undefined && entry.seq >= query.before) continue;
+      if (nextBefore !== null) continue;
       if (entries.length >= limit || (entries.length > 0 && pageBytes + bytes > PAGE_BYTES)) {
         nextBefore = entries[entries.length - 1]!.seq;
-        break;
+        continue;
       }
       entries.push(entry);
       pageBytes += bytes;
     }
-    return { entries, next_before: nextBefore, total: this.size };
+    return { entries, next_before: nextBefore, total: this.size, matched };
   }
 
   clear(): number {

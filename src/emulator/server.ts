@@ -11,7 +11,7 @@ import { EVENTS_PATH, handleRequest, PUSH_PATH, type HandlerState } from './hand
 import { logEntryFor } from './log-entry.js';
 import { RequestLog } from './request-log.js';
 import { openEventStream } from './routes/events.js';
-import { servePage } from './routes/page.js';
+import { isPagePath, servePage } from './routes/page.js';
 import { RateWindow } from './rate-window.js';
 import { MessageStore, type StoredMessage, type StoreStats } from './store.js';
 
@@ -180,8 +180,8 @@ function serveRequest(
         openEventStream(req, res, state.log);
         return;
       }
-      if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
-        servePage(res);
+      if (req.method === 'GET' && isPagePath(path)) {
+        servePage(res, path);
         return;
       }
       const request = {

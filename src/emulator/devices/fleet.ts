@@ -31,7 +31,7 @@ export class Fleet {
 
   /** Delivers a message to the devices it reaches; client IDs the fleet does not know are counted apart. */
   deliver(message: StoredMessage): Audience {
-    const { condition, notification } = message.body;
+    const { notification } = message.body;
     const item: InboxItem = {
       message_id: message.message_id,
       app_id: message.app_id,
@@ -40,12 +40,24 @@ export class Fleet {
       ...(notification?.title !== undefined ? { title: notification.title } : {}),
       ...(notification?.desc !== undefined ? { desc: notification.desc } : {}),
     };
-    let reached = 0;
-    let unknown = 0;
-    const give = (index: number) => {
+    return this.count(message, (index) => {
       const inbox = this.inboxes[index]!;
       inbox.push(item);
       if (inbox.length > INBOX_SIZE) inbox.shift();
+    });
+  }
+
+  /** Whom a dry run would reach, counted by the same rules as {@link deliver}, without delivering. */
+  wouldReach(message: StoredMessage): Audience {
+    return this.count(message, () => {});
+  }
+
+  private count(message: StoredMessage, give: (index: number) => void): Audience {
+    const { condition } = message.body;
+    let reached = 0;
+    let unknown = 0;
+    const take = (index: number) => {
+      give(index);
       reached += 1;
     };
     if (condition.type === 2) {
@@ -53,11 +65,11 @@ export class Fleet {
       for (const id of condition.client_ids ?? []) {
         const index = this.byId.get(id);
         if (index === undefined) unknown += 1;
-        else give(index);
+        else take(index);
       }
     } else {
       this.devices.forEach((device, index) => {
-        if (reaches(device, condition)) give(index);
+        if (reaches(device, condition)) take(index);
       });
     }
     return { reached, unknown_client_ids: unknown, fleet_size: this.devices.length };

@@ -132,7 +132,7 @@ describe('bounded by bytes, and never killed by a request', () => {
 
   it('a route that throws answers HTTP 500 and the emulator goes on serving', async () => {
     let calls = 0;
-    emu = await createEmulator({ port: 0, rate: 0, fleet: { deliver: () => { calls += 1; throw new Error('fleet exploded'); }, list: () => ({}), device: () => undefined, clear: () => {} } });
+    emu = await createEmulator({ port: 0, rate: 0, fleet: { deliver: () => { calls += 1; throw new Error('fleet exploded'); }, wouldReach: () => { throw new Error('unused'); }, list: () => ({}), device: () => undefined, clear: () => {} } });
     const failed = await push(emu.url, VALID);
     expect(failed).toMatchObject({ http: 500, json: { message: 'emulator internal error: fleet exploded' } });
     expect(calls).toBe(1);
