@@ -40,6 +40,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     stdout.write(annotation('error', `${error.message} (${error.hint ?? ''})`, { title: 'pushctl: usage error' }));
+    scrubber.flush();
     return ExitCode.usage;
   }
 
@@ -80,6 +81,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   } else if (result.advice?.includeUnknownCommand) {
     stdout.write(annotation('warning', `${result.advice.inDoubt} ${result.advice.unit} in doubt (the service may already have delivered): ${result.advice.includeUnknownCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
   }
+  // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
+  scrubber.flush();
   return result.exitCode;
 }
 
