@@ -1,8 +1,44 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/**
+ * The one-way layers of src/ (STYLE.md), top to bottom. A file may import from its own layer or any layer
+ * below it, never from one above: data flows argv → options → settings + message → client → outcome → output.
+ * Within the middle group the order is output → input → journal → settings, so no two folders import each other.
+ */
+const LAYERS = [
+  { name: 'entries (main, cli, lib, action)', files: ['src/{main,cli,lib}.ts', 'src/cli-*.ts', 'src/action/**'] },
+  { name: 'commands', files: ['src/commands/**'] },
+  { name: 'output', files: ['src/output/**'] },
+  { name: 'input', files: ['src/input/**'] },
+  { name: 'journal', files: ['src/journal/**'] },
+  { name: 'settings', files: ['src/settings/**'] },
+  { name: 'client and emulator', files: ['src/client/**', 'src/emulator/**'] },
+  { name: 'message', files: ['src/message/**'] },
+];
+
+const layerZones = LAYERS.flatMap((layer, i) =>
+  LAYERS.slice(0, i).map((above) => ({
+    target: layer.files,
+    from: above.files,
+    message: `${layer.name} may not import ${above.name}: imports go down the layers only (see eslint.config.js and STYLE.md).`,
+  })),
+);
+
+const siblingZones = [
+  { target: ['src/client/**'], from: ['src/emulator/**'], message: 'the client and the emulator are siblings: share code through src/message/ instead.' },
+  { target: ['src/emulator/**'], from: ['src/client/**'], message: 'the client and the emulator are siblings: share code through src/message/ instead.' },
+  // Primitives (src/*.ts other than the entries) import nothing of the layers.
+  { target: ['src/{errors,context,suggest,version,read-whole-file}.ts'], from: LAYERS.flatMap((l) => l.files), message: 'a primitive imports no layer.' },
+  // No command imports another command; what two commands share lives in commands/shared/.
+  { target: ['src/commands/*.ts'], from: ['src/commands/*.ts'], message: 'no command imports another command: move what they share to src/commands/shared/.' },
+  { target: ['src/commands/shared/**'], from: ['src/commands/*.ts'], message: 'commands/shared/ serves the commands and imports none of them.' },
+];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'action/', 'node_modules/', 'coverage/', '.bench-tmp/'] },
+  { ignores: ['dist/', 'action/', 'node_modules/', 'coverage/', '.bench-tmp/', '.node24/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,6 +47,17 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The layer rule resolves every import to its file (`.js` specifiers to the `.ts` sources), so an arrow
+    // that goes up fails `npm run lint` (test/unit/architecture/layers.test.ts proves it does).
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...siblingZones] }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

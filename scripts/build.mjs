@@ -16,7 +16,7 @@ import path from 'node:path';
 const OUT = 'dist';
 const SHARED = {
   emulator: 'src/emulator/index.ts',
-  'client-ids': 'src/client/read-client-ids.ts',
+  'client-ids': 'src/input/read-client-ids.ts',
   'proxy-agents': 'src/client/proxy-agents.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',

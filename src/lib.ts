@@ -11,7 +11,7 @@ export { PushClient, type PushClientOptions, type PushSender } from './client/pu
 export { sendBatches, recipientCount, type SendBatchesOptions, type BatchResult, type BatchStatus, type BatchProgress, type AttemptEvent } from './client/send-batches.js';
 export { RateLimiter, type RateLimiterOptions } from './client/rate-limiter.js';
 export { ClientIdCollector, ClientIdStore } from './client/client-id-store.js';
-export type { ClientIdSource } from './client/batches.js';
+export type { ClientIdSource } from './message/recipients.js';
 export { buildReport, summarizeBatches, type DeliveryReport, type DeliverySummary } from './client/report.js';
 export { describeStatus, STATUS_CODES, type StatusInfo } from './client/codes.js';
 export type { AttemptOutcome, Accepted, Rejected, Retryable, Ambiguous, ResponseView, RequestView } from './client/outcome.js';

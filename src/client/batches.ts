@@ -2,17 +2,6 @@
 export const MAX_BATCH_SIZE = 1000;
 
 /**
- * Recipients as the delivery engine reads them: a plain array, or a {@link ClientIdStore} that holds a million
- * IDs as bytes and makes strings only for the slice asked for. Only `length` and `slice(start, end)` are used.
- */
-export interface ClientIdSource {
-  readonly length: number;
-  slice(start: number, end: number): string[];
-  /** `JSON.stringify(slice(start, end))` as UTF-8 bytes, where the source can make it cheaply. */
-  jsonBytes?(start: number, end: number): Buffer;
-}
-
-/**
  * The `[start, end)` index ranges of consecutive batches of `size` over `total` IDs (the last may be shorter).
  * Ranges rather than arrays, so batches can be read from their source only when they are sent.
  */

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { ClientIdSource } from './batches.js';
+import type { ClientIdSource } from '../message/recipients.js';
 import { firstInvalidUtf8 } from '../message/first-invalid-utf8.js';
 import { firstControlCharacter } from '../message/control-character.js';
 

@@ -1,6 +1,7 @@
 import type { PushMessage } from '../message/types.js';
 import { APP_WIDE_STATUSES, describeStatus, STATUS_RATE_LIMITED } from './codes.js';
-import { MAX_BATCH_SIZE, planBatches, type ClientIdSource } from './batches.js';
+import type { ClientIdSource } from '../message/recipients.js';
+import { MAX_BATCH_SIZE, planBatches } from './batches.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { PushSender } from './push-client.js';
 import type { RateLimiter } from './rate-limiter.js';

@@ -1,9 +1,10 @@
 import type { Ctx } from '../context.js';
+import type { SecretSink } from '../output/redact.js';
 import { envelopeText, snakeKeys } from '../output/envelope.js';
 import { CliError, ExitCode } from '../errors.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
 import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
-import { choosePushProxy } from './proxy-choice.js';
+import { choosePushProxy } from './shared/proxy-choice.js';
 import { displayProxyUrl, resolveProxy } from '../settings/proxy.js';
 
 export interface ShowConfigOptions extends SettingsOptions {
@@ -46,11 +47,6 @@ function displayUrl(url: string): string {
 
 const shown = (value: string | undefined, source: string | undefined): Shown =>
   value === undefined ? { value: null, source: null } : { value, source: source ?? null };
-
-/** Told about every secret the command learns, so the output sinks can scrub it (SecretScrubber fits). */
-export interface SecretSink {
-  add(secret: string | undefined): void;
-}
 
 /** Builds the report from the resolved settings; pure apart from reading them. */
 export async function buildConfigReport(

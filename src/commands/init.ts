@@ -10,7 +10,7 @@ import { createPrompter, type Prompter } from '../settings/prompt.js';
 import { readSecret, type ReadSecretOptions } from '../settings/read-secret.js';
 import { isRegion, regionNames } from '../settings/regions.js';
 import type { ProfileSettings } from '../settings/schema.js';
-import type { SecretSink } from './config.js';
+import type { SecretSink } from '../output/redact.js';
 import { nearest } from '../suggest.js';
 
 export interface InitOptions extends ReadSecretOptions {

@@ -10,8 +10,8 @@ import { messageIds, overview, runState, type RunOverview } from '../journal/run
 import { summarizeBatches } from '../client/report.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { formatRunDetail, formatRunTable } from '../output/runs.js';
-import { openReportFile, writeReport } from './report-file.js';
-import { resendCommand } from './resend-command.js';
+import { openReportFile, writeReport } from './shared/report-file.js';
+import { resendCommand } from './shared/resend-command.js';
 
 export interface RunsListOptions {
   json?: boolean;

@@ -3,10 +3,8 @@ import { ExitCode } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
 import { validateAssembled } from '../message/validate-assembled.js';
-import type { ValidationResult } from '../message/types.js';
-import { formatIssueList } from '../output/issues.js';
-import { styleFor } from '../output/style.js';
-import { annotateIssues } from '../ci/annotate-issues.js';
+import { describeValidation } from '../output/validation.js';
+import { annotateIssues } from '../output/annotations.js';
 import { envelopeText } from '../output/envelope.js';
 
 export interface ValidateCommandOptions extends MessageInputOptions {
@@ -30,19 +28,4 @@ export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx)
     if (result.body) ctx.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
   }
   return valid ? ExitCode.ok : ExitCode.invalidMessage;
-}
-
-/** The human report on stderr: verdict, errors, warnings, normalisations applied. */
-export async function describeValidation(result: ValidationResult, ctx: Pick<Ctx, 'stderr' | 'env'>): Promise<string> {
-  const style = await styleFor(ctx.stderr, ctx.env);
-  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const verdict = result.errors.length
-    ? style.error(`invalid: ${count(result.errors.length, 'error')}, nothing would be sent`)
-    : style.ok(`valid${result.warnings.length ? ` (${count(result.warnings.length, 'warning')})` : ''}`);
-  return [
-    `${verdict}\n`,
-    formatIssueList('errors:', result.errors, style, style.error),
-    formatIssueList('warnings:', result.warnings, style, style.warn),
-    formatIssueList('normalised:', result.notes, style, style.dim),
-  ].join('');
 }

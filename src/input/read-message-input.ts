@@ -3,12 +3,12 @@
 import { createReadStream, openSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
-import type { ClientIdList } from '../client/read-client-ids.js';
+import type { ClientIdList } from './read-client-ids.js';
 import type { Ctx } from '../context.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
 import { decodeUtf8 } from './decode-utf8.js';
-import { readWholeFile } from './read-whole-file.js';
+import { readWholeFile } from '../read-whole-file.js';
 
 export interface MessageInputOptions extends MessageFlags {
   file?: string;
@@ -55,7 +55,7 @@ function unreadable(error: unknown, what: string, path: string) {
  * A report written by `--report` is accepted too: its unknown and not_sent IDs are the ones read.
  */
 async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector): Promise<ClientIdList> {
-  const { readClientIds } = await import('../client/read-client-ids.js');
+  const { readClientIds } = await import('./read-client-ids.js');
   if (path === '-') return readClientIds(ctx.stdin, collector);
   const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
   // Opened first so a missing file is a clear message, not a stream error. Bytes, not text: the collector

@@ -1,7 +1,7 @@
 // The journal of one send: what send.ts calls at each step of a run. It turns the delivery engine's
 // callbacks into records and knows nothing of how they are sent.
 import { resolve } from 'node:path';
-import type { ClientIdSource } from '../client/batches.js';
+import type { ClientIdSource } from '../message/recipients.js';
 import type { DeliverySummary } from '../client/report.js';
 import type { AttemptEvent } from '../client/send-batches.js';
 import { usageError } from '../errors.js';

@@ -1,6 +1,6 @@
 // Builds the request body from a message file, `--var` values and flags (SPEC section 2, "Message input").
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
-import type { ClientIdSource } from '../client/batches.js';
+import type { ClientIdSource } from '../message/recipients.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import { MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
 import { JsonSyntaxError, parseJson } from './parse-json.js';

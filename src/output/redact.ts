@@ -40,3 +40,8 @@ export class SecretScrubber {
     };
   }
 }
+
+/** Told about every secret a command learns, so the output sinks can scrub it (SecretScrubber fits). */
+export interface SecretSink {
+  add(secret: string | undefined): void;
+}

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { configError, usageError } from '../errors.js';
-import { readWholeFile } from '../input/read-whole-file.js';
+import { readWholeFile } from '../read-whole-file.js';
 
 /** A secret taken from a flag, with the words that say where it came from (never the value). */
 export interface SecretInput {

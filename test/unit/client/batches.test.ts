@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkClientIds } from '../../../src/client/batches.js';
-import { ClientIdCollector } from '../../../src/client/read-client-ids.js';
+import { ClientIdCollector } from '../../../src/input/read-client-ids.js';
 
 describe('chunkClientIds', () => {
   it('splits 2500 IDs into 1000, 1000, 500', () => {

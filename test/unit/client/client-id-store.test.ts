@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isUtf8 } from 'node:buffer';
 import { ClientIdCollector, ClientIdError, type ClientIdStore } from '../../../src/client/client-id-store.js';
-import { readClientIds } from '../../../src/client/read-client-ids.js';
+import { readClientIds } from '../../../src/input/read-client-ids.js';
 import { recipientCount, sendBatches } from '../../../src/client/send-batches.js';
 import { buildReport, reportJsonChunks } from '../../../src/client/report.js';
 import { accepted, FakeSender, rejected } from './fake-sender.js';

@@ -2,7 +2,7 @@
 // line-length limit whatever the read chunking.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readClientIds } from '../../../src/client/read-client-ids.js';
+import { readClientIds } from '../../../src/input/read-client-ids.js';
 import { validateMessage } from '../../../src/message/validate.js';
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));

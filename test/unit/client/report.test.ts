@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildReport, reportJsonChunks, resendClientIds, resendClientIdsFromReport, summarizeBatches } from '../../../src/client/report.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
-import { ClientIdCollector } from '../../../src/client/read-client-ids.js';
+import { ClientIdCollector } from '../../../src/input/read-client-ids.js';
 import type { AttemptOutcome } from '../../../src/client/outcome.js';
 import { accepted, ambiguous, FakeSender, rejected, retryable } from './fake-sender.js';
 

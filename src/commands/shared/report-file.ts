@@ -4,9 +4,9 @@
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { usageError } from '../errors.js';
-import { buildReport, reportJsonChunks } from '../client/report.js';
-import type { BatchResult } from '../client/send-batches.js';
+import { usageError } from '../../errors.js';
+import { buildReport, reportJsonChunks } from '../../client/report.js';
+import type { BatchResult } from '../../client/send-batches.js';
 
 export interface ReportFile {
   /** As the user wrote it (for messages and the resend command). */

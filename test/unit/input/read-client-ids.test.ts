@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ClientIdCollector, readClientIds, type ClientIdList } from '../../../src/client/read-client-ids.js';
+import { ClientIdCollector, readClientIds, type ClientIdList } from '../../../src/input/read-client-ids.js';
 import { buildReport, reportJsonChunks } from '../../../src/client/report.js';
 
 /** The store as a plain array, for comparing with expected lists. */

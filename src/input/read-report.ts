@@ -4,8 +4,8 @@
 // the entries that matter and never holding the whole text. Any other JSON falls back to one JSON.parse.
 import { StringDecoder } from 'node:string_decoder';
 import { invalidMessageError } from '../errors.js';
-import type { ClientIdCollector } from './client-id-store.js';
-import { resendClientIdsFromReport, type ResendSections } from './report.js';
+import type { ClientIdCollector } from '../client/client-id-store.js';
+import { resendClientIdsFromReport, type ResendSections } from '../client/report.js';
 
 type Resend = ResendSections;
 type Entry = { batch: number; client_ids: string[] };

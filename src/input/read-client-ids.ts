@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import { invalidMessageError } from '../errors.js';
-import { ClientIdCollector, ClientIdError, type ClientIdStore } from './client-id-store.js';
+import { ClientIdCollector, ClientIdError, type ClientIdStore } from '../client/client-id-store.js';
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
-import { resendClientIds } from './report.js';
+import { resendClientIds } from '../client/report.js';
 
-export { ClientIdCollector, ClientIdError, ClientIdStore } from './client-id-store.js';
+export { ClientIdCollector, ClientIdError, ClientIdStore } from '../client/client-id-store.js';
 
 /** Unique client IDs in first-seen order, and how many repeats were dropped. */
 export interface ClientIdList {

@@ -1,5 +1,5 @@
 // The action's job summary and step outputs, from the document `pushctl send --json` prints. Pure.
-import { markdownTable, outputEntry } from './workflow-commands.js';
+import { markdownTable, outputEntry } from '../output/workflow-commands.js';
 
 /** The parts of the send/dry-run --json document the action reads. */
 export interface SendDocument {

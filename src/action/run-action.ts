@@ -5,10 +5,10 @@ import { appendFile } from 'node:fs/promises';
 import type { TextSink } from '../context.js';
 import { run } from '../main.js';
 import { redact } from '../output/redact.js';
-import { resendCommand } from '../commands/resend-command.js';
-import { ActionInputError, actionRun, getInput } from './action-inputs.js';
-import { EXIT_MEANINGS, actionOutputs, jobSummary, type SendDocument } from './action-summary.js';
-import { addMask, annotation } from './workflow-commands.js';
+import { resendCommand } from '../commands/shared/resend-command.js';
+import { ActionInputError, actionRun, getInput } from './inputs.js';
+import { EXIT_MEANINGS, actionOutputs, jobSummary, type SendDocument } from './summary.js';
+import { addMask, annotation } from '../output/workflow-commands.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;

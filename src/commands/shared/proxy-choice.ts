@@ -1,9 +1,9 @@
 // The proxy a send goes through: resolved from --proxy, the environment and the config file, its password
 // handed to the secret scrubber before anything can print it.
-import type { ProxyInUse } from '../client/proxy-agent.js';
-import type { LoadedSettings } from '../settings/load-settings.js';
-import { displayProxyUrl, proxySecrets, resolveProxy, type ProxyChoice } from '../settings/proxy.js';
-import type { SecretSink } from './config.js';
+import type { ProxyInUse } from '../../client/proxy-agent.js';
+import type { LoadedSettings } from '../../settings/load-settings.js';
+import { displayProxyUrl, proxySecrets, resolveProxy, type ProxyChoice } from '../../settings/proxy.js';
+import type { SecretSink } from '../../output/redact.js';
 
 export function choosePushProxy(
   options: { proxy?: string },

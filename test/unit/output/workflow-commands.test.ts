@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addMask, annotation, escapeData, escapeProperty, markdownTable, outputEntry } from '../../../src/ci/workflow-commands.js';
-import { fieldsFromFlags, formatIssueAnnotations } from '../../../src/ci/annotate-issues.js';
+import { addMask, annotation, escapeData, escapeProperty, markdownTable, outputEntry } from '../../../src/output/workflow-commands.js';
+import { fieldsFromFlags, formatIssueAnnotations } from '../../../src/output/annotations.js';
 import { jsonPathPosition, parseIssuePath } from '../../../src/message/json-position.js';
 
 describe('workflow command escaping', () => {

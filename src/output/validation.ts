@@ -1,0 +1,20 @@
+// How a validation result reads for a person: the verdict, then errors, warnings and normalisations.
+import type { Ctx } from '../context.js';
+import type { ValidationResult } from '../message/types.js';
+import { formatIssueList } from './issues.js';
+import { styleFor } from './style.js';
+
+/** The human report on stderr: verdict, errors, warnings, normalisations applied. */
+export async function describeValidation(result: ValidationResult, ctx: Pick<Ctx, 'stderr' | 'env'>): Promise<string> {
+  const style = await styleFor(ctx.stderr, ctx.env);
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const verdict = result.errors.length
+    ? style.error(`invalid: ${count(result.errors.length, 'error')}, nothing would be sent`)
+    : style.ok(`valid${result.warnings.length ? ` (${count(result.warnings.length, 'warning')})` : ''}`);
+  return [
+    `${verdict}\n`,
+    formatIssueList('errors:', result.errors, style, style.error),
+    formatIssueList('warnings:', result.warnings, style, style.warn),
+    formatIssueList('normalised:', result.notes, style, style.dim),
+  ].join('');
+}
