@@ -45,18 +45,26 @@ const islandKey = (importPath, resolveDir) => (importPath.startsWith('.') ? path
 /**
  * A dynamic import of another island stays an import of that island's output file (`extension`), relative
  * to this island's file; any other import is bundled in.
+ *
+ * In the CommonJS files, esbuild makes such an import() a require() and, since our sources are ES modules
+ * to Node, gives it Node's shape: `default` is the whole module.exports. An island is an ES module that
+ * esbuild turned into CommonJS (marked __esModule), so its `default` is its own default export (ora's
+ * spinner function): a one-line re-export, outside Node's rules, gives import() that shape.
  */
 const islands = (self, set, extension) => ({
   name: 'islands',
   setup(b) {
     const names = new Map(Object.entries(set).map(([name, src]) => [src.startsWith('src/') ? path.resolve(src).replace(/\.ts$/, '') : src, name]));
     b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.namespace === 'island') return { path: args.path, external: true };
       if (args.kind !== 'dynamic-import') return undefined;
       const target = names.get(islandKey(args.path, args.resolveDir));
       if (target === undefined || target === self) return undefined;
       const relative = path.relative(path.dirname(path.join(OUT, self)), path.join(OUT, target));
-      return { path: `${relative.startsWith('.') ? '' : './'}${relative}${extension}`, external: true };
+      const file = `${relative.startsWith('.') ? '' : './'}${relative}${extension}`;
+      return extension === '.cjs' ? { path: file, namespace: 'island' } : { path: file, external: true };
     });
+    b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({ contents: `export * from ${JSON.stringify(args.path)}; export { default } from ${JSON.stringify(args.path)};`, loader: 'js' }));
   },
 });
 
