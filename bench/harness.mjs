@@ -11,6 +11,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'pushctl.cjs');
 const CHILD_TIMEOUT_MS = 120_000;
+/** Every child still running, whichever figure started it: killed if the bench itself must stop. */
+const live = new Set();
+
+export function killAll() {
+  for (const child of live) child.kill('SIGKILL');
+}
 
 /**
  * The environment of every child: no PUSHCTL_* or npm settings of the caller, a private config home and
@@ -71,6 +77,8 @@ export function createHarness({ node, tmp, env, ids, options, say }) {
       return new Promise((resolve, reject) => {
         const startedAt = performance.now();
         const child = spawn(command, argv, { cwd, env: extra, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+        live.add(child);
+        child.on('exit', () => live.delete(child));
         const stop = () => child.kill('SIGKILL');
         owned.add(stop);
         let ms = 0;
@@ -111,6 +119,8 @@ export function createHarness({ node, tmp, env, ids, options, say }) {
      */
     async serve(flags = []) {
       const child = spawn(node, [BIN, 'serve', '--port', '0', ...flags], { cwd: tmp, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      live.add(child);
+      child.on('exit', () => live.delete(child));
       const stop = () =>
         new Promise((resolve) => {
           if (child.exitCode !== null || child.signalCode !== null) return resolve();

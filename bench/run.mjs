@@ -21,7 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ROOT, childEnv, createHarness, idFiles, libraryLoader } from './harness.mjs';
+import { ROOT, childEnv, createHarness, idFiles, killAll, libraryLoader } from './harness.mjs';
 
 const FIGURES = join(ROOT, 'bench', 'figures');
 const FIGURE_TIMEOUT_MS = 180_000;
@@ -79,7 +79,10 @@ if (args.node !== '24') nodes.push({ bin: process.execPath, version: process.ver
 if (args.node !== 'machine' && NODE24 && !nodes.some((n) => n.version === version(NODE24))) nodes.push({ bin: NODE24, version: version(NODE24) });
 
 const TMP = mkdtempSync(join(tmpdir(), 'pushctl-bench-'));
-process.on('exit', () => rmSync(TMP, { recursive: true, force: true }));
+process.on('exit', () => {
+  killAll();
+  rmSync(TMP, { recursive: true, force: true });
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
 const loadBefore = loadavg()[0];
