@@ -78,10 +78,15 @@ export function addSettingsOptions(cmd: Command): Command {
     .option('--timeout <duration>', 'per-request timeout, e.g. 500ms, 10s (default 10s)');
 }
 
-export function addDeliveryOptions(cmd: Command): Command {
+export function addDeliveryOptions(cmd: Command, forMessage = true): Command {
+  cmd.optionsGroup('Delivery:');
+  if (forMessage) {
+    cmd
+      .option('--no-validate', 'send the body as assembled, without local checks')
+      .option('--once <key>', 'send once per key: a re-run finds the earlier run in the journal directory and sends nothing, or finishes it');
+  }
   return cmd
-    .optionsGroup('Delivery:')
-    .option('--no-validate', 'send the body as assembled, without local checks')
+    .option('--include-unknown', 'also send to recipients in doubt (a journal or report\'s unknown ones: they may already have the message)')
     .option('--batch-size <n>', 'client IDs per request, at most 1000', ranged('--batch-size', 1, 1000, 'the service takes at most 1000 client IDs per request'))
     .option('--concurrency <n>', 'requests in flight at once (default 8)', ranged('--concurrency', 1, 1000))
     .option('--rate <n>', 'requests per second, shared by all batches (default 50)', ranged('--rate', 0, 100_000, '0 = no limit'))

@@ -59,6 +59,21 @@ const COMMANDS: CommandSpec[] = [
     }),
   ),
   {
+    name: 'resend',
+    description: "send a run's remaining recipients with the journal's own message (not sent only; --include-unknown adds those in doubt)",
+    define: (cmd, { runs, argv }) =>
+      addDeliveryOptions(addSettingsOptions(addOutputOptions(cmd, true)), false)
+        .argument('<run>', 'a run id (from `pushctl runs`) or the path of a journal file')
+        .option('--dry-run', 'show what would be sent, send nothing')
+        .addHelpText('after', examples(['pushctl resend 20261122-231502-4f1c', 'pushctl resend 20261122-231502-4f1c --include-unknown', 'pushctl resend ./run.jsonl --dry-run --json']))
+        .action((run: string, _options: object, sub: Command) =>
+          runs(async () => {
+            const { resendCommand } = await import('./commands/resend.js');
+            return (options: never, c: Ctx, s: SecretScrubber) => resendCommand({ ...(options as object), run, argv }, c, s);
+          })({}, sub),
+        ),
+  },
+  {
     name: 'serve',
     description: 'run the local emulator of the service (default http://127.0.0.1:8787, app demo-app / demo-secret)',
     define: (cmd, { runs }) =>

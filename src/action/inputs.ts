@@ -1,11 +1,25 @@
 // The action's inputs, as the runner passes them (INPUT_<NAME> environment variables), turned into the
-// pushctl command line the CLI would run. Pure: the environment comes in as an argument.
+// options of the command the chosen mode runs. Pure: the environment comes in as an argument.
 
-export interface ActionRun {
-  /** The pushctl arguments, without the secret (it travels in the environment, never in argv). */
-  argv: string[];
-  /** What to add to the environment the command sees. */
-  env: Record<string, string>;
+/** What the action does: deliver, have the service check without delivering, prove credentials, or check locally. */
+export type ActionMode = 'send' | 'dry-run' | 'check' | 'validate';
+const MODES: readonly ActionMode[] = ['send', 'dry-run', 'check', 'validate'];
+
+export interface ActionRequest {
+  mode: ActionMode;
+  /** The message and delivery options, as the CLI's flags would give them. */
+  file: string;
+  vars: string[];
+  appId?: string;
+  region?: string;
+  baseUrl?: string;
+  clientIdsFile?: string;
+  report?: string;
+  rate?: number;
+  strict: boolean;
+  once?: string;
+  /** Where run journals live (PUSHCTL_JOURNAL_DIR); restore and save it with actions/cache for safe re-runs. */
+  journalDir?: string;
   secret: string;
 }
 
@@ -32,28 +46,47 @@ export class ActionInputError extends Error {
   }
 }
 
-export function actionRun(env: Record<string, string | undefined>): ActionRun {
+export function actionRequest(env: Record<string, string | undefined>): ActionRequest {
   const input = (name: string) => getInput(env, name);
+  const optional = (name: string) => (input(name) === '' ? {} : { [camel(name)]: input(name) });
   const dryRun = booleanInput(env, 'dry-run');
-  const argv: string[] = [dryRun ? 'dry-run' : 'send', '--json'];
-  const add = (flag: string, value: string) => {
-    if (value !== '') argv.push(flag, value);
-  };
-  if (input('file') === '') throw new ActionInputError('input file is empty', 'set file: to the message JSON file, e.g. file: release.json');
-  add('--file', input('file'));
+  const modeInput = input('mode');
+  if (modeInput !== '' && !MODES.includes(modeInput as ActionMode)) {
+    throw new ActionInputError(`input mode is ${JSON.stringify(modeInput)}`, `set mode: to one of ${MODES.join(', ')}`);
+  }
+  if (dryRun && modeInput !== '' && modeInput !== 'dry-run') {
+    throw new ActionInputError(`inputs dry-run: true and mode: ${modeInput} disagree`, 'set mode: dry-run and drop dry-run:, or drop one of them');
+  }
+  const mode: ActionMode = (modeInput as ActionMode) || (dryRun ? 'dry-run' : 'send');
+  if (input('file') === '' && mode !== 'check') throw new ActionInputError('input file is empty', 'set file: to the message JSON file, e.g. file: release.json');
+  const vars: string[] = [];
   for (const line of input('vars').split(/\r?\n/)) {
     const pair = line.trim();
     if (pair === '' || pair.startsWith('#')) continue;
     if (!pair.includes('=')) throw new ActionInputError(`input vars: line ${JSON.stringify(pair)} is not key=value`, 'write one key=value per line');
-    argv.push('--var', pair);
+    vars.push(pair);
   }
-  add('--app-id', input('app-id'));
-  add('--region', input('region'));
-  add('--base-url', input('base-url'));
-  add('--client-ids-file', input('client-ids-file'));
-  add('--report', input('report'));
-  add('--rate', input('rate'));
-  if (booleanInput(env, 'strict')) argv.push('--strict');
-  const secret = input('app-secret');
-  return { argv, env: secret ? { PUSHCTL_APP_SECRET: secret } : {}, secret };
+  let rate: number | undefined;
+  if (input('rate') !== '') {
+    rate = Number(input('rate'));
+    if (!Number.isInteger(rate) || rate < 0) throw new ActionInputError(`input rate is ${JSON.stringify(input('rate'))}`, 'set rate: to a whole number of requests per second, e.g. 50 (0 = no limit)');
+  }
+  if (input('once') !== '' && mode !== 'send' && mode !== 'dry-run') throw new ActionInputError(`input once applies to mode send or dry-run, not ${mode}`, 'drop once:, or set mode: send');
+  return {
+    mode,
+    file: input('file'),
+    vars,
+    ...optional('app-id'),
+    ...optional('region'),
+    ...optional('base-url'),
+    ...optional('client-ids-file'),
+    ...optional('report'),
+    ...optional('once'),
+    ...optional('journal-dir'),
+    ...(rate !== undefined ? { rate } : {}),
+    strict: booleanInput(env, 'strict'),
+    secret: input('app-secret'),
+  };
 }
+
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -1,14 +1,20 @@
-// The GitHub Action: a thin adapter from the runner's INPUT_* variables to the pushctl command line, run
-// through the same entry the CLI uses (main.ts run: the same commander tree, options schema, command
-// function and exit codes), then the step's outputs, job summary and verdict.
+// The GitHub Action: an entry beside main.ts. It turns the runner's INPUT_* variables into command options,
+// calls the command functions themselves (send, dry-run, validate, check), then writes the step's outputs,
+// job summary and verdict from what they returned.
 import { appendFile } from 'node:fs/promises';
-import type { TextSink } from '../context.js';
-import { run } from '../main.js';
-import { redact } from '../output/redact.js';
-import { resendCommand } from '../commands/shared/resend-command.js';
-import { ActionInputError, actionRun, getInput } from './inputs.js';
-import { EXIT_MEANINGS, actionOutputs, jobSummary, type SendDocument } from './summary.js';
+import type { Ctx, TextSink } from '../context.js';
+import { CliError, ExitCode } from '../errors.js';
+import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
+import { validateRun } from '../commands/validate.js';
+import { printDelivery } from '../output/delivery.js';
+import { messageIds } from '../journal/run-state.js';
+import { SecretScrubber } from '../output/redact.js';
+import { plainStyle } from '../output/style.js';
+import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
+import { ActionInputError, actionRequest, getInput, type ActionRequest } from './inputs.js';
+import { EXIT_MEANINGS, actionOutputs, jobSummary, type ActionResult } from './summary.js';
+import { inActionTerms } from './terms.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -22,52 +28,123 @@ export async function runAction(io: ActionIo): Promise<number> {
   // Masked before anything else is printed, so no later line, ours or the runner's, can show it.
   const rawSecret = getInput(io.env, 'app-secret');
   if (rawSecret) io.stdout.write(addMask(rawSecret));
-  const scrub = (text: string) => (rawSecret ? redact(text, [rawSecret]) : text);
+  const scrubber = new SecretScrubber();
+  scrubber.add(rawSecret);
+  const stdout = scrubber.wrap(io.stdout);
+  const stderr = scrubber.wrap(io.stderr);
 
-  let planned;
+  let request: ActionRequest;
   try {
-    planned = actionRun(io.env);
+    request = actionRequest(io.env);
   } catch (error) {
     if (!(error instanceof ActionInputError)) throw error;
-    io.stdout.write(annotation('error', `${error.message} (${error.hint})`, { title: 'pushctl: usage error' }));
-    return 2;
+    stdout.write(annotation('error', `${error.message} (${error.hint})`, { title: 'pushctl: usage error' }));
+    return ExitCode.usage;
   }
 
-  let captured = '';
-  const exitCode = await run(planned.argv, {
-    ctx: {
-      stdout: { write: (chunk: string) => (captured += chunk) },
-      stderr: io.stderr,
-      env: { ...io.env, ...planned.env },
-      cwd: io.cwd,
+  const env: Record<string, string | undefined> = { ...io.env, ...(request.secret ? { PUSHCTL_APP_SECRET: request.secret } : {}), ...(request.journalDir ? { PUSHCTL_JOURNAL_DIR: request.journalDir } : {}) };
+  const never = new AbortController().signal;
+  const ctx: Ctx = {
+    stdout,
+    stderr,
+    get stdin(): Ctx['stdin'] {
+      return process.stdin;
     },
-  });
-  let doc: SendDocument = {};
+    env,
+    cwd: io.cwd,
+    interrupt: never,
+  };
+
+  let result: ActionResult;
   try {
-    doc = JSON.parse(captured) as SendDocument;
-  } catch {
-    // Not a document (a crash before --json could answer): the exit status still tells the step's fate.
+    result = await runMode(request, ctx, scrubber);
+  } catch (error) {
+    const expected = error instanceof CliError;
+    const message = inActionTerms(error instanceof Error ? error.message : String(error));
+    const hint = expected ? (error.hint ? inActionTerms(error.hint) : undefined) : 'this is a bug in pushctl: report it with the step log';
+    result = { mode: request.mode, exitCode: expected ? error.exitCode : ExitCode.internal, skipped: false, messageIds: [], error: { message, ...(hint ? { hint } : {}) } };
   }
 
-  const recipients = doc.summary?.recipients ?? {};
-  const left = (recipients.unknown ?? 0) + (recipients.not_sent ?? 0);
-  const resendLine =
-    left > 0 && doc.report
-      ? resendCommand(
-          planned.argv.filter((word) => word !== '--json'),
-          doc.report,
-        )
-      : undefined;
+  if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
+  if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
 
-  if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrub(actionOutputs(doc, exitCode)));
-  if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrub(jobSummary(doc, exitCode, resendLine)));
-
-  const ids = doc.message_ids?.length ? ` message_ids: ${doc.message_ids.join(' ')}` : '';
-  io.stdout.write(scrub(`pushctl ${planned.argv[0]}: exit ${exitCode} (${EXIT_MEANINGS[exitCode] ?? 'unknown exit status'}).${ids}\n`));
-  if (resendLine) io.stdout.write(scrub(`resend the rest with: ${resendLine}\n`));
-  if (exitCode !== 0) {
-    const detail = doc.error?.message ? `: ${doc.error.message}${doc.error.hint ? ` (${doc.error.hint})` : ''}` : '';
-    io.stdout.write(scrub(annotation('error', `pushctl exited ${exitCode}, ${EXIT_MEANINGS[exitCode] ?? 'unknown exit status'}${detail}`, { title: 'pushctl' })));
+  const meaning = EXIT_MEANINGS[result.exitCode] ?? 'unknown exit status';
+  stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? ', skipped: once found the run already done' : ''}.\n`);
+  if (result.exitCode !== 0) {
+    const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
+    stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));
   }
-  return exitCode;
+  if (result.advice?.command) {
+    stdout.write(annotation('warning', `${result.advice.notSent} ${result.advice.unit} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${result.advice.command}${result.advice.inDoubt > 0 ? `; ${result.advice.inDoubt} in doubt (${result.advice.includeUnknownCommand})` : ''}`, { title: 'pushctl: recipients left' }));
+  } else if (result.advice?.includeUnknownCommand) {
+    stdout.write(annotation('warning', `${result.advice.inDoubt} ${result.advice.unit} in doubt (the service may already have delivered): ${result.advice.includeUnknownCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
+  }
+  return result.exitCode;
+}
+
+async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubber): Promise<ActionResult> {
+  const message = { file: request.file, ...(request.vars.length > 0 ? { var: request.vars } : {}), ...(request.clientIdsFile ? { clientIdsFile: request.clientIdsFile } : {}), strict: request.strict };
+  const settings = { ...(request.appId ? { appId: request.appId } : {}), ...(request.region ? { region: request.region } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}) };
+  const base = { mode: request.mode, skipped: false, messageIds: [] as string[] };
+
+  if (request.mode === 'validate') {
+    const validation = await validateRun(message, ctx);
+    ctx.stderr.write(await describeValidation(validation, ctx));
+    return { ...base, exitCode: validation.errors.length === 0 ? ExitCode.ok : ExitCode.invalidMessage, errors: validation.errors, warnings: validation.warnings };
+  }
+  if (request.mode === 'check') {
+    throw new CliError('mode check is not available in this build', ExitCode.usage, 'set mode: dry-run to have the service check the message');
+  }
+
+  const options: SendCommandOptions = {
+    ...message,
+    ...settings,
+    dryRun: request.mode === 'dry-run',
+    argv: ['action', request.mode],
+    ...(request.report ? { report: request.report } : {}),
+    ...(request.rate !== undefined ? { rate: request.rate } : {}),
+    ...(request.once ? { once: request.once } : {}),
+  };
+  const outcome = await sendRun(options, ctx, scrubber, plainStyle);
+  switch (outcome.kind) {
+    case 'invalid':
+      ctx.stderr.write(await describeValidation(outcome.validation, ctx));
+      return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings, error: { message: 'the message is invalid' } };
+    case 'skipped': {
+      const { run } = outcome.skipped;
+      return {
+        ...base,
+        exitCode: outcome.exitCode,
+        skipped: true,
+        runId: run.header.run_id,
+        messageIds: messageIds(run.results),
+        summary: run.summary,
+        ...(outcome.skipped.left.audience ? { audience: outcome.skipped.left.audience } : {}),
+        once: outcome.skipped.key,
+      };
+    }
+    case 'delivered': {
+      const rendered = deliveryOutcome(outcome);
+      printDelivery(rendered, {}, ctx, plainStyle);
+      const { delivery } = outcome;
+      return {
+        ...base,
+        exitCode: outcome.exitCode,
+        messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
+        summary: delivery.summary,
+        ...(delivery.audience ? { audience: delivery.audience } : {}),
+        ...(delivery.runId ? { runId: delivery.runId } : {}),
+        ...(delivery.reportPath ? { report: delivery.reportPath } : {}),
+        ...(delivery.advice ? { advice: delivery.advice } : {}),
+        ...(request.once ? { once: request.once } : {}),
+        ...(outcome.resumedFrom ? { resumedFrom: outcome.resumedFrom } : {}),
+        ...(rendered.journalError ? { error: { message: inActionTerms(rendered.journalError.message), ...(rendered.journalError.hint ? { hint: inActionTerms(rendered.journalError.hint) } : {}) } } : {}),
+        ...(outcome.exitCode !== 0 && !rendered.journalError ? { error: { message: outcomeLine(rendered.summary, outcome.exitCode) } } : {}),
+      };
+    }
+  }
+}
+
+function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {
+  return `${summary.batches.accepted} of ${summary.batches.total} batches accepted (${EXIT_MEANINGS[exitCode] ?? 'exit ' + exitCode})`;
 }

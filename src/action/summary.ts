@@ -1,16 +1,31 @@
-// The action's job summary and step outputs, from the document `pushctl send --json` prints. Pure.
+// The action's step outputs and job summary, from what the command functions returned. Pure.
+import type { DeliverySummary } from '../client/report.js';
+import type { MessageIssue } from '../message/types.js';
+import type { ResendAdvice } from '../output/resend-advice.js';
 import { markdownTable, outputEntry } from '../output/workflow-commands.js';
+import type { ActionMode } from './inputs.js';
 
-/** The parts of the send/dry-run --json document the action reads. */
-export interface SendDocument {
-  ok?: boolean;
-  dry_run?: boolean;
-  exit_code?: number;
-  message_ids?: string[];
-  summary?: { recipients?: Record<string, number>; batches?: Record<string, number> };
+/** What one run of the action came to. */
+export interface ActionResult {
+  mode: ActionMode;
+  exitCode: number;
+  /** `once` found the run already done: nothing was sent. */
+  skipped: boolean;
+  runId?: string;
+  messageIds: string[];
+  summary?: DeliverySummary;
+  /** "all devices" or "condition: …" for a message with no client IDs. */
+  audience?: string;
   report?: string;
-  error?: { message?: string; hint?: string };
-  errors?: { path: string; message: string }[];
+  once?: string;
+  /** The run this one finished (once resuming it). */
+  resumedFrom?: string;
+  advice?: ResendAdvice;
+  error?: { message: string; hint?: string };
+  errors?: readonly MessageIssue[];
+  warnings?: readonly MessageIssue[];
+  /** mode check: the one-line verdict. */
+  checkLine?: string;
 }
 
 /** SPEC section 2: what each exit status means, for the step's failure message. */
@@ -28,27 +43,72 @@ export const EXIT_MEANINGS: Record<number, string> = {
 
 const OUTCOMES = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
 
-export function actionOutputs(doc: SendDocument, exitCode: number, delimiter?: string): string {
-  const recipients = doc.summary?.recipients ?? {};
+/**
+ * The recipient count of each outcome; for an audience without client IDs (all devices, a condition) there
+ * is nothing to count, so the outcome its one batch had holds the audience in words and the others 0.
+ */
+function recipientOutputs(result: ActionResult): Record<(typeof OUTCOMES)[number], string> {
+  const { summary, audience } = result;
+  const out = { accepted: '0', rejected: '0', unknown: '0', not_sent: '0' };
+  if (!summary) return out;
+  for (const o of OUTCOMES) out[o] = audience ? (summary.batches[o] > 0 ? audience : '0') : String(summary.recipients[o]);
+  return out;
+}
+
+export function actionOutputs(result: ActionResult, delimiter?: string): string {
+  const recipients = recipientOutputs(result);
   return [
-    outputEntry('message-ids', JSON.stringify(doc.message_ids ?? []), delimiter),
-    outputEntry('exit-code', String(exitCode), delimiter),
-    ...OUTCOMES.map((o) => outputEntry(o.replace('_', '-'), String(recipients[o] ?? 0), delimiter)),
-    outputEntry('report', doc.report ?? '', delimiter),
+    outputEntry('message-ids', JSON.stringify(result.messageIds), delimiter),
+    outputEntry('exit-code', String(result.exitCode), delimiter),
+    ...OUTCOMES.map((o) => outputEntry(o.replace('_', '-'), recipients[o], delimiter)),
+    outputEntry('report', result.report ?? '', delimiter),
+    outputEntry('run-id', result.runId ?? '', delimiter),
+    outputEntry('skipped', String(result.skipped), delimiter),
   ].join('');
 }
 
-export function jobSummary(doc: SendDocument, exitCode: number, resendLine: string | undefined): string {
-  const verb = doc.dry_run ? 'dry run' : 'send';
-  const lines = [`## pushctl ${verb}: ${exitCode === 0 ? 'succeeded' : `failed (exit ${exitCode})`}\n\n`];
-  if (exitCode !== 0) lines.push(`${EXIT_MEANINGS[exitCode] ?? 'unknown exit status'}${doc.error?.message ? `: ${doc.error.message}` : ''}\n\n`);
-  if (doc.summary) {
-    const { batches = {}, recipients = {} } = doc.summary;
-    lines.push(markdownTable(['outcome', 'batches', 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' '), batches[o] ?? 0, recipients[o] ?? 0])), '\n');
+/** Text from outside (the service, the message file) as an inline code span that nothing inside can end. */
+export function code(text: string): string {
+  const flat = text.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence} ${flat.replace(/</g, '&lt;').replace(/>/g, '&gt;')} ${fence}`;
+}
+
+export function jobSummary(result: ActionResult): string {
+  const verdict = result.skipped ? (result.exitCode === 0 ? 'already done, nothing sent' : `already ran (exit ${result.exitCode}), nothing sent`) : result.exitCode === 0 ? 'succeeded' : `failed (exit ${result.exitCode})`;
+  const lines = [`## pushctl ${result.mode}: ${verdict}\n\n`];
+  if (result.checkLine) lines.push(`${code(result.checkLine)}\n\n`);
+  if (result.exitCode !== 0) lines.push(`${EXIT_MEANINGS[result.exitCode] ?? 'unknown exit status'}${result.error?.message ? `: ${code(result.error.message)}` : ''}\n\n`);
+  if (result.error?.hint && result.exitCode !== 0) lines.push(`Next step: ${code(result.error.hint)}\n\n`);
+  if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.\n\n`);
+  if (result.resumedFrom) lines.push(`Input \`once\` found run ${code(result.resumedFrom)} unfinished: this run sent what it had left.\n\n`);
+  if (result.summary) {
+    const { batches } = result.summary;
+    const recipients = recipientOutputs(result);
+    lines.push(markdownTable(['outcome', 'batches', result.audience ? 'audience' : 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' ').replace('unknown', 'unknown (in doubt)'), batches[o], recipients[o]])), '\n');
   }
-  if (doc.errors?.length) lines.push(markdownTable(['field', 'problem'], doc.errors.map((e) => [`\`${e.path || '(message)'}\``, e.message])), '\n');
-  if (doc.message_ids?.length) lines.push(`**message_ids:** ${doc.message_ids.map((id) => `\`${id}\``).join(', ')}\n\n`);
-  if (doc.report) lines.push(`**report:** \`${doc.report}\`\n\n`);
-  if (resendLine) lines.push('Some recipients were not reached. To resend exactly those:\n\n```sh\n', resendLine, '\n```\n');
+  const findings = [...(result.errors ?? []).map((e) => ['error', e] as const), ...(result.warnings ?? []).map((w) => ['warning', w] as const)];
+  if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(e.message)])), '\n');
+  if (result.messageIds.length > 0) lines.push(`**message_ids:** ${result.messageIds.map(code).join(', ')}\n\n`);
+  if (result.report) lines.push(`**report:** ${code(result.report)}\n\n`);
+  if (result.advice) lines.push(resendAdviceMarkdown(result));
   return lines.join('');
+}
+
+/** What is left, in the action's terms: re-run the job (with `once` and the cached journal directory), or resend the run. */
+function resendAdviceMarkdown(result: ActionResult): string {
+  const { advice } = result;
+  if (!advice) return '';
+  const unit = (n: number) => (advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`);
+  const out: string[] = [];
+  if (advice.command) {
+    out.push(
+      `${unit(advice.notSent)} not sent. ${result.once ? 'Re-run this job: with the same `once` input and the journal directory restored from the cache, it sends exactly those.' : 'Set the `once` input (and cache `journal-dir`) so that re-running this job sends exactly those.'} From a machine that has the journal directory:\n\n\`\`\`sh\n${advice.command}\n\`\`\`\n\n`,
+    );
+  }
+  if (advice.includeUnknownCommand) {
+    out.push(`${unit(advice.inDoubt)} in doubt: the service may already have delivered. To include ${advice.unit === 'recipients' ? 'them' : 'it'}, at the risk of sending twice:\n\n\`\`\`sh\n${advice.includeUnknownCommand}\n\`\`\`\n\n`);
+  }
+  return out.join('');
 }

@@ -77,7 +77,8 @@ export interface SendBatchesOptions {
   onProgress?: (progress: BatchProgress) => void;
   /**
    * Called just before an attempt's request is made, synchronously: what it records is on disk before the
-   * first byte leaves (the journal).
+   * first byte leaves (the journal). If it throws, that request is not made and no further one starts:
+   * the remaining batches come back not sent, with the error's message as their reason.
    */
   onAttemptStart?: (batch: number, attempt: number) => void;
   /** Every attempt, with its raw response, for `--verbose` and the journal. */
@@ -134,12 +135,24 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
         stopped = 'interrupted while waiting for the rate limit';
         break;
       }
+      if (halted !== undefined) {
+        stopped = halted;
+        break;
+      }
+      // What onAttemptStart records (the journal) must be on disk before the first byte leaves: if it cannot
+      // be, this request and every later one stay unsent (SPEC section 8).
+      try {
+        options.onAttemptStart?.(index, attempt + 1);
+      } catch (error) {
+        halted ??= error instanceof Error ? error.message : String(error);
+        stopped = halted;
+        break;
+      }
       attempt += 1;
       requests += 1;
       // The run's signal is not passed on: cutting a request already on the wire would make it ambiguous.
       // Only a stop-now does that, on purpose.
       if (outcome?.kind === 'ambiguous') earlierAmbiguous = outcome.reason;
-      options.onAttemptStart?.(index, attempt);
       outcome = await sendOnce(client, batchBody, options.stopNow);
       if (outcome.kind === 'retryable' && outcome.code === STATUS_RATE_LIMITED) limiter?.slowDown();
       const decision = decideRetry(outcome, attempt, random(), options.retry);

@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { readMessageInput, type MessageInputOptions } from '../input/read-message-input.js';
 import { assembleMessage } from '../message/assemble.js';
+import type { ValidationResult } from '../message/types.js';
 import { validateAssembled } from '../message/validate-assembled.js';
 import { describeValidation } from '../output/validation.js';
 import { annotateIssues } from '../output/annotations.js';
@@ -13,13 +14,19 @@ export interface ValidateCommandOptions extends MessageInputOptions {
   quiet?: boolean;
 }
 
-/** Assembles and checks a message locally: no network, no credentials. Exit 0 valid, 3 invalid. */
-export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx): Promise<number> {
+/** Assembles and checks a message locally (annotating it under GitHub Actions): no network, no credentials. */
+export async function validateRun(options: ValidateCommandOptions, ctx: Ctx): Promise<ValidationResult> {
   const assembled = assembleMessage(await readMessageInput(options, ctx));
   const result = validateAssembled(assembled, { strict: options.strict === true });
-  const notes = [...assembled.notes, ...result.notes];
-  const valid = result.errors.length === 0;
   await annotateIssues(result, options, ctx);
+  return { ...result, notes: [...assembled.notes, ...result.notes] };
+}
+
+/** `pushctl validate`: exit 0 valid, 3 invalid. */
+export async function validateCommand(options: ValidateCommandOptions, ctx: Ctx): Promise<number> {
+  const result = await validateRun(options, ctx);
+  const { notes } = result;
+  const valid = result.errors.length === 0;
 
   if (options.json) {
     ctx.stdout.write(envelopeText(valid ? ExitCode.ok : ExitCode.invalidMessage, { valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes }));

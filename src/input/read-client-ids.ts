@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
-import { invalidMessageError } from '../errors.js';
+import { invalidMessageError, usageError } from '../errors.js';
 import { ClientIdCollector, ClientIdError, type ClientIdStore } from '../client/client-id-store.js';
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
-import { resendClientIds } from '../client/report.js';
 
 export { ClientIdCollector, ClientIdError, ClientIdStore } from '../client/client-id-store.js';
 
@@ -11,8 +10,18 @@ export { ClientIdCollector, ClientIdError, ClientIdStore } from '../client/clien
 export interface ClientIdList {
   ids: ClientIdStore;
   duplicates: number;
-  /** Set when the input was a `--report` file or a run journal: `ids` are then its unknown and not_sent IDs. */
+  /**
+   * Set when the input was a `--report` file or a run journal: `ids` are then its not_sent IDs, and its
+   * unknown ones too with `includeUnknown`.
+   */
   fromReport?: boolean;
+  /** From a report or journal: the unknown (in-doubt) IDs left out, because `includeUnknown` was not set. */
+  inDoubtLeftOut?: number;
+}
+
+export interface ReadClientIdsOptions {
+  /** From a report or a journal, take the unknown IDs too (they may already have the message). */
+  includeUnknown?: boolean;
 }
 
 const NEWLINE = 0x0a;
@@ -33,10 +42,10 @@ const MAX_LINE_BYTES = 64 * 1024;
  * A `--report` file (JSON, starting with `{`) is accepted too, as SPEC section 5 promises: it yields the
  * IDs to send again, those under `unknown` and `not_sent`.
  */
-export async function readClientIds(input: Readable, collector = new ClientIdCollector()): Promise<ClientIdList> {
+export async function readClientIds(input: Readable, collector = new ClientIdCollector(), options: ReadClientIdsOptions = {}): Promise<ClientIdList> {
   const lines = new LineCounter(collector);
   try {
-    return await readLines(input, collector, lines);
+    return await readLines(input, collector, lines, options.includeUnknown === true);
   } catch (error) {
     if (!(error instanceof ClientIdError)) throw error;
     const where = lines.report ? 'in the report' : `at line ${lines.line}${error.byte !== undefined ? `, byte ${error.byte + 1}` : ''} of the client-ID input`;
@@ -58,7 +67,7 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter): Promise<ClientIdList> {
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean): Promise<ClientIdList> {
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
   let sniffed = false;
@@ -83,7 +92,7 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
         );
       } else if (firstByte.charCodeAt(0) === OPEN_BRACE) {
         lines.report = true;
-        report = new ReportReader(collector);
+        report = new ReportReader(collector, includeUnknown);
         if (carry) report.push(carry);
         carry = undefined;
       }
@@ -117,21 +126,30 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
       checkLineLength(carry);
     }
   }
-  if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector);
+  if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeUnknown);
   if (report) {
     report.finish();
-    return { ...collector.result(), fromReport: true };
+    return { ...collector.result(), fromReport: true, ...(report.inDoubtLeftOut > 0 ? { inDoubtLeftOut: report.inDoubtLeftOut } : {}) };
   }
   if (carry) addLine(lines, carry, 0, carry.length, carry.indexOf(CR));
   return collector.result();
 }
 
-/** A run journal (SPEC section 8): its unknown and not_sent IDs, unknown first, as from a report. */
-function readJournalIds(text: string, collector: ClientIdCollector): ClientIdList {
+/**
+ * A run journal (SPEC section 8): its not_sent IDs, and with `includeUnknown` its unknown ones first, as from a
+ * report. A journal cut short while its plan was written is refused: it does not know every recipient.
+ */
+function readJournalIds(text: string, collector: ClientIdCollector, includeUnknown: boolean): ClientIdList {
   const run = readJournal(text);
   if (!run.header) throw invalidMessageError('The client-ID input looks like a run journal but has no header record.', 'Give the journal as pushctl wrote it, or one client ID per line.');
-  collector.addAll(resendClientIds(run.results));
-  return { ...collector.result(), fromReport: true };
+  if (run.incomplete) {
+    throw usageError(`the client-ID input is an incomplete run journal and cannot be a resend source: ${run.incomplete.reason}`, 'nothing was sent before its plan was complete: send again from the original input');
+  }
+  const of = (status: 'unknown' | 'not_sent') => run.results.filter((r) => r.status === status);
+  if (includeUnknown) for (const r of of('unknown')) collector.addAll(r.clientIds);
+  for (const r of of('not_sent')) collector.addAll(r.clientIds);
+  const inDoubt = includeUnknown ? 0 : of('unknown').reduce((n, r) => n + r.clientIds.length, 0);
+  return { ...collector.result(), fromReport: true, ...(inDoubt > 0 ? { inDoubtLeftOut: inDoubt } : {}) };
 }
 
 /** The unfinished line is checked as it grows, so a file with no newline is never held whole. */

@@ -14,6 +14,8 @@ export interface MessageInputOptions extends MessageFlags {
   file?: string;
   dataFile?: string;
   clientIdsFile?: string;
+  /** With a report or journal as --client-ids-file: take its unknown (in-doubt) IDs too. */
+  includeUnknown?: boolean;
   /** Hidden alias of --desc. */
   body?: string;
   appSecretStdin?: boolean;
@@ -54,9 +56,9 @@ function unreadable(error: unknown, what: string, path: string) {
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
  * A report written by `--report` is accepted too: its unknown and not_sent IDs are the ones read.
  */
-async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector): Promise<ClientIdList> {
+async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector, includeUnknown: boolean): Promise<ClientIdList> {
   const { readClientIds } = await import('./read-client-ids.js');
-  if (path === '-') return readClientIds(ctx.stdin, collector);
+  if (path === '-') return readClientIds(ctx.stdin, collector, { includeUnknown });
   const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
   // Opened first so a missing file is a clear message, not a stream error. Bytes, not text: the collector
   // takes plain ASCII lines without making a string of them.
@@ -66,7 +68,7 @@ async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, c
   } catch (error) {
     throw unreadable(error, 'client ID file', path);
   }
-  return readClientIds(createReadStream(full, { fd, highWaterMark: 1 << 20 }), collector);
+  return readClientIds(createReadStream(full, { fd, highWaterMark: 1 << 20 }), collector, { includeUnknown });
 }
 
 export async function readMessageInput(options: MessageInputOptions, ctx: Pick<Ctx, 'stdin' | 'cwd'>): Promise<AssembleInput> {
@@ -88,7 +90,7 @@ export async function readMessageInput(options: MessageInputOptions, ctx: Pick<C
       if (!(error instanceof ClientIdError)) throw error;
       throw invalidMessageError(`--client-id: ${error.message}`, 'client IDs are printable text');
     }
-    input.recipients = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector) : collector.result();
+    input.recipients = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeUnknown === true) : collector.result();
   }
   return input;
 }

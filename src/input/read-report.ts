@@ -28,8 +28,17 @@ export class ReportReader {
   private section: string | undefined;
   private readonly sections = new Set<string>();
 
-  /** IDs go straight into `collector`, in the report's order: unknown first, then not_sent. */
-  constructor(private readonly collector: ClientIdCollector) {}
+  /** Unknown IDs left out because `includeUnknown` was not set. */
+  inDoubtLeftOut = 0;
+
+  /**
+   * IDs go straight into `collector`, in the report's order: unknown first (only with `includeUnknown`: they
+   * may already have the message), then not_sent.
+   */
+  constructor(
+    private readonly collector: ClientIdCollector,
+    private readonly includeUnknown = false,
+  ) {}
 
   push(chunk: Buffer): void {
     this.text += this.decoder.write(chunk);
@@ -42,7 +51,9 @@ export class ReportReader {
     this.text += this.decoder.end();
     this.lineMode ??= PUSHCTL_LAYOUT.test(this.text);
     if (!this.lineMode) {
-      this.collector.addAll(resendClientIdsFromReport(parseWhole(this.text)));
+      const report = parseWhole(this.text);
+      if (!this.includeUnknown) this.inDoubtLeftOut = report.unknown.reduce((n, entry) => n + entry.client_ids.length, 0);
+      this.collector.addAll(resendClientIdsFromReport(this.includeUnknown ? report : { ...report, unknown: [] }));
       return;
     }
     this.text += '\n';
@@ -77,7 +88,8 @@ export class ReportReader {
       throw invalidMessageError(`The report has a line that is not valid JSON: ${(error as Error).message}`, 'Give the report as pushctl wrote it, or one client ID per line.');
     }
     if (!isEntry(entry)) throw notAReport();
-    this.collector.addAll(entry.client_ids);
+    if (this.section === 'unknown' && !this.includeUnknown) this.inDoubtLeftOut += entry.client_ids.length;
+    else this.collector.addAll(entry.client_ids);
   }
 }
 

@@ -4,6 +4,26 @@
 import type { BatchResult } from '../client/send-batches.js';
 import { JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
 
+export interface PlanTotals {
+  recipients: number;
+  batches: number;
+}
+
+/**
+ * A journal whose batch records fall short of the plan it declared: it was cut short (a kill, a full disk)
+ * while the plan was written. Its results are only what was found, so it must never be read as a smaller run.
+ */
+export interface IncompletePlan {
+  /** What the header (or plan record) declared; absent when the run never learnt its totals. */
+  declared?: PlanTotals;
+  /** What the batch records hold. */
+  found: PlanTotals;
+  /** The batch numbers missing below the declared count, as ranges (`3-999`), at most a few. */
+  missing: string[];
+  /** In words, for `runs`, `runs show` and the refusal to resend. */
+  reason: string;
+}
+
 export interface JournalRun {
   header?: HeaderRecord;
   end?: EndRecord;
@@ -11,6 +31,8 @@ export interface JournalRun {
   results: BatchResult[];
   /** Lines that were skipped (torn or not a record). */
   skipped: number;
+  /** Set when the journal holds less than its plan: see {@link IncompletePlan}. */
+  incomplete?: IncompletePlan;
 }
 
 /** Whether a text (its first line is enough) is a pushctl journal. */
@@ -29,6 +51,7 @@ export function readJournal(text: string): JournalRun {
   const torn = lines.pop() ?? '';
   let skipped = torn === '' ? 0 : 1;
   let header: HeaderRecord | undefined;
+  let plan: PlanTotals | undefined;
   let end: EndRecord | undefined;
   const batches = new Map<number, Batch>();
   const batchOf = (b: number): Batch => {
@@ -38,6 +61,9 @@ export function readJournal(text: string): JournalRun {
   };
   // An ID belongs to the first batch that lists it, so no ID can ever stand under two outcomes.
   const seen = new Set<string>();
+  // Batch numbers that have a batch record, and how many IDs those records hold.
+  const planned = new Set<number>();
+  let plannedIds = 0;
 
   for (const line of lines) {
     const record = parseLine(line);
@@ -53,15 +79,25 @@ export function readJournal(text: string): JournalRun {
       case 'batch': {
         const b = index(record.b);
         if (b === undefined || !Array.isArray(record.ids)) break;
+        if (planned.has(b)) {
+          skipped += 1;
+          break;
+        }
+        planned.add(b);
         const batch = batchOf(b);
         for (const id of record.ids) {
           if (typeof id === 'string' && !seen.has(id)) {
             seen.add(id);
             batch.ids.push(id);
+            plannedIds += 1;
           }
         }
         break;
       }
+      case 'plan':
+        if (!plan && count(record.recipients) !== undefined && count(record.batches) !== undefined) plan = { recipients: record.recipients as number, batches: record.batches as number };
+        else skipped += 1;
+        break;
       case 'start': {
         const b = index(record.b);
         const a = index(record.a);
@@ -82,12 +118,60 @@ export function readJournal(text: string): JournalRun {
     }
   }
 
-  const declared = header && Number.isSafeInteger(header.batches) && header.batches > 0 && header.batches <= 1_000_000 ? header.batches : 0;
-  // The batches the header declared, and any other a record names (sparse: a garbage number costs one entry).
+  const declared = header ? declaredPlan(header, plan) : undefined;
+  const incomplete = header ? checkPlan(declared, planned, plannedIds) : undefined;
+  // The batches the plan declared, and any other a record names (sparse: a garbage number costs one entry).
   const numbers = new Set<number>(batches.keys());
-  for (let b = 0; b < declared; b++) numbers.add(b);
+  if (!incomplete && declared) for (let b = 0; b < Math.min(declared.batches, 1_000_000); b++) numbers.add(b);
   const results = [...numbers].sort((x, y) => x - y).map((b) => settleBatch(b, batches.get(b)));
-  return { ...(header ? { header } : {}), ...(end ? { end } : {}), results, skipped };
+  return { ...(header ? { header } : {}), ...(end ? { end } : {}), results, skipped, ...(incomplete ? { incomplete } : {}) };
+}
+
+/** The totals the header declares, else those of a plan record (a plan written as its input was read). */
+function declaredPlan(header: HeaderRecord, plan: PlanTotals | undefined): PlanTotals | undefined {
+  const recipients = count(header.recipients);
+  const batches = count(header.batches);
+  if (recipients !== undefined && batches !== undefined) return { recipients, batches };
+  return plan;
+}
+
+/**
+ * Whether the batch records hold the whole plan: every batch below the declared count recorded, and as many
+ * IDs as declared. Anything less is a journal cut short, and says what is missing.
+ */
+function checkPlan(declared: PlanTotals | undefined, planned: ReadonlySet<number>, plannedIds: number): IncompletePlan | undefined {
+  const found = { recipients: plannedIds, batches: planned.size };
+  if (!declared) {
+    return {
+      found,
+      missing: [],
+      reason: `the run was stopped while its recipients were still being read: ${found.batches} batches (${found.recipients} recipients) were planned, and the total was never known`,
+    };
+  }
+  const missing: string[] = [];
+  let missingCount = 0;
+  for (let b = 0; b < declared.batches; b++) {
+    if (planned.has(b)) continue;
+    missingCount += 1;
+    let end = b;
+    while (end + 1 < declared.batches && !planned.has(end + 1)) end += 1;
+    if (missing.length < 5) missing.push(end === b ? `${b}` : `${b}-${end}`);
+    missingCount += end - b;
+    b = end;
+  }
+  if (missingCount === 0 && plannedIds === declared.recipients) return undefined;
+  const what = missingCount > 0 ? `${missingCount} of ${declared.batches} batch records missing (batches ${missing.join(', ')}${missing.length === 5 ? ', …' : ''})` : `its batch records hold ${plannedIds} of ${declared.recipients} recipients`;
+  return {
+    declared,
+    found,
+    missing,
+    reason: `the journal was cut short while its plan was written: ${what}; it declared ${declared.recipients} recipients in ${declared.batches} batches and holds ${plannedIds}`,
+  };
+}
+
+/** A count a header or plan record declares: a whole number, or undefined. */
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 /** The outcome a batch's recorded attempts imply: SPEC section 8 "Reading back". */

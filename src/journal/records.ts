@@ -13,14 +13,38 @@ export interface HeaderRecord {
   started_at: string;
   version: string;
   pid: number;
+  /**
+   * When the process started, in clock ticks since boot (Linux `/proc/<pid>/stat`), so a pid that a later
+   * process reuses is not taken for the run still going. Absent where the system does not say.
+   */
+  pid_start?: number;
   app_id: string;
   /** Host (and port) the requests go to; never the secret. */
   host: string;
+  /** The base URL the requests went to (scheme, host, port, path; never credentials), for `pushctl resend`. */
+  base_url?: string;
   dry_run: boolean;
   /** The command line as typed, secrets removed (they never are argv flags; the scrubber catches the rest). */
   argv: string[];
-  /** The validated message without its client IDs. */
+  /** The validated message without its client IDs: what `pushctl resend` sends again. */
   message: object;
+  /**
+   * The plan: how many client IDs and batches the batch records that follow hold. A journal whose batch
+   * records fall short of these is `incomplete` (cut short while the plan was written), never a smaller run.
+   * `null` while unknown (a plan written as its input is read): a `plan` record then closes the plan.
+   */
+  recipients: number | null;
+  batches: number | null;
+  /** `--once <key>`: the key, and the fingerprint of message and audience it was first used with. */
+  once?: string;
+  fingerprint?: string;
+  /** The run this one resends (`pushctl resend`, or `--once` resuming): its run id. */
+  parent?: string;
+}
+
+/** Closes a plan whose totals the header could not declare (see HeaderRecord.recipients). */
+export interface PlanRecord {
+  t: 'plan';
   recipients: number;
   batches: number;
 }
@@ -64,4 +88,4 @@ export interface EndRecord {
   summary: DeliverySummary;
 }
 
-export type JournalRecord = HeaderRecord | BatchRecord | StartRecord | OutcomeRecord | EndRecord;
+export type JournalRecord = HeaderRecord | PlanRecord | BatchRecord | StartRecord | OutcomeRecord | EndRecord;

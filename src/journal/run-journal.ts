@@ -1,13 +1,15 @@
 // The journal of one send: what send.ts calls at each step of a run. It turns the delivery engine's
 // callbacks into records and knows nothing of how they are sent.
-import { resolve } from 'node:path';
-import type { ClientIdSource } from '../message/recipients.js';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { withoutClientIds, type ClientIdSource } from '../message/recipients.js';
 import type { DeliverySummary } from '../client/report.js';
 import type { AttemptEvent } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
-import { JOURNAL_FORMAT, type OutcomeRecord } from './records.js';
+import { JOURNAL_FORMAT, type HeaderRecord, type OutcomeRecord } from './records.js';
 import { journalPath, newRunId, pruneRuns, runsDir } from './runs-dir.js';
-import { JournalWriter, type Scrub } from './writer.js';
+import { processStartTicks } from './process-start.js';
+import { JournalWriter, JournalWriteError, type Scrub } from './writer.js';
 
 export interface RunJournalOptions {
   /** `--journal <path>`; else a new file in the runs directory. */
@@ -17,15 +19,23 @@ export interface RunJournalOptions {
   filter: Scrub;
   version: string;
   appId: string;
-  host: string;
+  /** Where the requests go: scheme, host, port and path (never credentials). */
+  baseUrl: URL;
   dryRun: boolean;
   argv: readonly string[];
   /** The validated message; its client IDs are left out (the batch records hold them). */
   message: object;
   clientIds: ClientIdSource | undefined;
   batches: readonly (readonly [number, number])[];
+  /** `--once <key>` and the fingerprint of message and audience. */
+  once?: { key: string; fingerprint: string };
+  /** The run this one resends. */
+  parent?: string;
   now?: Date;
 }
+
+/** How many fresh run ids to try when one is taken (two runs started in the same second). */
+const ID_TRIES = 8;
 
 export class RunJournal {
   private constructor(
@@ -36,23 +46,19 @@ export class RunJournal {
 
   /**
    * Creates the journal and writes the header and every batch's client IDs, before anything is sent: a
-   * batch never started is then still listed after a kill. Throws a usage error when the file cannot be made.
+   * batch never started is then still listed after a kill. Throws a usage error when the file cannot be
+   * made or the plan cannot be written (then nothing was sent).
    */
   static start(options: RunJournalOptions): RunJournal {
     const now = options.now ?? new Date();
-    const runId = newRunId(now);
     const dir = options.path === undefined ? runsDir(options.env) : undefined;
-    const path = options.path !== undefined ? resolve(options.cwd, options.path) : journalPath(dir!, runId);
-    let writer: JournalWriter;
-    try {
-      writer = new JournalWriter(path, options.filter);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      const hint = code === 'EEXIST' ? 'a journal is never overwritten: give --journal a new path' : 'give --journal a writable path, set PUSHCTL_JOURNAL_DIR, or pass --no-journal (then a kill loses the record)';
-      throw usageError(`cannot create the run journal ${path} (${code})`, hint);
-    }
+    const { runId, writer } = dir === undefined ? openAt(resolve(options.cwd, options.path!), newRunId(now), options.filter) : openInDir(dir, now, options.filter);
     const { clientIds, batches } = options;
-    writer.write({
+    const base = new URL(options.baseUrl.href);
+    base.username = '';
+    base.password = '';
+    const pidStart = processStartTicks('self');
+    const header: HeaderRecord = {
       t: 'header',
       format: JOURNAL_FORMAT,
       v: 1,
@@ -60,18 +66,31 @@ export class RunJournal {
       started_at: now.toISOString(),
       version: options.version,
       pid: process.pid,
+      ...(pidStart !== undefined ? { pid_start: pidStart } : {}),
       app_id: options.appId,
-      host: options.host,
+      host: base.host,
+      base_url: base.href.replace(/\/$/, ''),
       dry_run: options.dryRun,
       argv: [...options.argv],
       message: withoutClientIds(options.message),
       recipients: clientIds?.length ?? 0,
       batches: batches.length,
-    });
-    batches.forEach(([start, end], b) => {
-      if (clientIds?.jsonBytes && end > start) writer.writeBatch(b, clientIds.jsonBytes(start, end));
-      else writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [] });
-    });
+      ...(options.once ? { once: options.once.key, fingerprint: options.once.fingerprint } : {}),
+      ...(options.parent !== undefined ? { parent: options.parent } : {}),
+    };
+    try {
+      writer.write(header);
+      batches.forEach(([start, end], b) => {
+        if (clientIds?.jsonBytes && end > start) writer.writeBatch(b, clientIds.jsonBytes(start, end));
+        else writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [] });
+      });
+    } catch (error) {
+      writer.close();
+      if (error instanceof JournalWriteError) {
+        throw usageError(`cannot write the run journal ${writer.path} (${error.code}) before sending; nothing was sent`, error.hint);
+      }
+      throw error;
+    }
     return new RunJournal(runId, writer, dir);
   }
 
@@ -79,10 +98,17 @@ export class RunJournal {
     return this.writer.path;
   }
 
+  /** The write that failed, if one did: the run must start no further request. */
+  get failure(): JournalWriteError | undefined {
+    return this.writer.failure;
+  }
+
+  /** Before an attempt's first byte leaves. Throws a JournalWriteError when it cannot be recorded: then don't send. */
   attemptStart(b: number, a: number): void {
     this.writer.write({ t: 'start', b, a });
   }
 
+  /** An attempt's outcome, recorded if possible: after a failed write the answer is only in memory (and the report). */
   attempt(event: AttemptEvent): void {
     const { outcome } = event;
     const record: OutcomeRecord = { t: 'outcome', b: event.batch, a: event.attempt, kind: outcome.kind };
@@ -92,27 +118,75 @@ export class RunJournal {
       record.message = outcome.message ?? '';
     }
     if (outcome.kind === 'ambiguous' || outcome.kind === 'retryable') record.reason = outcome.reason;
-    this.writer.write(record);
+    this.quietly(() => this.writer.write(record));
   }
 
   /** The closing record; then the file is synced and closed, and old runs are pruned. */
   end(summary: DeliverySummary, exitCode: number, interrupted: boolean): void {
-    this.writer.write({ t: 'end', ended_at: new Date().toISOString(), interrupted, exit_code: exitCode, summary });
+    this.quietly(() => this.writer.write({ t: 'end', ended_at: new Date().toISOString(), interrupted, exit_code: exitCode, summary }));
     this.writer.close();
-    if (this.dir !== undefined) pruneRuns(this.dir, Date.now());
+    if (this.dir !== undefined && !this.writer.failure) pruneRuns(this.dir, Date.now());
   }
 
   /** Closes without a closing record (an unexpected error): the journal then reads as an unfinished run. */
   abandon(): void {
     this.writer.close();
   }
+
+  /** A write whose failure is already known to the writer (and reported once, by the caller). */
+  private quietly(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+    }
+  }
 }
 
-function withoutClientIds(message: object): object {
-  const condition = (message as { condition?: { client_ids?: unknown } }).condition;
-  if (!condition || !('client_ids' in condition)) return message;
-  const { client_ids: _ids, ...rest } = condition;
-  return { ...message, condition: rest };
+/** `--journal <path>`: exactly that file, never overwritten. */
+function openAt(path: string, runId: string, filter: Scrub): { runId: string; writer: JournalWriter } {
+  try {
+    return { runId, writer: new JournalWriter(path, filter) };
+  } catch (error) {
+    throw cannotCreate(path, error, 'a journal is never overwritten: give --journal a new path');
+  }
 }
 
+/** A new file in the runs directory; a run id already taken there (same second, same random suffix) is replaced by another. */
+function openInDir(dir: string, now: Date, filter: Scrub): { runId: string; writer: JournalWriter } {
+  for (let attempt = 1; ; attempt++) {
+    const runId = newRunId(now);
+    const path = journalPath(dir, runId);
+    try {
+      return { runId, writer: new JournalWriter(path, filter) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && attempt < ID_TRIES) continue;
+      throw cannotCreate(path, error);
+    }
+  }
+}
 
+function cannotCreate(path: string, error: unknown, whenExists?: string) {
+  const code = createErrorCode(path, error);
+  const hint = code === 'EEXIST' && whenExists ? whenExists : 'set PUSHCTL_JOURNAL_DIR to a writable directory, give --journal a writable path, or pass --no-journal (then a kill loses the record)';
+  return usageError(`cannot create the run journal ${path} (${code})`, hint);
+}
+
+/**
+ * The cause in the error's own words, except that creating a missing directory on a read-only file system
+ * reports ENOENT: then the nearest existing parent says why (EROFS, EACCES).
+ */
+function createErrorCode(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? String(error);
+  if (code !== 'ENOENT') return code;
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    if (!existsSync(dir)) continue;
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch (inner) {
+      return (inner as NodeJS.ErrnoException).code ?? code;
+    }
+    break;
+  }
+  return code;
+}

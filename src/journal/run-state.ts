@@ -1,10 +1,10 @@
-// What a journal says about its run as a whole: the pure part of `pushctl runs`.
-import { summarizeBatches, type DeliverySummary } from '../client/report.js';
+// What a journal says about its run as a whole, as `pushctl runs` and `runs show` print it. Pure.
+import type { DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
-import type { EndRecord, HeaderRecord } from './records.js';
+import { audienceWords } from '../message/audience.js';
+import type { RunState, RunView } from './read-run.js';
 
-/** finished: closed normally; interrupted: stopped by a signal and closed; killed: no closing record, process gone. */
-export type RunState = 'finished' | 'interrupted' | 'killed' | 'running';
+export type { RunState };
 
 export interface RunOverview {
   run_id: string;
@@ -15,33 +15,49 @@ export interface RunOverview {
   dry_run: boolean;
   state: RunState;
   exit_code: number | null;
+  /** The message's title, or its data keys for a data message, so runs can be told apart. */
+  title: string;
+  /** "all devices" or "condition: …" for a run with no client IDs; absent for a list of client IDs. */
+  audience?: string;
+  /** Why the journal holds less than its plan (state `incomplete`). */
+  incomplete?: string;
+  once?: string;
+  /** The run this one resent. */
+  parent?: string;
   batches: DeliverySummary['batches'];
   recipients: DeliverySummary['recipients'];
 }
 
-export function runState(end: EndRecord | undefined, processAlive: boolean): RunState {
-  if (end) return end.interrupted ? 'interrupted' : 'finished';
-  return processAlive ? 'running' : 'killed';
-}
-
-/**
- * A run's overview. The counts come from the batches as read back when they are given (the truth after a
- * kill), else from the closing record.
- */
-export function overview(path: string, header: HeaderRecord, end: EndRecord | undefined, state: RunState, results?: readonly BatchResult[]): RunOverview {
-  const summary = results ? summarizeBatches(results) : end!.summary;
+/** A run's overview, from what its journal says. */
+export function overview(view: RunView): RunOverview {
+  const { header, end } = view;
+  const audience = audienceWords(header.message);
   return {
     run_id: header.run_id,
-    path,
+    path: view.path,
     started_at: header.started_at,
     app_id: header.app_id,
     host: header.host,
     dry_run: header.dry_run,
-    state,
+    state: view.state,
     exit_code: end?.exit_code ?? null,
-    batches: summary.batches,
-    recipients: summary.recipients,
+    title: messageTitle(header.message),
+    ...(audience ? { audience } : {}),
+    ...(view.incomplete ? { incomplete: view.incomplete.reason } : {}),
+    ...(header.once !== undefined ? { once: header.once } : {}),
+    ...(header.parent !== undefined ? { parent: header.parent } : {}),
+    batches: view.summary.batches,
+    recipients: view.summary.recipients,
   };
+}
+
+/** The title of a notification, or `data: key1, key2` for a data message. */
+export function messageTitle(message: object): string {
+  const m = message as { notification?: { title?: unknown; desc?: unknown }; data?: Record<string, unknown> };
+  const title = m.notification?.title ?? m.notification?.desc;
+  if (typeof title === 'string' && title !== '') return title;
+  const keys = Object.keys(m.data ?? {});
+  return keys.length > 0 ? `data: ${keys.join(', ')}` : '';
 }
 
 /** Each accepted batch's message_id, once each, in batch order. */

@@ -1,6 +1,8 @@
 // Where run journals live and how long they stay (SPEC section 8). Retention: a journal older than 30 days
 // is removed; younger ones are removed only past the newest 100, and only when their run left nothing
-// unknown or not sent — a run someone may still need to finish is kept at least 30 days.
+// unknown or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
+// must find, is kept at least 30 days. Only pushctl's own journals are ever removed: a file whose name is a
+// run id and whose first line is a pushctl journal header. Anything else in the directory is left alone.
 import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { homeDir } from '../settings/paths.js';
@@ -11,6 +13,9 @@ export const KEEP_RUNS = 100;
 export const KEEP_DAYS = 30;
 const DAY_MS = 86_400_000;
 const SUFFIX = '.jsonl';
+/** The names pushctl gives journals in the runs directory: `<run id>.jsonl`. */
+const RUN_FILE = /^\d{8}-\d{6}-[0-9a-f]{4}\.jsonl$/;
+const HEADER_START = /^\{"t":"header","format":"pushctl-journal"/;
 
 /** `PUSHCTL_JOURNAL_DIR`, else `$XDG_STATE_HOME/pushctl/runs`, else `~/.local/state/pushctl/runs`. */
 export function runsDir(env: Env): string {
@@ -42,7 +47,7 @@ export function listRunFiles(dir: string): RunFile[] {
   }
   const files: RunFile[] = [];
   for (const name of names) {
-    if (!name.endsWith(SUFFIX)) continue;
+    if (!RUN_FILE.test(name)) continue;
     const path = join(dir, name);
     try {
       files.push({ id: name.slice(0, -SUFFIX.length), path, modifiedMs: statSync(path).mtimeMs });
@@ -70,17 +75,42 @@ export function lastLine(path: string, maxBytes = 64 * 1024): string {
   }
 }
 
-/** The first line of a file (a journal's header), reading at most `maxBytes`. */
+/** The first line of a file (a journal's header), reading at most `maxBytes`, a few kilobytes at a time. */
 export function firstLine(path: string, maxBytes = 1024 * 1024): string {
   const fd = openSync(path, 'r');
   try {
-    const buffer = Buffer.alloc(maxBytes);
-    const read = readSync(fd, buffer, 0, maxBytes, 0);
-    const text = buffer.toString('utf8', 0, read);
-    const end = text.indexOf('\n');
-    return end === -1 ? text : text.slice(0, end);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total < maxBytes) {
+      const buffer = Buffer.allocUnsafe(Math.min(16 * 1024, maxBytes - total));
+      const read = readSync(fd, buffer, 0, buffer.length, total);
+      if (read === 0) break;
+      const end = buffer.subarray(0, read).indexOf(0x0a);
+      chunks.push(buffer.subarray(0, end === -1 ? read : end));
+      total += read;
+      if (end !== -1) break;
+    }
+    return Buffer.concat(chunks).toString('utf8');
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Whether a file is one of pushctl's journals: its first line is a journal header. Never throws. */
+export function isJournalFile(path: string): boolean {
+  try {
+    return HEADER_START.test(firstLine(path, 64 * 1024));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a journal's header holds a `--once` key (a CI re-run looks for it). */
+function holdsOnceKey(path: string): boolean {
+  try {
+    return typeof (JSON.parse(firstLine(path)) as { once?: unknown }).once === 'string';
+  } catch {
+    return false;
   }
 }
 
@@ -106,7 +136,7 @@ export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[
   // The common case costs one readdir: few enough runs, and the oldest (ids sort by start time) still young.
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith(SUFFIX)).sort();
+    names = readdirSync(dir).filter((name) => RUN_FILE.test(name)).sort();
   } catch {
     return removed;
   }
@@ -114,7 +144,10 @@ export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[
   if (names.length <= keep && (oldest === undefined || nowMs - oldest <= KEEP_DAYS * DAY_MS)) return removed;
   listRunFiles(dir).forEach((file, rank) => {
     const old = nowMs - file.modifiedMs > KEEP_DAYS * DAY_MS;
-    if (old || (rank >= keep && settled(file.path))) {
+    if (!old && rank < keep) return;
+    // A name like ours is not proof: only a file that starts with a pushctl journal header is ours to remove.
+    if (!isJournalFile(file.path)) return;
+    if (old || (settled(file.path) && !holdsOnceKey(file.path))) {
       try {
         unlinkSync(file.path);
         removed.push(file.path);

@@ -1,22 +1,46 @@
 // Appends a run journal (SPEC section 8). Each record is one synchronous write(2): once `write` returns the
 // line is in the kernel, so `kill -9` of pushctl loses nothing; fsync runs at least once a second while
-// sending and at the end, so a power cut loses at most a second.
+// sending and at the end, so a power cut loses at most a second. A write that fails (a full disk, an I/O
+// error, a removed directory) is never ignored: the writer remembers it and every later write throws, so
+// the caller stops sending — the journal is written before the wire, or nothing goes out.
 import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CliError, ExitCode } from '../errors.js';
 import type { JournalRecord } from './records.js';
 
 const FSYNC_EVERY_MS = 1000;
 const CLOSE_LINE = Buffer.from('}\n');
+/** fsync answers on file systems that cannot sync (some FUSE mounts): every line is still written. */
+const FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 export interface Scrub {
   scrub(text: string): string;
   scrubBytes(bytes: Buffer): Buffer;
 }
 
+/** The journal could not record: no further request may start (SPEC section 8). Exit 2, naming the path and the cause. */
+export class JournalWriteError extends CliError {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    detail: string,
+  ) {
+    super(
+      `cannot write the run journal ${path} (${code}: ${detail}); no further request was started`,
+      ExitCode.usage,
+      code === 'ENOSPC' || code === 'EDQUOT'
+        ? `free space on that disk, or point PUSHCTL_JOURNAL_DIR (or --journal) at another one, then finish the run with pushctl resend`
+        : `check that the directory of ${path} exists and is writable, or point PUSHCTL_JOURNAL_DIR (or --journal) elsewhere, then finish the run with pushctl resend`,
+    );
+    this.name = 'JournalWriteError';
+  }
+}
+
 export class JournalWriter {
   private fd: number | undefined;
   private dirty = false;
   private readonly timer: NodeJS.Timeout;
+  private failed: JournalWriteError | undefined;
 
   /**
    * Creates the journal file (mode 600, in a directory created mode 700). Never overwrites: a journal is a
@@ -33,6 +57,12 @@ export class JournalWriter {
     this.timer.unref();
   }
 
+  /** The first write that failed, if any: from then on nothing more is written. */
+  get failure(): JournalWriteError | undefined {
+    return this.failed;
+  }
+
+  /** Appends a record; throws a JournalWriteError when it cannot (and on every call after that). */
   write(record: JournalRecord): void {
     // Through the same secret filter as the terminal: a service that echoes the secret must not put it on disk.
     this.writeLine(Buffer.from(`${this.filter.scrub(JSON.stringify(record))}\n`, 'utf8'));
@@ -44,20 +74,31 @@ export class JournalWriter {
   }
 
   private writeLine(line: Buffer): void {
+    if (this.failed) throw this.failed;
     if (this.fd === undefined) return;
-    let offset = 0;
-    while (offset < line.length) offset += writeSync(this.fd, line, offset);
+    try {
+      let offset = 0;
+      while (offset < line.length) offset += writeSync(this.fd, line, offset);
+    } catch (error) {
+      throw this.fail(error);
+    }
     this.dirty = true;
   }
 
-  /** Forces what was written to disk. */
+  private fail(error: unknown): JournalWriteError {
+    const { code = 'EIO', message = String(error) } = error as NodeJS.ErrnoException;
+    this.failed ??= new JournalWriteError(this.path, code, message.replace(/^[A-Z]+: /, '').replace(/, write$/, ''));
+    return this.failed;
+  }
+
+  /** Forces what was written to disk. A sync that fails for lack of space or an I/O error is a failed write. */
   sync(): void {
-    if (this.fd === undefined || !this.dirty) return;
+    if (this.fd === undefined || !this.dirty || this.failed) return;
     this.dirty = false;
     try {
       fsyncSync(this.fd);
-    } catch {
-      // A file system without fsync (some FUSE mounts) still has every line written; nothing to add.
+    } catch (error) {
+      if (!FSYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? '')) this.fail(error);
     }
   }
 
@@ -65,7 +106,12 @@ export class JournalWriter {
     clearInterval(this.timer);
     if (this.fd === undefined) return;
     this.sync();
-    closeSync(this.fd);
+    try {
+      closeSync(this.fd);
+    } catch (error) {
+      // close(2) can report a deferred write error (NFS): the journal may lack its last lines.
+      this.fail(error);
+    }
     this.fd = undefined;
   }
 }

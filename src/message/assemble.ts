@@ -44,7 +44,7 @@ export interface AssembleInput {
    * caller's collector did that, counting the repeats). When given, `flags.clientId` is not read again.
    * An array, or a ClientIdStore that keeps a million of them compactly.
    */
-  recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean };
+  recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean; inDoubtLeftOut?: number };
 }
 
 export interface Assembled {
@@ -152,7 +152,12 @@ export function assembleMessage(input: AssembleInput): Assembled {
   applyCondition(message, input, flags);
   const { recipients } = input;
   if (recipients?.fromReport) {
-    notes.push({ path: 'condition.client_ids', rule: 'report', message: `read the ${recipients.ids.length} unknown and not-sent client IDs of a pushctl report or run journal` });
+    const leftOut = recipients.inDoubtLeftOut ?? 0;
+    notes.push({
+      path: 'condition.client_ids',
+      rule: 'report',
+      message: `read the ${recipients.ids.length} client IDs left to send of a pushctl report or run journal${leftOut > 0 ? `; left out ${leftOut} in doubt (the service may already have delivered to them: --include-unknown adds them)` : ''}`,
+    });
   }
   if (recipients?.duplicates) {
     notes.push({ path: 'condition.client_ids', rule: 'dedupe', message: `removed ${recipients.duplicates} duplicate client ID${recipients.duplicates === 1 ? '' : 's'}` });

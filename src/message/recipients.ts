@@ -10,3 +10,11 @@ export interface ClientIdSource {
   /** `JSON.stringify(slice(start, end))` as UTF-8 bytes, where the source can make it cheaply. */
   jsonBytes?(start: number, end: number): Buffer;
 }
+
+/** A message as journals keep it: everything but its client IDs (the batch records hold those). */
+export function withoutClientIds<T extends object>(message: T): T {
+  const condition = (message as { condition?: { client_ids?: unknown } }).condition;
+  if (!condition || !('client_ids' in condition)) return message;
+  const { client_ids: _ids, ...rest } = condition;
+  return { ...message, condition: rest };
+}

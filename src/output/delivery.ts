@@ -7,6 +7,7 @@ import type { MessageIssue } from '../message/types.js';
 import type { Style } from './style.js';
 import { escapeControl } from './escape-control.js';
 import type { TextSink } from '../context.js';
+import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 
 /** One batch in the --json document. */
 export interface BatchLine {
@@ -34,7 +35,20 @@ export interface DeliveryDocument {
   warnings: MessageIssue[];
   notes: MessageIssue[];
   report?: string;
+  /** The run's id and journal (absent with --no-journal). */
+  run_id?: string;
+  journal?: string;
+  /** "all devices" or "condition: …" for a message with no client IDs. */
+  audience?: string;
+  /** `--once`: false when this run sent (a skip prints its own document, with true). */
+  skipped: false;
+  /** The run this one resent (`pushctl resend`, or `--once` resuming). */
+  resumed_from?: string;
+  /** The one command that sends what is certainly not sent; absent when nothing is. */
   resend_command?: string;
+  /** Recipients (batches, for an audience) in doubt, and the command that includes them. */
+  in_doubt?: number;
+  include_unknown_command?: string;
   /** When not ok: the outcome in a line, and what to do next. */
   error?: { message: string; hint?: string };
 }
@@ -166,10 +180,15 @@ export interface DeliveryOutcome {
   batched: boolean;
   warnings: MessageIssue[];
   notes: MessageIssue[];
-  reportPath: string | undefined;
-  /** Recipients left to send (unknown and not_sent) and the command that sends to exactly those. */
-  resend: number;
-  resendLine: string | undefined;
+  reportPath?: string;
+  /** What is left and the one command that sends it. */
+  advice?: ResendAdvice;
+  audience?: string;
+  runId?: string;
+  journalPath?: string;
+  /** The journal stopped recording (a full disk): why, and what to do. The run stopped starting requests. */
+  journalError?: { message: string; hint?: string };
+  resumedFrom?: string;
   /** Stopped by a signal: the headline counts what went out. */
   interrupted?: boolean;
   /** Seconds from the first request to the last answer, for the summary. */
@@ -178,40 +197,55 @@ export interface DeliveryOutcome {
 
 /** The envelope's `error` of a send that did not fully succeed: the headline, and what to do. */
 function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: string } {
+  if (outcome.journalError) return outcome.journalError;
   const hints = codeHints(outcome.results);
-  if (outcome.resendLine) hints.push(`send the ${outcome.resend} recipients left with: ${outcome.resendLine}`);
+  if (outcome.advice?.command) hints.push(`send the ${outcome.advice.notSent} ${outcome.audience ? 'batches' : 'recipients'} not sent with: ${outcome.advice.command}`);
+  if (outcome.advice?.includeUnknownCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeUnknownCommand}`);
   const single = outcome.results.length === 1 ? outcome.results[0]! : undefined;
   const cause = single && single.status !== 'accepted' ? (single.code !== undefined ? describeCode(single.code, single.message) : single.reason) : undefined;
   const message = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted);
   return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
 }
 
+/** The `--json` document of a send. */
+export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
+  const { results, summary, exitCode, dryRun, reportPath, advice } = outcome;
+  return {
+    ok: exitCode === 0,
+    exit_code: exitCode,
+    dry_run: dryRun,
+    skipped: false,
+    message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
+    summary,
+    batches: results.map(batchLine),
+    warnings: outcome.warnings,
+    notes: outcome.notes,
+    ...(outcome.audience !== undefined ? { audience: outcome.audience } : {}),
+    ...(outcome.runId !== undefined ? { run_id: outcome.runId } : {}),
+    ...(outcome.journalPath !== undefined ? { journal: outcome.journalPath } : {}),
+    ...(outcome.resumedFrom !== undefined ? { resumed_from: outcome.resumedFrom } : {}),
+    ...(reportPath !== undefined ? { report: reportPath } : {}),
+    ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
+    ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
+    ...(advice?.includeUnknownCommand !== undefined ? { include_unknown_command: advice.includeUnknownCommand } : {}),
+    ...(exitCode === 0 ? {} : { error: deliveryError(outcome) }),
+  };
+}
+
 /** Prints a send's outcome in the chosen mode: `--json`, `--quiet`, or for people (result on stdout, the rest on stderr). */
 export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; quiet?: boolean }, io: { stdout: TextSink; stderr: TextSink }, style: Style): void {
-  const { results, summary, exitCode, dryRun, reportPath, resend, resendLine } = outcome;
-  const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
+  const { results, summary, exitCode, dryRun, reportPath, advice } = outcome;
   if (mode.json) {
-    const doc: DeliveryDocument = {
-      ok: exitCode === 0,
-      exit_code: exitCode,
-      dry_run: dryRun,
-      message_ids: messageIds,
-      summary,
-      batches: results.map(batchLine),
-      warnings: outcome.warnings,
-      notes: outcome.notes,
-      ...(reportPath !== undefined ? { report: reportPath } : {}),
-      ...(resendLine !== undefined ? { resend_command: resendLine } : {}),
-      ...(exitCode === 0 ? {} : { error: deliveryError(outcome) }),
-    };
-    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(deliveryDocument(outcome), null, 2)}\n`);
     return;
   }
+  const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
   if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
   const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds) : formatSingle(results[0]!, dryRun, style);
   // Even in quiet mode a failed single request says why, on stderr.
   if (!mode.quiet) io.stderr.write(verdict);
   else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);
+  if (outcome.journalError) io.stderr.write(`${style.error('error')}: ${outcome.journalError.message}\n${outcome.journalError.hint ? `hint: ${outcome.journalError.hint}\n` : ''}`);
   if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);
-  if (resendLine !== undefined) io.stderr.write(`${resend} recipient${resend === 1 ? '' : 's'} left; to send to exactly those:\n  ${resendLine}\n`);
+  if (advice) io.stderr.write(formatResendAdvice(advice));
 }

@@ -1,45 +1,88 @@
-// How `pushctl runs` reads: pure formatters from run overviews to text.
-import type { OutcomeCounts } from '../client/report.js';
+// How `pushctl runs` reads: pure formatters from run overviews to text, fitted to the terminal (80 columns
+// when it does not say), columns labelled in words.
 import type { BatchResult } from '../client/send-batches.js';
 import type { RunOverview } from '../journal/run-state.js';
 import { describeCode } from './delivery.js';
+import { escapeControl } from './escape-control.js';
+import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 
-const counts = (c: OutcomeCounts) => `${c.accepted}/${c.rejected}/${c.unknown}/${c.not_sent}`;
+/** What a run's accepted column says: `4000/5000`, or the audience for a run without client IDs. */
+function acceptedCell(r: RunOverview): string {
+  if (r.audience) return r.batches.accepted === r.batches.total && r.batches.total > 0 ? (r.audience === 'all devices' ? 'all devices' : 'condition') : 'none';
+  return `${r.recipients.accepted}/${r.recipients.total}`;
+}
 
-/** One line a run, newest first; counts read accepted/rejected/unknown/not sent. */
-export function formatRunTable(runs: readonly RunOverview[]): string {
+/** Recipients (batches, for an audience) not sent or in doubt. */
+function leftCell(r: RunOverview): string {
+  const counts = r.audience ? r.batches : r.recipients;
+  const left = counts.not_sent + counts.unknown;
+  return left === 0 ? '-' : String(left);
+}
+
+function fit(text: string, width: number): string {
+  const flat = escapeControl(text.replace(/\s+/g, ' '));
+  return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/** One line a run, newest first. `width` is the terminal's; the title takes what the other columns leave. */
+export function formatRunTable(runs: readonly RunOverview[], width = 80): string {
   const rows = [
-    ['RUN', 'STARTED', 'APP', 'HOST', 'DRY', 'STATE', 'BATCHES a/r/u/n', 'RECIPIENTS a/r/u/n'],
-    ...runs.map((r) => [r.run_id, r.started_at.replace(/\.\d+Z$/, 'Z'), r.app_id, r.host, r.dry_run ? 'yes' : 'no', r.state, counts(r.batches), counts(r.recipients)]),
+    ['RUN', 'STATE', 'ACCEPTED', 'LEFT', 'TITLE'],
+    ...runs.map((r) => [r.run_id, `${r.state}${r.dry_run ? ' (dry)' : ''}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const used = widths.reduce((n, w) => n + w + 2, 0);
+  const titleWidth = Math.max(10, width - used - 1);
+  const lines = rows.map((row) => [...row.slice(0, 4).map((cell, i) => cell.padEnd(widths[i]!)), fit(row[4]!, titleWidth)].join('  ').trimEnd());
+  return `${lines.join('\n')}\nACCEPTED of the run's recipients; LEFT not sent or in doubt: see runs show <run>\n`;
 }
 
 export interface RunDetail extends RunOverview {
   message_ids: string[];
   report?: string;
+  /** Runs that resent this one. */
+  resent_by?: string[];
   resend_command?: string;
+  include_unknown_command?: string;
+  in_doubt?: number;
 }
 
-const line = (label: string, c: OutcomeCounts) =>
-  `  ${label.padEnd(11)}${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, unknown ${c.unknown}, not sent ${c.not_sent}\n`;
+const countsLine = (label: string, c: RunOverview['recipients']) =>
+  `  ${label.padEnd(11)}${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, in doubt ${c.unknown}, not sent ${c.not_sent}\n`;
 
-export function formatRunDetail(run: RunDetail, results: readonly BatchResult[]): string {
+/** Why batches did not get through, grouped by cause: the service's codes, and the reasons in words. */
+export function failureReasons(results: readonly BatchResult[]): string[] {
+  const causes = new Map<string, number>();
+  for (const r of results) {
+    if (r.status === 'accepted') continue;
+    const label = r.status === 'unknown' ? 'in doubt' : r.status.replace('_', ' ');
+    const cause = `${label}: ${r.code !== undefined ? describeCode(r.code, r.message) : escapeControl(r.reason ?? 'no reason recorded')}`;
+    causes.set(cause, (causes.get(cause) ?? 0) + 1);
+  }
+  return [...causes].map(([cause, n]) => `${cause} (${n} batch${n === 1 ? '' : 'es'})`);
+}
+
+export function formatRunDetail(run: RunDetail, results: readonly BatchResult[], advice: ResendAdvice | undefined): string {
   let out = `run ${run.run_id} (${run.state}${run.dry_run ? ', dry run' : ''})\n`;
+  if (run.title) out += `  title      ${fit(run.title, 200)}\n`;
   out += `  started    ${run.started_at}, app ${run.app_id} → ${run.host}\n`;
   out += `  journal    ${run.path}\n`;
-  out += line('batches', run.batches) + line('recipients', run.recipients);
-  const rejections = new Map<number, string>();
-  for (const r of results) if (r.status === 'rejected' && r.code !== undefined) rejections.set(r.code, describeCode(r.code, r.message));
-  for (const text of rejections.values()) out += `  rejected   ${text}\n`;
+  if (run.once !== undefined) out += `  once key   ${escapeControl(run.once)}\n`;
+  if (run.parent !== undefined) out += `  resends    run ${run.parent}\n`;
+  if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.join(', run ')}\n`;
+  if (run.incomplete) out += `  incomplete ${run.incomplete}\n`;
+  if (run.audience) out += `  audience   ${run.audience} (no client IDs to count)\n`;
+  out += countsLine('batches', run.batches);
+  if (!run.audience) out += countsLine('recipients', run.recipients);
+  for (const reason of failureReasons(results)) out += `  ${reason}\n`;
   if (run.message_ids.length > 0) {
     const shown = run.message_ids.slice(0, 10);
     const more = run.message_ids.length - shown.length;
-    out += `  message_ids ${shown.join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
+    out += `  message_ids ${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
   }
   if (run.report) out += `  report     ${run.report}\n`;
-  if (run.resend_command) out += `to send the unknown and not-sent recipients again:\n  ${run.resend_command}\n`;
-  else out += 'nothing left to send\n';
+  if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
+  else if (advice) out += formatResendAdvice(advice);
+  else if (run.state !== 'running') out += 'nothing left to send\n';
   return out;
 }

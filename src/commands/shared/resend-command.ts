@@ -1,27 +1,70 @@
-// Builds "the one command that resends exactly the unknown and not_sent IDs": the user's own command
-// line with its recipients replaced by the run's journal (or report), and a new report path.
+// "The one command that finishes the job", printed wherever pushctl suggests a resend (the send summary,
+// `runs show`, `--json` as resend_command, the action): `pushctl resend <run>`. It sends only the recipients
+// that were certainly not sent; those in doubt (the service may have delivered to them) are counted apart,
+// with the flag that includes them, so following the advice never sends anyone the message twice.
+import type { ResendAdvice } from '../../output/resend-advice.js';
 
-/** Flags whose values choose recipients or the report, and so must not be repeated in the resend command. */
-const DROP_WITH_VALUE = new Set(['--client-ids-file', '--report', '--journal', '--country', '--language', '--brand', '--model', '--os-version', '--app-version']);
+export type { ResendAdvice };
 
 /** Quotes a word for a POSIX shell when it needs it. */
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A resend command, without or with `--include-unknown`. */
+export type ResendCommandFor = (includeUnknown: boolean) => string;
+
 /**
- * `source` is what `--client-ids-file` reads (a journal or a report: both yield their unknown and not_sent
- * IDs); the next run writes its report beside `reportPath` when there was one.
+ * `pushctl resend <run>`: `run` is how the user names the run, its id when its journal is in the runs
+ * directory, else the journal's path.
  */
-export function resendCommand(argv: readonly string[], source: string, reportPath: string | undefined = source): string {
+export const resendRun =
+  (run: string): ResendCommandFor =>
+  (includeUnknown) =>
+    ['pushctl', 'resend', run, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
+
+/** The advice for what a run left. Counts are recipients, or batches for a run with no client IDs (its one batch is the audience). */
+export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: number; inDoubt: number }, audience?: string): ResendAdvice | undefined {
+  if (left.notSent === 0 && left.inDoubt === 0) return undefined;
+  return {
+    ...(left.notSent > 0 ? { command: commandFor(false) } : {}),
+    ...(left.inDoubt > 0 ? { includeUnknownCommand: commandFor(true) } : {}),
+    notSent: left.notSent,
+    inDoubt: left.inDoubt,
+    unit: audience ?? 'recipients',
+  };
+}
+
+/** The counts a resend would take: recipients for client IDs, else batches (the one batch of an audience). */
+export function leftToSend(summary: { batches: { unknown: number; not_sent: number }; recipients: { unknown: number; not_sent: number } }, audience: string | undefined) {
+  const counts = audience ? summary.batches : summary.recipients;
+  return { notSent: counts.not_sent, inDoubt: counts.unknown };
+}
+
+/** Flags whose values choose recipients or the report, and so must not be repeated in a resend from a report. */
+const DROP_WITH_VALUE = new Set(['--client-ids-file', '--report', '--journal', '--country', '--language', '--brand', '--model', '--os-version', '--app-version', '--once']);
+
+/**
+ * Without a journal (`--no-journal`) the report is all that is left: the user's own command line with its
+ * recipients replaced by the report. A proxy URL with credentials is dropped (the resend must not need a
+ * secret on its command line: set HTTPS_PROXY or the `proxy` config key instead).
+ */
+export const resendFromReport =
+  (argv: readonly string[], reportPath: string): ResendCommandFor =>
+  (includeUnknown) => {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     const name = word.split('=')[0]!;
-    if (name === '--all') continue;
+    if (name === '--all' || name === '--no-journal' || name === '--include-unknown') continue;
     if (name === '--client-id') {
       // Variadic: its values run until the next option.
       if (!word.includes('=')) while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) i++;
+      continue;
+    }
+    if (name === '--proxy') {
+      const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : argv[++i];
+      if (value !== undefined && !/\/\/[^/]*@/.test(value)) kept.push('--proxy', value);
       continue;
     }
     if (DROP_WITH_VALUE.has(name)) {
@@ -30,6 +73,6 @@ export function resendCommand(argv: readonly string[], source: string, reportPat
     }
     kept.push(word);
   }
-  const next = reportPath === undefined ? [] : ['--report', reportPath.replace(/(\.json)?$/, '.retry.json')];
-  return ['pushctl', ...kept, '--client-ids-file', source, ...next].map(shellQuote).join(' ');
-}
+  const next = ['--report', reportPath.replace(/(\.json)?$/, '.retry.json')];
+  return ['pushctl', ...kept, '--client-ids-file', reportPath, ...next, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
+  };

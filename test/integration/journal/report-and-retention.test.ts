@@ -79,7 +79,9 @@ describe('--journal and --no-journal', () => {
     expect(doc).toMatchObject({ ok: true, exit_code: 0 });
     expect(doc.runs.map((r) => [r.dry_run, r.state, r.app_id])).toEqual([[true, 'finished', 'app'], [false, 'finished', 'app']]);
     const human = await runCli(['runs'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
-    expect(human.stdout).toMatch(/RUN\s+STARTED\s+APP\s+HOST\s+DRY\s+STATE/);
+    expect(human.stdout).toMatch(/RUN\s+STATE\s+ACCEPTED\s+LEFT\s+TITLE/);
+    // Fits 80 columns, whatever the titles.
+    for (const line of human.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     const missing = await runCli(['runs', 'show', 'nope'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('pushctl runs');
@@ -87,12 +89,15 @@ describe('--journal and --no-journal', () => {
 });
 
 describe('retention', () => {
-  const write = (folder: string, id: string, left: number, ageDays: number) => {
-    const path = join(folder, `${id}.jsonl`);
-    const recipients = { total: 10, accepted: 10 - left, rejected: 0, unknown: left, not_sent: 0 };
-    writeFileSync(path, `{"t":"header"}\n{"t":"end","summary":{"batches":{},"recipients":${JSON.stringify(recipients)}}}\n`);
+  const age = (path: string, ageDays: number) => {
     const when = (Date.now() - ageDays * 86_400_000) / 1000;
     utimesSync(path, when, when);
+  };
+  const write = (folder: string, id: string, left: number, ageDays: number, extra = '') => {
+    const path = join(folder, `${id}.jsonl`);
+    const recipients = { total: 10, accepted: 10 - left, rejected: 0, unknown: left, not_sent: 0 };
+    writeFileSync(path, `{"t":"header","format":"pushctl-journal","v":1,"run_id":"${id}"${extra}}\n{"t":"end","summary":{"batches":{},"recipients":${JSON.stringify(recipients)}}}\n`);
+    age(path, ageDays);
   };
 
   it('keeps a run with recipients left at least 30 days, drops settled runs past the newest N, and everything past 30 days', () => {
@@ -106,5 +111,34 @@ describe('retention', () => {
     // All start in the same second, so newest is by last write: 0009 and 0001 are the newest two; of the
     // older ones the unsettled young 0002 stays, the settled 0003 and the 31-day-old 0004 go.
     expect(readdirSync(folder).sort()).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl', '20260101-000000-0009.jsonl']);
+  });
+
+  it('removes only pushctl journals: other files in the directory stay, however old, whatever their name', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    const others = {
+      'notes.jsonl': '{"t":"header"}\n',
+      'backup-of-run.jsonl': '{"t":"header","format":"pushctl-journal","v":1}\n',
+      '20250101-000000-00aa.jsonl': '{"some":"other tool"}\n',
+      '20250101-000000-00bb.jsonl': '',
+      '20250101-000000-00cc.txt': 'x\n',
+    };
+    for (const [name, text] of Object.entries(others)) {
+      writeFileSync(join(folder, name), text);
+      age(join(folder, name), KEEP_DAYS + 400);
+    }
+    write(folder, '20250101-000000-0001', 0, KEEP_DAYS + 400);
+    const removed = pruneRuns(folder, Date.now(), 1);
+    expect(removed.map((p) => p.split('/').pop())).toEqual(['20250101-000000-0001.jsonl']);
+    expect(readdirSync(folder).sort()).toEqual(Object.keys(others).sort());
+  });
+
+  it('keeps a settled run that holds a --once key for 30 days, past the newest N (a CI re-run must find it)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    write(folder, '20260101-000000-0001', 0, 1);
+    write(folder, '20260101-000000-0002', 0, 2, ',"once":"release-1.4"');
+    write(folder, '20260101-000000-0003', 0, 3);
+    write(folder, '20260101-000000-0004', 0, KEEP_DAYS + 1, ',"once":"release-1.3"');
+    pruneRuns(folder, Date.now(), 1);
+    expect(readdirSync(folder).sort()).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl']);
   });
 });

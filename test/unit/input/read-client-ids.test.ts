@@ -46,15 +46,17 @@ describe('readClientIds', () => {
     await expect(readClientIds(Readable.from([Buffer.alloc(200_000, 'a')]))).rejects.toThrow(/longer than/);
   });
 
-  it('takes a --report file and yields the IDs to send again', async () => {
+  it('takes a --report file and yields the IDs certainly not sent; the unknown ones only when asked', async () => {
     const report = buildReport([
       { index: 0, clientIds: ['a'], status: 'accepted', attempts: 1, messageId: 'm' },
       { index: 1, clientIds: ['b', 'c'], status: 'not_sent', attempts: 0, reason: 'interrupted' },
       { index: 2, clientIds: ['d'], status: 'unknown', attempts: 1, reason: 'HTTP 502' },
     ]);
-    const input = Readable.from(['\n  ', [...reportJsonChunks(report)].join('')]);
-    // The unknown IDs come first, then the not_sent ones: the order of the report's sections.
-    expect(plain(await readClientIds(input))).toEqual({ ids: ['d', 'b', 'c'], duplicates: 0, fromReport: true });
+    const input = () => Readable.from(['\n  ', [...reportJsonChunks(report)].join('')]);
+    // By default only not_sent: the unknown ones may already have the message (SPEC section 8).
+    expect(plain(await readClientIds(input()))).toEqual({ ids: ['b', 'c'], duplicates: 0, fromReport: true, inDoubtLeftOut: 1 });
+    // With includeUnknown the unknown IDs come first, then the not_sent ones: the order of the report's sections.
+    expect(plain(await readClientIds(input(), undefined, { includeUnknown: true }))).toEqual({ ids: ['d', 'b', 'c'], duplicates: 0, fromReport: true });
   });
 
   it('says so when JSON input is not a report', async () => {
@@ -99,15 +101,18 @@ describe('reading a report back', () => {
     return Readable.from(pieces.filter((p) => p.length > 0));
   };
 
-  it('yields exactly the unknown and not_sent IDs, however the report is cut into chunks, in pushctl layout or minified', async () => {
+  it('yields exactly the not_sent IDs (and the unknown ones when asked), however the report is cut into chunks, in pushctl layout or minified', async () => {
     await fc.assert(
-      fc.asyncProperty(results, fc.array(fc.nat(), { maxLength: 6 }), async (batches, cuts) => {
+      fc.asyncProperty(results, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), async (batches, cuts, includeUnknown) => {
         const report = buildReport(batches as Parameters<typeof buildReport>[0]);
         const of = (status: string) => batches.filter((b) => b.status === status).flatMap((b) => b.clientIds);
-        const expected = [...of('unknown'), ...of('not_sent')];
+        const expected = [...(includeUnknown ? of('unknown') : []), ...of('not_sent')];
         const laidOut = [...reportJsonChunks(report)].join('');
-        expect((await readClientIds(chunked(laidOut, cuts))).ids.toArray()).toEqual(expected);
-        expect((await readClientIds(chunked(JSON.stringify(report, null, 1), cuts))).ids.toArray()).toEqual(expected);
+        for (const text of [laidOut, JSON.stringify(report, null, 1)]) {
+          const read = await readClientIds(chunked(text, cuts), undefined, { includeUnknown });
+          expect(read.ids.toArray()).toEqual(expected);
+          expect(read.inDoubtLeftOut ?? 0).toBe(includeUnknown ? 0 : of('unknown').length);
+        }
       }),
       { numRuns: 300 },
     );

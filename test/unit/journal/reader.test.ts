@@ -87,3 +87,55 @@ describe('readJournal: property', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (garbage) => void readJournal(garbage)), { numRuns: 300 });
   });
 });
+
+describe('readJournal: a journal never looks smaller than its run (SPEC section 8)', () => {
+  /** A journal as pushctl writes it: header, every batch record, then attempts and perhaps a closing record. */
+  const journal = fc
+    .record({ sizes: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }), attempts: fc.array(fc.tuple(fc.nat(), fc.constantFrom('accepted', 'ambiguous', 'retryable', 'rejected', undefined)), { maxLength: 12 }), closed: fc.boolean() })
+    .map(({ sizes, attempts, closed }) => {
+      let n = 0;
+      const batches = sizes.map((size, b) => ({ t: 'batch' as const, b, ids: Array.from({ length: size }, () => `c${n++}`) }));
+      const records: JournalRecord[] = [{ ...header(batches.length), recipients: n } as JournalRecord, ...batches];
+      attempts.forEach(([b, kind], a) => {
+        const batch = b % batches.length;
+        records.push({ t: 'start', b: batch, a: a + 1 });
+        if (kind) records.push({ t: 'outcome', b: batch, a: a + 1, kind } as JournalRecord);
+      });
+      if (closed) records.push({ t: 'end', ended_at: 'x', interrupted: false, exit_code: 0, summary: { batches: {}, recipients: {} } } as unknown as JournalRecord);
+      return { text: text(records), recipients: n, batches: batches.length };
+    });
+
+  it('cut at any byte: the totals the header declares, or incomplete', () => {
+    fc.assert(
+      fc.property(journal, fc.double({ min: 0, max: 1, noNaN: true }), ({ text: full, recipients, batches }, at) => {
+        const cut = full.slice(0, Math.floor(full.length * at));
+        const run = readJournal(cut);
+        if (!run.header) return;
+        const found = run.results.reduce((count, r) => count + r.clientIds.length, 0);
+        if (run.incomplete) {
+          expect(run.incomplete.declared).toEqual({ recipients, batches });
+          expect(run.incomplete.reason).toMatch(/cut short/);
+        } else {
+          expect(found).toBe(recipients);
+          expect(run.results).toHaveLength(batches);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a header alone is incomplete, not "nothing left to send"', () => {
+    const run = readJournal(text([header(1000)]));
+    expect(run.incomplete?.reason).toContain('1000 of 1000 batch records missing (batches 0-999)');
+    expect(run.results).toEqual([]);
+  });
+
+  it('a plan whose totals came later closes with a plan record; without one it is incomplete', () => {
+    const streamed = { ...header(2), recipients: null, batches: null } as unknown as JournalRecord;
+    const withPlan = readJournal(text([streamed, batch(0), batch(1), { t: 'plan', recipients: 4, batches: 2 } as JournalRecord]));
+    expect(withPlan.incomplete).toBeUndefined();
+    expect(withPlan.results.map((r) => r.status)).toEqual(['not_sent', 'not_sent']);
+    const cutBefore = readJournal(text([streamed, batch(0), batch(1)]));
+    expect(cutBefore.incomplete?.reason).toContain('the total was never known');
+  });
+});

@@ -1,0 +1,203 @@
+// Stage 3 of a send (and of a resend): deliver a validated message to its recipients, journaling every step,
+// then write the report. Shared by `send`, `dry-run`, `resend` and `--once` resuming a run; returns what
+// happened as data for output/ to render.
+import type { Ctx } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import type { PushClient } from '../../client/push-client.js';
+import { planBatches } from '../../client/batches.js';
+import { RateLimiter } from '../../client/rate-limiter.js';
+import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
+import { sendBatches, type BatchResult } from '../../client/send-batches.js';
+import { monotonicNow } from '../../client/sleep.js';
+import type { ClientIdSource } from '../../message/recipients.js';
+import type { PushMessage } from '../../message/types.js';
+import { audienceWords } from '../../message/audience.js';
+import { RunJournal } from '../../journal/run-journal.js';
+import { runsDir } from '../../journal/runs-dir.js';
+import type { JournalWriteError } from '../../journal/writer.js';
+import { formatAttempt } from '../../output/delivery.js';
+import { movingRate, startProgress } from '../../output/progress.js';
+import type { SecretScrubber } from '../../output/redact.js';
+import type { Style } from '../../output/style.js';
+import { VERSION } from '../../version.js';
+import { discardReport, openAutomaticReportFile, writeReport, type ReportFile } from './report-file.js';
+import { leftToSend, resendAdvice, resendFromReport, resendRun, type ResendAdvice } from './resend-command.js';
+
+export interface DeliveryRequest {
+  client: PushClient;
+  baseUrl: URL;
+  appId: string;
+  body: PushMessage;
+  clientIds?: ClientIdSource;
+  dryRun: boolean;
+  /** The command line as typed (the journal's header keeps it, secrets never being argv flags). */
+  argv: readonly string[];
+  batchSize: number;
+  concurrency?: number;
+  rate?: number;
+  retryAmbiguous?: boolean;
+  maxAttempts?: number;
+  /** `--journal <path>`, false with `--no-journal`, else the runs directory. */
+  journal?: string | boolean;
+  once?: { key: string; fingerprint: string };
+  parent?: string;
+  /**
+   * A resend that left out the run's recipients in doubt: they are still in doubt after it, and its advice
+   * counts them (the resend command it prints reads the whole family of runs).
+   */
+  inheritedInDoubt?: number;
+  /** The `--report` file, opened (checked) before anything was sent. */
+  report?: ReportFile;
+  human: boolean;
+  verbose: boolean;
+}
+
+export interface Delivery {
+  results: BatchResult[];
+  summary: DeliverySummary;
+  exitCode: number;
+  dryRun: boolean;
+  interrupted: boolean;
+  elapsedSeconds: number;
+  /** "all devices" or "condition: …"; absent for client IDs. */
+  audience?: string;
+  runId?: string;
+  journalPath?: string;
+  /** The journal write that failed: the run stopped starting requests there (exit 2). */
+  journalFailure?: JournalWriteError;
+  reportPath?: string;
+  /** What is left and the one command that sends it. */
+  advice?: ResendAdvice;
+}
+
+/** The exit status of a delivery (SPEC section 2): the one place batch outcomes become a number. */
+export function deliveryExitCode(results: readonly BatchResult[], interrupted: boolean): number {
+  const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
+  const accepted = count('accepted');
+  if (accepted === results.length) return ExitCode.ok;
+  if (accepted > 0) return ExitCode.partial;
+  // Nothing went out because the user pressed Ctrl-C first: the shell's convention for SIGINT.
+  if (interrupted && count('not_sent') === results.length && results.every((r) => r.attempts === 0)) return ExitCode.interrupted;
+  const serviceSaidNo = results.some((r) => r.status === 'rejected' || (r.status === 'not_sent' && r.code !== undefined));
+  return serviceSaidNo ? ExitCode.rejected : ExitCode.network;
+}
+
+export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<Delivery> {
+  const { client, clientIds } = request;
+  let journal: RunJournal | undefined;
+  try {
+    journal =
+      request.journal === false
+        ? undefined
+        : RunJournal.start({
+            ...(typeof request.journal === 'string' ? { path: request.journal } : {}),
+            env: ctx.env,
+            cwd: ctx.cwd,
+            filter: scrubber,
+            version: VERSION,
+            appId: request.appId,
+            baseUrl: request.baseUrl,
+            dryRun: request.dryRun,
+            argv: request.argv,
+            message: request.body,
+            clientIds,
+            batches: planBatches(clientIds?.length ?? 0, request.batchSize),
+            ...(request.once ? { once: request.once } : {}),
+            ...(request.parent !== undefined ? { parent: request.parent } : {}),
+          });
+  } catch (error) {
+    client.close();
+    if (request.report) await discardReport(request.report);
+    throw error;
+  }
+
+  let warnedRetry = false;
+  const progress = await startProgress(ctx.stderr, request.human, request.dryRun ? 'dry run…' : 'sending…', ctx.env);
+  // Completion times of requests (ms since the start), for an honest moving rate; only the last seconds matter.
+  const doneAt: number[] = [];
+  const started = monotonicNow();
+  let results: BatchResult[];
+  try {
+    results = await sendBatches({
+      client,
+      body: request.body,
+      ...(clientIds ? { clientIds } : {}),
+      batchSize: request.batchSize,
+      concurrency: request.concurrency ?? 8,
+      limiter: new RateLimiter({ rate: request.rate ?? 50 }),
+      retry: { retryAmbiguous: request.retryAmbiguous === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
+      signal: ctx.interrupt,
+      ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
+      onProgress: (p) => {
+        const now = monotonicNow() - started;
+        doneAt.push(now);
+        if (doneAt.length > 4096) doneAt.splice(0, 2048);
+        progress.update(`batches ${p.batchesDone}/${p.batchesTotal} · recipients ${p.recipientsDone}/${p.recipientsTotal} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
+      },
+      ...(journal ? { onAttemptStart: (b: number, a: number) => journal!.attemptStart(b, a) } : {}),
+      onAttempt: (event) => {
+        journal?.attempt(event);
+        if (request.verbose) ctx.stderr.write(formatAttempt(event, client.describeRequest(event.body)));
+        // Retries of an unreachable URL take up to half a minute: say what is wrong at once, not at the end.
+        else if (request.human && !warnedRetry && event.retryInMs !== undefined && event.outcome.kind === 'retryable') {
+          warnedRetry = true;
+          ctx.stderr.write(`${style.warn('retrying')}: ${event.outcome.reason}\n`);
+        }
+      },
+    });
+  } catch (error) {
+    journal?.abandon();
+    if (request.report) await discardReport(request.report);
+    throw error;
+  } finally {
+    progress.stop();
+    client.close();
+  }
+
+  const interrupted = ctx.interrupt.aborted;
+  const journalFailure = journal?.failure;
+  // A journal that stopped recording stops the run: exit 2, whatever the batches came to (SPEC section 8).
+  const exitCode = journalFailure ? ExitCode.usage : deliveryExitCode(results, interrupted);
+  const summary = summarizeBatches(results);
+  journal?.end(summary, exitCode, interrupted);
+  const audience = audienceWords(request.body);
+  const own = leftToSend(summary, audience);
+  const left = { notSent: own.notSent, inDoubt: own.inDoubt + (request.inheritedInDoubt ?? 0) };
+
+  // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down, and so
+  // is every run whose journal failed (the report then holds answers the journal could not).
+  let report: ReportFile | undefined = request.report;
+  let reportPath: string | undefined;
+  try {
+    report ??= left.notSent + left.inDoubt > 0 || journalFailure ? await openAutomaticReportFile(ctx.cwd) : undefined;
+    if (report) {
+      await writeReport(report, results, scrubber);
+      reportPath = report.path;
+    }
+  } catch (error) {
+    if (!journalFailure) throw error;
+    // The disk may be the full one: the journal's failure is what the user must hear about.
+  }
+
+  const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
+  const commandFor = runRef !== undefined ? resendRun(runRef) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
+  const advice = commandFor ? resendAdvice(commandFor, left, audience) : undefined;
+  return {
+    results,
+    summary,
+    exitCode,
+    dryRun: request.dryRun,
+    interrupted,
+    elapsedSeconds: (monotonicNow() - started) / 1000,
+    ...(audience ? { audience } : {}),
+    ...(journal ? { runId: journal.runId, journalPath: journal.path } : {}),
+    ...(journalFailure ? { journalFailure } : {}),
+    ...(reportPath !== undefined ? { reportPath } : {}),
+    ...(advice ? { advice } : {}),
+  };
+}
+
+/** How the user names a run: its id when its journal is in the runs directory `pushctl runs` reads, else its path. */
+function runReference(journal: RunJournal, option: string | boolean | undefined, env: Record<string, string | undefined>): string {
+  return typeof option === 'string' || !journal.path.startsWith(runsDir(env)) ? journal.path : journal.runId;
+}

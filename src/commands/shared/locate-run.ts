@@ -1,0 +1,20 @@
+// A run as the user names it: a run id (or its start) from `pushctl runs`, or a journal file's path.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Ctx } from '../../context.js';
+import { usageError } from '../../errors.js';
+import { listRunFiles, runsDir } from '../../journal/runs-dir.js';
+
+/**
+ * A run id in the runs directory, or a journal file's path; `ref` is how a command should name it again
+ * (the id when the runs directory has it, else the path).
+ */
+export function locateRun(run: string, ctx: Pick<Ctx, 'cwd' | 'env'>): { path: string; ref: string } {
+  const dir = runsDir(ctx.env);
+  const byId = listRunFiles(dir).filter((file) => file.id === run || file.id.startsWith(run));
+  if (byId.length === 1 && !run.includes('/')) return { path: byId[0]!.path, ref: byId[0]!.id };
+  const asPath = resolve(ctx.cwd, run);
+  if (existsSync(asPath)) return { path: asPath, ref: asPath };
+  if (byId.length > 1) throw usageError(`"${run}" matches ${byId.length} runs`, 'give more of the run id (see `pushctl runs`)');
+  throw usageError(`no run "${run}" in ${dir}, and no such file`, 'list the runs with `pushctl runs`, or give the path of a journal file');
+}

@@ -1,0 +1,41 @@
+// Stage 1 of a send: the message, assembled from the file and flags and checked before anything touches the
+// network or the credentials.
+import type { Ctx } from '../../context.js';
+import { readMessageInput, type MessageInputOptions } from '../../input/read-message-input.js';
+import { assembleMessage } from '../../message/assemble.js';
+import { validateAssembledWithoutRecipients } from '../../message/validate-assembled.js';
+import type { ClientIdSource } from '../../message/recipients.js';
+import type { MessageIssue, PushMessage, ValidationResult } from '../../message/types.js';
+import { annotateIssues } from '../../output/annotations.js';
+
+export type PreparedMessage =
+  | { ok: false; validation: ValidationResult }
+  | {
+      ok: true;
+      body: PushMessage;
+      /** Recipients kept beside the body (a ClientIdStore for a file): sendBatches puts each batch's IDs into the body. */
+      clientIds: ClientIdSource | undefined;
+      warnings: MessageIssue[];
+      notes: MessageIssue[];
+    };
+
+export async function prepareMessage(
+  options: MessageInputOptions & { dryRun: boolean; strict?: boolean; validate?: boolean },
+  ctx: Ctx,
+): Promise<PreparedMessage> {
+  const assembled = assembleMessage(await readMessageInput(options, ctx));
+  if (options.dryRun) assembled.message.dry_run = true;
+  const recipients = assembled.clientIds;
+  if (options.validate === false) {
+    const { message } = assembled;
+    // An empty list goes out as it is, for the service to judge.
+    const body = (recipients?.length === 0 ? { ...message, condition: { ...(message.condition as object), client_ids: [] } } : message) as unknown as PushMessage;
+    return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: [], notes: assembled.notes };
+  }
+  const result = validateAssembledWithoutRecipients(assembled, { strict: options.strict === true });
+  const notes = [...assembled.notes, ...result.notes];
+  await annotateIssues(result, options, ctx);
+  if (!result.body) return { ok: false, validation: { ...result, notes } };
+  const body = result.body;
+  return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: result.warnings, notes };
+}

@@ -1,0 +1,103 @@
+// What a run left to send, read back from its journal: the input of `pushctl resend` and of `--once`
+// resuming a run. Only not_sent recipients by default — they cannot have been delivered; the unknown ones
+// (the service may have delivered to them) only when asked.
+import { readdirSync } from 'node:fs';
+import { usageError } from '../../errors.js';
+import type { BatchResult } from '../../client/send-batches.js';
+import { audienceWords } from '../../message/audience.js';
+import type { HeaderRecord } from '../../journal/records.js';
+import { dirname } from 'node:path';
+import { readRunWhole, runFamily, type RunView } from '../../journal/read-run.js';
+import { firstLine, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+
+export type ReadRun = RunView & { results: BatchResult[] };
+
+export interface Remaining {
+  /** The client IDs to send, in run order (unknown first when included); absent for an audience without IDs. */
+  clientIds?: string[];
+  /** For a run addressed to all devices or by condition: whether its one batch is to be sent again. */
+  sendAudience: boolean;
+  audience?: string;
+  /** Recipients (batches, for an audience) certainly not sent, and those in doubt, whether or not included. */
+  notSent: number;
+  inDoubt: number;
+  /** Recipients (batches, for an audience) the service refused: a resend does not send them again. */
+  rejected: number;
+  /** Whether anything is to be sent. */
+  any: boolean;
+}
+
+/** Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete. */
+export function checkResumable(run: ReadRun, ref: string): void {
+  if (run.state === 'running') {
+    throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
+  }
+  if (run.incomplete) {
+    throw usageError(
+      `run ${run.header.run_id} cannot be a resend source: ${run.incomplete.reason}`,
+      'nothing was sent before its plan was complete: send again from the original input',
+    );
+  }
+}
+
+/**
+ * The run and every run that resent it (and so on), oldest first, read whole: what they left together is
+ * what a resend of any of them sends, so resending the same run twice never sends anyone the message twice.
+ * Members still running are refused; members cut short while planning sent nothing and are left out.
+ */
+export function familyOf(run: ReadRun, env: Record<string, string | undefined>): ReadRun[] {
+  const paths = runFamily([dirname(run.path), runsDir(env)], run);
+  const members = paths.map((path) => (path === run.path ? run : readRunWhole(path)));
+  for (const member of members) {
+    if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
+  }
+  return members.filter((member) => !member.incomplete);
+}
+
+/** What a family of runs (see familyOf) left: each recipient's word is that of the newest run that sent to it. */
+export function remainingOf(family: readonly ReadRun[], includeUnknown: boolean): Remaining {
+  const newest = family[family.length - 1]!;
+  const audience = audienceWords(newest.header.message);
+  if (audience) {
+    const status = newest.results[0]?.status;
+    const notSent = status === 'not_sent' ? 1 : 0;
+    const inDoubt = status === 'unknown' ? 1 : 0;
+    const sendAudience = notSent > 0 || (includeUnknown && inDoubt > 0);
+    return { sendAudience, audience, notSent, inDoubt, rejected: status === 'rejected' ? 1 : 0, any: sendAudience };
+  }
+  // Insertion order is first-seen order: the order of the first run's input.
+  const statusOf = new Map<string, BatchResult['status']>();
+  for (const member of family) for (const r of member.results) for (const id of r.clientIds) statusOf.set(id, r.status);
+  const unknown: string[] = [];
+  const notSent: string[] = [];
+  let rejected = 0;
+  for (const [id, status] of statusOf) {
+    if (status === 'unknown') unknown.push(id);
+    else if (status === 'not_sent') notSent.push(id);
+    else if (status === 'rejected') rejected += 1;
+  }
+  const clientIds = includeUnknown ? [...unknown, ...notSent] : notSent;
+  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: unknown.length, rejected, any: clientIds.length > 0 };
+}
+
+/**
+ * The newest run in `dir` that used `--once <key>` for the same kind of run (a dry run's key never stands
+ * for a send). Reads only each journal's first line until it finds one, so hundreds of journals cost little.
+ */
+export function findOnceRun(dir: string, key: string, dryRun: boolean): ReadRun | undefined {
+  try {
+    readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (const file of listRunFiles(dir)) {
+    let header: HeaderRecord;
+    try {
+      header = JSON.parse(firstLine(file.path)) as HeaderRecord;
+    } catch {
+      continue;
+    }
+    if (header.t === 'header' && header.once === key && header.dry_run === dryRun) return readRunWhole(file.path);
+  }
+  return undefined;
+}

@@ -1,0 +1,30 @@
+// How the advice to finish a run reads: the command for what was certainly not sent, and apart from it the
+// recipients in doubt with the flag that includes them (SPEC section 8, "Resend without duplicates").
+
+export interface ResendAdvice {
+  /** The command that sends the not-sent recipients; absent when none are left. */
+  command?: string;
+  /** The same with `--include-unknown`; absent when no recipient is in doubt. */
+  includeUnknownCommand?: string;
+  /** Recipients (or, for an audience without client IDs, batches) certainly not sent. */
+  notSent: number;
+  /** Recipients that may or may not have the message. */
+  inDoubt: number;
+  /** "recipients", or the audience in words for a run addressed to all devices or by condition. */
+  unit: string;
+}
+
+/** The advice in lines, for people. */
+export function formatResendAdvice(advice: ResendAdvice): string {
+  const lines: string[] = [];
+  const what = (n: number) => (advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`);
+  if (advice.command) lines.push(`${what(advice.notSent)} not sent; to send to exactly those:`, `  ${advice.command}`);
+  if (advice.includeUnknownCommand) {
+    lines.push(
+      `${what(advice.inDoubt)} in doubt (the service may already have delivered${advice.unit === 'recipients' ? ' to them' : ''}); to include ${advice.inDoubt === 1 || advice.unit !== 'recipients' ? 'it' : 'them'}, at the risk of sending twice:`,
+      `  ${advice.includeUnknownCommand}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+

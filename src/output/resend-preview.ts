@@ -1,0 +1,37 @@
+// `pushctl resend --dry-run`, and a resend with nothing left: what would go, sending nothing.
+import type { HeaderRecord } from '../journal/records.js';
+import { messageTitle } from '../journal/run-state.js';
+import { escapeControl } from './escape-control.js';
+
+export interface Left {
+  clientIds?: string[];
+  audience?: string;
+  notSent: number;
+  inDoubt: number;
+  any: boolean;
+}
+
+const SHOWN = 5;
+
+export function resendPreviewDocument(header: HeaderRecord, left: Left, dryRun: boolean): object {
+  return {
+    ok: true,
+    exit_code: 0,
+    run_id: header.run_id,
+    would_send: left.any,
+    dry_run: dryRun,
+    ...(left.audience ? { audience: left.audience, batches: left.any ? 1 : 0 } : { recipients: left.clientIds?.length ?? 0 }),
+    not_sent: left.notSent,
+    in_doubt: left.inDoubt,
+    ...(dryRun && left.clientIds ? { client_ids: left.clientIds } : {}),
+    message: header.message,
+  };
+}
+
+export function formatResendPreview(header: HeaderRecord, left: Left, dryRun: boolean): string {
+  const title = messageTitle(header.message);
+  const doubt = left.inDoubt > 0 ? `${left.inDoubt} ${left.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered): add --include-unknown to send to them, at the risk of sending twice\n` : '';
+  if (!left.any) return `nothing left to send for run ${header.run_id}${title ? ` (${escapeControl(title)})` : ''}\n${doubt}`;
+  const what = left.clientIds ? `${left.clientIds.length} recipients: ${left.clientIds.slice(0, SHOWN).map(escapeControl).join(', ')}${left.clientIds.length > SHOWN ? `, … (--json lists all)` : ''}` : left.audience;
+  return `${dryRun ? 'would resend' : 'resend'} run ${header.run_id}${title ? ` (${escapeControl(title)})` : ''} to ${what}\n${doubt}`;
+}

@@ -1,0 +1,52 @@
+// `--once <key>` found the run already done: what it sent, and that nothing was sent now.
+import type { TextSink } from '../context.js';
+import type { BatchResult } from '../client/send-batches.js';
+import type { RunView } from '../journal/read-run.js';
+import { messageIds, overview } from '../journal/run-state.js';
+import { escapeControl } from './escape-control.js';
+import type { Style } from './style.js';
+
+export interface SkippedRun {
+  run: RunView & { results: BatchResult[] };
+  key: string;
+  /** What the run left: recipients (batches, for an audience) in doubt, none certainly unsent. */
+  left: { inDoubt: number; audience?: string };
+}
+
+export function skippedDocument(skipped: SkippedRun, exitCode: number): object {
+  const { run } = skipped;
+  return {
+    ok: exitCode === 0,
+    exit_code: exitCode,
+    skipped: true,
+    once: skipped.key,
+    run_id: run.header.run_id,
+    journal: run.path,
+    dry_run: run.header.dry_run,
+    message_ids: messageIds(run.results),
+    summary: run.summary,
+    ...(skipped.left.audience ? { audience: skipped.left.audience } : {}),
+    ...(skipped.left.inDoubt > 0 ? { in_doubt: skipped.left.inDoubt } : {}),
+    ...(exitCode === 0
+      ? {}
+      : { error: { message: `run ${run.header.run_id} with this key ended with exit ${exitCode}; nothing was sent now`, hint: skipped.left.inDoubt > 0 ? 'add --include-unknown to send to those in doubt, at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and send with a new --once key' } }),
+  };
+}
+
+export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json?: boolean; quiet?: boolean }, io: { stdout: TextSink; stderr: TextSink }, style: Style): void {
+  if (mode.json) {
+    io.stdout.write(`${JSON.stringify(skippedDocument(skipped, exitCode), null, 2)}\n`);
+    return;
+  }
+  const { run } = skipped;
+  const ids = messageIds(run.results);
+  if (ids.length > 0) io.stdout.write(`${ids.map(escapeControl).join('\n')}\n`);
+  if (mode.quiet) return;
+  const o = overview(run);
+  const who = o.audience ?? `${o.recipients.total} recipients`;
+  io.stderr.write(
+    `${style.ok('✓ already done')}: --once ${escapeControl(skipped.key)} matches run ${o.run_id} (${o.state}, ${o.started_at}) to ${who}; nothing was sent now\n` +
+      `  accepted ${o.audience ? `${o.batches.accepted} of ${o.batches.total} batches` : `${o.recipients.accepted} of ${o.recipients.total} recipients`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
+      (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-unknown to send to them, at the risk of sending twice\n` : ''),
+  );
+}
