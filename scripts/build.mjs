@@ -22,16 +22,12 @@ const SHARED = {
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',
 };
+// One file per command: every command that src/cli.ts loads with import(), so a new command gets its own
+// file rather than joining main.cjs, which every run loads.
+const COMMANDS = [...readFileSync('src/cli.ts', 'utf8').matchAll(/import\('\.\/commands\/([\w-]+)\.js'\)/g)].map((m) => m[1]);
 const CLI_ISLANDS = {
   main: 'src/main.ts',
-  'commands/validate': 'src/commands/validate.ts',
-  'commands/send': 'src/commands/send.ts',
-  'commands/serve': 'src/commands/serve.ts',
-  'commands/init': 'src/commands/init.ts',
-  'commands/config': 'src/commands/config.ts',
-  'commands/schema': 'src/commands/schema.ts',
-  'commands/completion': 'src/commands/completion.ts',
-  'commands/runs': 'src/commands/runs.ts',
+  ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name}`, `src/commands/${name}.ts`])),
   ...SHARED,
 };
 const LIB_ISLANDS = { lib: 'src/lib.ts', ...SHARED };
