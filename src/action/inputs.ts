@@ -1,5 +1,6 @@
 // The action's inputs, as the runner passes them (INPUT_<NAME> environment variables), turned into the
 // options of the command the chosen mode runs. Pure: the environment comes in as an argument.
+import { usageError } from '../errors.js';
 
 /** What the action does: deliver, have the service check without delivering, prove credentials, or check locally. */
 export type ActionMode = 'send' | 'dry-run' | 'check' | 'validate';
@@ -33,18 +34,11 @@ export function booleanInput(env: Record<string, string | undefined>, name: stri
   const value = getInput(env, name);
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE', ''].includes(value)) return false;
-  throw new ActionInputError(`input ${name} is ${JSON.stringify(value)}, not a boolean`, `set ${name}: true or ${name}: false`);
+  throw inputError(`input ${name} is ${JSON.stringify(value)}, not a boolean`, `set ${name}: true or ${name}: false`);
 }
 
-export class ActionInputError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
-    this.name = 'ActionInputError';
-  }
-}
+/** An input the action cannot use: a usage error (exit 2) whose hint names the input to set. */
+const inputError = (message: string, hint: string) => usageError(message, hint);
 
 export function actionRequest(env: Record<string, string | undefined>): ActionRequest {
   const input = (name: string) => getInput(env, name);
@@ -52,26 +46,26 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
   const dryRun = booleanInput(env, 'dry-run');
   const modeInput = input('mode');
   if (modeInput !== '' && !MODES.includes(modeInput as ActionMode)) {
-    throw new ActionInputError(`input mode is ${JSON.stringify(modeInput)}`, `set mode: to one of ${MODES.join(', ')}`);
+    throw inputError(`input mode is ${JSON.stringify(modeInput)}`, `set mode: to one of ${MODES.join(', ')}`);
   }
   if (dryRun && modeInput !== '' && modeInput !== 'dry-run') {
-    throw new ActionInputError(`inputs dry-run: true and mode: ${modeInput} disagree`, 'set mode: dry-run and drop dry-run:, or drop one of them');
+    throw inputError(`inputs dry-run: true and mode: ${modeInput} disagree`, 'set mode: dry-run and drop dry-run:, or drop one of them');
   }
   const mode: ActionMode = (modeInput as ActionMode) || (dryRun ? 'dry-run' : 'send');
-  if (input('file') === '' && mode !== 'check') throw new ActionInputError('input file is empty', 'set file: to the message JSON file, e.g. file: release.json');
+  if (input('file') === '' && mode !== 'check') throw inputError('input file is empty', 'set file: to the message JSON file, e.g. file: release.json');
   const vars: string[] = [];
   for (const line of input('vars').split(/\r?\n/)) {
     const pair = line.trim();
     if (pair === '' || pair.startsWith('#')) continue;
-    if (!pair.includes('=')) throw new ActionInputError(`input vars: line ${JSON.stringify(pair)} is not key=value`, 'write one key=value per line');
+    if (!pair.includes('=')) throw inputError(`input vars: line ${JSON.stringify(pair)} is not key=value`, 'write one key=value per line');
     vars.push(pair);
   }
   let rate: number | undefined;
   if (input('rate') !== '') {
     rate = Number(input('rate'));
-    if (!Number.isInteger(rate) || rate < 0) throw new ActionInputError(`input rate is ${JSON.stringify(input('rate'))}`, 'set rate: to a whole number of requests per second, e.g. 50 (0 = no limit)');
+    if (!Number.isInteger(rate) || rate < 0) throw inputError(`input rate is ${JSON.stringify(input('rate'))}`, 'set rate: to a whole number of requests per second, e.g. 50 (0 = no limit)');
   }
-  if (input('once') !== '' && mode !== 'send' && mode !== 'dry-run') throw new ActionInputError(`input once applies to mode send or dry-run, not ${mode}`, 'drop once:, or set mode: send');
+  if (input('once') !== '' && mode !== 'send' && mode !== 'dry-run') throw inputError(`input once applies to mode send or dry-run, not ${mode}`, 'drop once:, or set mode: send');
   return {
     mode,
     file: input('file'),

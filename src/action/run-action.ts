@@ -12,7 +12,7 @@ import { SecretScrubber } from '../output/redact.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
-import { ActionInputError, actionRequest, getInput, type ActionRequest } from './inputs.js';
+import { actionRequest, getInput, type ActionRequest } from './inputs.js';
 import { EXIT_MEANINGS, actionOutputs, jobSummary, type ActionResult } from './summary.js';
 import { inActionTerms } from './terms.js';
 
@@ -37,8 +37,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   try {
     request = actionRequest(io.env);
   } catch (error) {
-    if (!(error instanceof ActionInputError)) throw error;
-    stdout.write(annotation('error', `${error.message} (${error.hint})`, { title: 'pushctl: usage error' }));
+    if (!(error instanceof CliError)) throw error;
+    stdout.write(annotation('error', `${error.message} (${error.hint ?? ''})`, { title: 'pushctl: usage error' }));
     return ExitCode.usage;
   }
 

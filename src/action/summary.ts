@@ -67,12 +67,17 @@ export function actionOutputs(result: ActionResult, delimiter?: string): string 
   ].join('');
 }
 
-/** Text from outside (the service, the message file) as an inline code span that nothing inside can end. */
+/**
+ * Text from outside (the service, the message file) as an inline code span that nothing inside can end:
+ * a fence longer than any run of backticks in it, and no line break. Inside a code span Markdown and HTML
+ * take no effect (`<img>` shows as text).
+ */
 export function code(text: string): string {
   const flat = text.replace(/[\r\n\u2028\u2029]+/g, ' ');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
-  return `${fence} ${flat.replace(/</g, '&lt;').replace(/>/g, '&gt;')} ${fence}`;
+  const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
 export function jobSummary(result: ActionResult): string {

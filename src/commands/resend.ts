@@ -13,8 +13,8 @@ import type { SecretScrubber } from '../output/redact.js';
 import { formatResendPreview, resendPreviewDocument } from '../output/resend-preview.js';
 import { styleFor } from '../output/style.js';
 import { connect } from './shared/connect.js';
-import { checkDeliveryOptions, type DeliveryOptions } from './shared/delivery-options.js';
-import { deliver } from './shared/deliver.js';
+import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
+import { asDeliveryOutcome, deliver } from './shared/deliver.js';
 import { locateRun } from './shared/locate-run.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, remainingOf } from './shared/resume.js';
@@ -29,7 +29,7 @@ export interface ResendOptions extends SettingsOptions, DeliveryOptions {
 export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   checkDeliveryOptions(options);
   const style = await styleFor(ctx.stderr, ctx.env);
-  const human = !options.json && !options.quiet;
+  const { human } = deliveryTuning(options);
   const { path, ref } = locateRun(options.run, ctx);
   const run = readRunWhole(path);
   checkResumable(run, ref);
@@ -54,36 +54,23 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
   const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
   const delivery = await deliver(
     {
-      client: connection.client,
-      baseUrl: connection.baseUrl,
-      appId: connection.appId,
+      ...connection,
       body: header.message as PushMessage,
       ...(left.clientIds ? { clientIds: left.clientIds } : {}),
       dryRun: header.dry_run,
       argv: options.argv,
       batchSize,
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(options.rate !== undefined ? { rate: options.rate } : {}),
-      ...(options.retryAmbiguous !== undefined ? { retryAmbiguous: options.retryAmbiguous } : {}),
-      ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-      ...(options.journal !== undefined ? { journal: options.journal } : {}),
+      ...deliveryTuning(options),
       // A resend keeps the run's --once key, so a CI re-run after it finds the newest state.
       ...(header.once !== undefined && header.fingerprint !== undefined ? { once: { key: header.once, fingerprint: header.fingerprint } } : {}),
       parent: header.run_id,
       ...(options.includeUnknown ? {} : { inheritedInDoubt: left.inDoubt }),
       ...(report ? { report } : {}),
-      human,
-      verbose: options.verbose === true,
     },
     ctx,
     scrubber,
     style,
   );
-  printDelivery(
-    { ...delivery, batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id, ...(delivery.journalFailure ? { journalError: { message: delivery.journalFailure.message, ...(delivery.journalFailure.hint ? { hint: delivery.journalFailure.hint } : {}) } } : {}) },
-    options,
-    ctx,
-    style,
-  );
+  printDelivery(asDeliveryOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id }), options, ctx, style);
   return delivery.exitCode;
 }

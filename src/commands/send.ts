@@ -17,8 +17,8 @@ import { describeValidation } from '../output/validation.js';
 import { envelopeText } from '../output/envelope.js';
 import { ExitCode } from '../errors.js';
 import { connect } from './shared/connect.js';
-import { checkDeliveryOptions, type DeliveryOptions } from './shared/delivery-options.js';
-import { deliver, type Delivery } from './shared/deliver.js';
+import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
+import { asDeliveryOutcome, deliver, type Delivery } from './shared/deliver.js';
 import { prepareMessage } from './shared/prepare-message.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
@@ -61,7 +61,7 @@ export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: S
     throw usageError('--once needs the run journal: it is how a re-run finds the earlier run', 'drop --no-journal (PUSHCTL_JOURNAL_DIR chooses where journals go)');
   }
   if (options.once !== undefined && options.once.trim() === '') throw usageError('--once needs a key', 'e.g. --once release-1.4.0');
-  const human = !options.json && !options.quiet;
+  const { human } = deliveryTuning(options);
 
   // 1. The message, checked before anything touches the network or the credentials.
   const prepared = await prepareMessage(options, ctx);
@@ -105,24 +105,16 @@ export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: S
   const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
   const delivery = await deliver(
     {
-      client: connection.client,
-      baseUrl: connection.baseUrl,
-      appId: connection.appId,
+      ...connection,
       body: resume?.body ?? body,
       ...(recipients ? { clientIds: recipients } : {}),
       dryRun: options.dryRun,
       argv: options.argv,
       batchSize,
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(options.rate !== undefined ? { rate: options.rate } : {}),
-      ...(options.retryAmbiguous !== undefined ? { retryAmbiguous: options.retryAmbiguous } : {}),
-      ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-      ...(options.journal !== undefined ? { journal: options.journal } : {}),
+      ...deliveryTuning(options),
       ...(once ? { once } : {}),
       ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
       ...(report ? { report } : {}),
-      human,
-      verbose: options.verbose === true,
     },
     ctx,
     scrubber,
@@ -141,16 +133,8 @@ export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: S
 
 /** The outcome in output/'s terms. */
 export function deliveryOutcome(outcome: Extract<SendOutcome, { kind: 'delivered' }>): DeliveryOutcome {
-  const { delivery } = outcome;
-  const failure = delivery.journalFailure;
-  return {
-    ...delivery,
-    batched: outcome.batched,
-    warnings: outcome.warnings,
-    notes: outcome.notes,
-    ...(failure ? { journalError: { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } } : {}),
-    ...(outcome.resumedFrom !== undefined ? { resumedFrom: outcome.resumedFrom } : {}),
-  };
+  const { delivery, batched, warnings, notes, resumedFrom } = outcome;
+  return asDeliveryOutcome(delivery, { batched, warnings, notes, ...(resumedFrom !== undefined ? { resumedFrom } : {}) });
 }
 
 export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {

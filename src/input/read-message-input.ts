@@ -21,10 +21,6 @@ export interface MessageInputOptions extends MessageFlags {
   appSecretStdin?: boolean;
 }
 
-export async function readStdin(stdin: Ctx['stdin']): Promise<string> {
-  return (await readStdinBytes(stdin)).toString('utf8');
-}
-
 async function readStdinBytes(stdin: Ctx['stdin']): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));

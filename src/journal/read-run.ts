@@ -8,7 +8,7 @@ import { usageError } from '../errors.js';
 import { readJournal, type IncompletePlan } from './reader.js';
 import type { EndRecord, HeaderRecord } from './records.js';
 import { runProcessAlive } from './process-start.js';
-import { firstLine, lastLine, listRunFiles } from './runs-dir.js';
+import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
 
 /**
  * finished: closed by itself; interrupted: stopped by a signal and closed; running: no closing record and its
@@ -60,8 +60,8 @@ export function readRunWhole(path: string): RunView & { results: BatchResult[] }
  */
 export function readRunHead(path: string): RunView | undefined {
   try {
-    const header = JSON.parse(firstLine(path)) as HeaderRecord;
-    if (header.t !== 'header' || header.format !== 'pushctl-journal') return undefined;
+    const header = journalHeader(path);
+    if (!header) return undefined;
     const end = closingRecord(path);
     if (end) return { path, header, end, state: stateOf(header, end, undefined), summary: end.summary };
     return readRunWhole(path);
@@ -85,12 +85,8 @@ function headersIn(dirs: readonly string[]): Map<string, { path: string; header:
   const byId = new Map<string, { path: string; header: HeaderRecord }>();
   for (const dir of new Set(dirs)) {
     for (const file of listRunFiles(dir)) {
-      try {
-        const header = JSON.parse(firstLine(file.path)) as HeaderRecord;
-        if (header.t === 'header' && typeof header.run_id === 'string' && !byId.has(header.run_id)) byId.set(header.run_id, { path: file.path, header });
-      } catch {
-        // Not a journal, or unreadable: no part of any family.
-      }
+      const header = journalHeader(file.path);
+      if (header && !byId.has(header.run_id)) byId.set(header.run_id, { path: file.path, header });
     }
   }
   return byId;

@@ -32,6 +32,8 @@ export interface RunJournalOptions {
   /** The run this one resends. */
   parent?: string;
   now?: Date;
+  /** The random part of run ids (tests make two runs collide with it). */
+  random?: () => number;
 }
 
 /** How many fresh run ids to try when one is taken (two runs started in the same second). */
@@ -52,7 +54,7 @@ export class RunJournal {
   static start(options: RunJournalOptions): RunJournal {
     const now = options.now ?? new Date();
     const dir = options.path === undefined ? runsDir(options.env) : undefined;
-    const { runId, writer } = dir === undefined ? openAt(resolve(options.cwd, options.path!), newRunId(now), options.filter) : openInDir(dir, now, options.filter);
+    const { runId, writer } = dir === undefined ? openAt(resolve(options.cwd, options.path!), newRunId(now, options.random), options.filter) : openInDir(dir, now, options.filter, options.random);
     const { clientIds, batches } = options;
     const base = new URL(options.baseUrl.href);
     base.username = '';
@@ -153,9 +155,9 @@ function openAt(path: string, runId: string, filter: Scrub): { runId: string; wr
 }
 
 /** A new file in the runs directory; a run id already taken there (same second, same random suffix) is replaced by another. */
-function openInDir(dir: string, now: Date, filter: Scrub): { runId: string; writer: JournalWriter } {
+function openInDir(dir: string, now: Date, filter: Scrub, random?: () => number): { runId: string; writer: JournalWriter } {
   for (let attempt = 1; ; attempt++) {
-    const runId = newRunId(now);
+    const runId = newRunId(now, random);
     const path = journalPath(dir, runId);
     try {
       return { runId, writer: new JournalWriter(path, filter) };

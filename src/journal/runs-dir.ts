@@ -6,6 +6,7 @@
 import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { homeDir } from '../settings/paths.js';
+import type { HeaderRecord } from './records.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -105,13 +106,19 @@ export function isJournalFile(path: string): boolean {
   }
 }
 
+/** A journal's header, from its first line alone; undefined for a file that is not a journal. Never throws. */
+export function journalHeader(path: string): HeaderRecord | undefined {
+  try {
+    const header = JSON.parse(firstLine(path)) as HeaderRecord;
+    return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a journal's header holds a `--once` key (a CI re-run looks for it). */
 function holdsOnceKey(path: string): boolean {
-  try {
-    return typeof (JSON.parse(firstLine(path)) as { once?: unknown }).once === 'string';
-  } catch {
-    return false;
-  }
+  return typeof journalHeader(path)?.once === 'string';
 }
 
 /** Whether a journal's run closed with every recipient accepted or rejected (nothing left to resend). */

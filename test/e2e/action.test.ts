@@ -35,14 +35,14 @@ interface StepRun {
   summary: string;
 }
 
-function runAction(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<StepRun> {
+function runAction(inputs: Record<string, string>, env: Record<string, string> = {}, onSpawn?: (child: import('node:child_process').ChildProcess) => void): Promise<StepRun> {
   const outputFile = join(work, 'github-output');
   const summaryFile = join(work, 'step-summary');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
   const inputEnv = Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]));
   const childEnv = cleanEnv({ HOME: work, XDG_CONFIG_HOME: join(work, '.config'), GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: work, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...inputEnv, ...env });
-  return runProcess(process.execPath, [ACTION], { cwd: work, env: childEnv }).then(({ code, stdout, stderr }) => ({
+  return runProcess(process.execPath, [ACTION], { cwd: work, env: childEnv, ...(onSpawn ? { onSpawn } : {}) }).then(({ code, stdout, stderr }) => ({
     code,
     stdout,
     stderr,
@@ -74,10 +74,12 @@ describe('the pushctl GitHub Action', () => {
     expect(message!.body).toMatchObject({ notification: { title: 'Version 2.0', desc: 'Faster, better' } });
     expect(message!.delivered).toBe(true);
     expect(JSON.parse(run.outputs['message-ids']!)).toEqual([message!.message_id]);
-    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: '0', rejected: '0', unknown: '0', 'not-sent': '0', report: 'report.json' });
+    // An --all message has no client IDs to count: the audience in words, never "0 recipients".
+    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: 'all devices', rejected: '0', unknown: '0', 'not-sent': '0', report: 'report.json', skipped: 'false' });
+    expect(run.outputs['run-id']).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}$/);
     expect(run.summary).toContain('## pushctl send: succeeded');
     expect(run.summary).toContain(`\`${message!.message_id}\``);
-    expect(run.summary).toMatch(/\| accepted \| 1 \| 0 \|/);
+    expect(run.summary).toMatch(/\| accepted \| 1 \| all devices \|/);
     expect(run.stdout).not.toContain('::error');
     expectSecretOnlyMasked(run);
   });
@@ -89,7 +91,7 @@ describe('the pushctl GitHub Action', () => {
     const [message] = emulator.messages(APP);
     expect(message!.dry_run).toBe(true);
     expect(message!.delivered).toBe(false);
-    expect(run.summary).toContain('## pushctl dry run: succeeded');
+    expect(run.summary).toContain('## pushctl dry-run: succeeded');
     expectSecretOnlyMasked(run);
   });
 
@@ -116,8 +118,10 @@ describe('the pushctl GitHub Action', () => {
       expect(run.code, run.stderr).toBe(7);
       expect(run.outputs).toMatchObject({ 'exit-code': '7', accepted: '1000', unknown: '1', 'not-sent': '0', report: 'report.json' });
       expect(JSON.parse(run.outputs['message-ids']!)).toEqual(['msg-first']);
-      expect(run.summary).toContain('pushctl send --file msg.json --var version=1 --var notes=n --app-id act-app');
-      expect(run.summary).toContain('--client-ids-file report.json --report report.retry.json');
+      // Nothing is certainly unsent; the one recipient in doubt is stated apart, with the flag that includes it.
+      expect(run.summary).toContain('1 recipient in doubt');
+      expect(run.summary).toContain(`pushctl resend ${run.outputs['run-id']} --include-unknown`);
+      expect(run.summary).not.toContain('not sent. Re-run');
       expect(run.stdout).toContain('::error title=pushctl::pushctl exited 7');
       expectSecretOnlyMasked(run);
     } finally {
@@ -131,4 +135,68 @@ describe('the pushctl GitHub Action', () => {
     expect(run.stdout).toContain('::error title=pushctl%3A usage error::input dry-run is "maybe", not a boolean');
     expectSecretOnlyMasked(run);
   });
+
+  it('once: "Re-run jobs" with the same key and journal directory sends nothing the second time', async () => {
+    writeFileSync(join(work, 'release.json'), MESSAGE);
+    const inputs = { file: 'release.json', vars: 'version=3.0\nnotes=n', ...target(), once: 'release-3.0', 'journal-dir': join(work, 'journals') };
+    const first = await runAction(inputs, { GITHUB_RUN_ATTEMPT: '1' });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.outputs.skipped).toBe('false');
+    const again = await runAction(inputs, { GITHUB_RUN_ATTEMPT: '2' });
+    expect(again.code, again.stderr + again.stdout).toBe(0);
+    expect(emulator.messages(APP)).toHaveLength(1);
+    expect(again.outputs).toMatchObject({ skipped: 'true', 'run-id': first.outputs['run-id'], 'message-ids': first.outputs['message-ids'] });
+    expect(again.summary).toContain('## pushctl send: already done, nothing sent');
+    // Another message under the same key is refused, naming both runs, in the action's terms.
+    writeFileSync(join(work, 'release.json'), MESSAGE.replace('Version', 'Release'));
+    const other = await runAction(inputs);
+    expect(other.code).toBe(2);
+    expect(other.stdout).toContain(first.outputs['run-id']!);
+    expect(other.stdout).toContain('the once input');
+    expect(emulator.messages(APP)).toHaveLength(1);
+  });
+
+  it('once: a run killed mid-send, re-run, sends exactly what it had not sent', async () => {
+    const total = 20_000;
+    const all = Array.from({ length: total }, (_, i) => `k-${String(i).padStart(5, '0')}`);
+    writeFileSync(join(work, 'ids.txt'), all.join('\n'));
+    writeFileSync(join(work, 'release.json'), MESSAGE.replace('"type": 0', '"type": 2'));
+    let killAfter = 4;
+    let child: import('node:child_process').ChildProcess | undefined;
+    const server = await startScriptedServer(() => {
+      if (--killAfter === 0) child?.kill('SIGKILL');
+      return { ...ok(), delayMs: 30 };
+    });
+    try {
+      const inputs = { file: 'release.json', vars: 'version=4\nnotes=n', ...target(), 'base-url': server.url, 'client-ids-file': 'ids.txt', rate: '0', once: 'release-4', 'journal-dir': join(work, 'journals') };
+      const killed = await runAction(inputs, {}, (c) => (child = c));
+      expect(killed.code).toBeNull();
+      const firstIds = server.requests.flatMap((r) => (JSON.parse(r.body) as { condition: { client_ids: string[] } }).condition.client_ids);
+      const before = server.requests.length;
+      const again = await runAction(inputs);
+      expect(again.code, again.stderr + again.stdout).toBe(0);
+      expect(again.summary).toContain('unfinished: this run sent what it had left');
+      const resent = server.requests.slice(before).flatMap((r) => (JSON.parse(r.body) as { condition: { client_ids: string[] } }).condition.client_ids);
+      // Nothing twice: no ID of the first run's requests is sent again (those in flight at the kill are in doubt).
+      expect(resent.filter((id) => firstIds.includes(id))).toEqual([]);
+      // Nothing lost but those in doubt: the first run's requests plus the re-run's cover everyone.
+      expect(new Set([...firstIds, ...resent]).size).toBe(total);
+      expect(resent.length + firstIds.length).toBe(total);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('mode validate: local checks and annotations, no secret needed (pull requests from forks)', async () => {
+    writeFileSync(join(work, 'release.json'), MESSAGE);
+    const run = await runAction({ file: 'release.json', vars: 'version=1\nnotes=n', mode: 'validate' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.summary).toContain('## pushctl validate: succeeded');
+    expect(emulator.messages(APP)).toEqual([]);
+    writeFileSync(join(work, 'bad.json'), MESSAGE.replace('"type": 1', '"type": 7'));
+    const bad = await runAction({ file: 'bad.json', vars: 'version=1\nnotes=n', mode: 'validate' });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/::error file=bad\.json,line=2/);
+  });
 });
+

@@ -86,6 +86,10 @@ const ci = (secret: string): Record<string, string> => ({
   'secrets.PUSHCTL_APP_SECRET': secret,
   // Unset repository variables read as empty strings, which pushctl treats as unset.
   'vars.PUSHCTL_REGION': '',
+  // The cache steps are not run here: the same runner.temp across runs stands for a restored cache.
+  'runner.temp': join(work, '.runner-temp'),
+  'github.run_id': '4242',
+  'github.run_attempt': '1',
 });
 
 function expectAnnounced(): void {
@@ -107,7 +111,7 @@ describe('examples/github-actions.yml', () => {
     const text = readFileSync(join(ROOT, 'examples/github-actions.yml'), 'utf8');
     const uses = [...text.matchAll(/uses:\s*(\S+)/g)].map((m) => m[1]!);
     expect(uses.length).toBeGreaterThan(2);
-    for (const ref of uses) expect(ref).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/);
+    for (const ref of uses) expect(ref).toMatch(/^[\w.-]+\/[\w.-]+(\/[\w.-]+)?@[0-9a-f]{40}$/);
     expect(uses.some((ref) => /\/pushctl@/.test(ref))).toBe(true);
     expect(text).not.toMatch(/npx|npm (install|exec)/);
   });
@@ -161,6 +165,24 @@ describe('examples/github-actions.yml', () => {
     const upload = (job.steps as { uses?: string; with?: { path: string } }[]).find((s) => s.uses?.startsWith('actions/upload-artifact'));
     for (const path of upload!.with!.path.split('\n').filter(Boolean)) expect(existsSync(join(work, path.trim())), path).toBe(true);
     for (const r of results) expect((r.stdout + r.stderr).replace(`::add-mask::${SECRET}`, '')).not.toContain(SECRET);
+  });
+
+  it('"Re-run jobs" sends nothing twice: with the journals restored, the second attempt is skipped', async () => {
+    const first = await runJob(SECRET);
+    expect(first.results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(first.outputs.announce!.skipped).toBe('false');
+    const again = await runJob(SECRET);
+    expect(again.results.map((r) => r.code), again.results.map((r) => r.stderr + r.stdout).join('\n')).toEqual([0, 0, 0, 0]);
+    expect(again.outputs.announce!.skipped).toBe('true');
+    expect(again.outputs.announce!['message-ids']).toBe(first.outputs.announce!['message-ids']);
+    expect(emulator.messages(APP).filter((m) => m.delivered)).toHaveLength(1);
+    const steps = job.steps as Step[];
+    const restore = steps.find((step) => step.uses?.startsWith('actions/cache/restore@'));
+    const save = steps.find((step) => step.uses?.startsWith('actions/cache/save@')) as Step & { if?: string };
+    expect(restore?.with?.path).toBe(save?.with?.path);
+    expect(save?.if).toBe('always()');
+    expect(String(save?.with?.key)).toContain('github.run_attempt');
+    expect(String(restore?.with?.['restore-keys'])).toContain('pushctl-runs-${{ github.run_id }}-');
   });
 
   it('fails the job when the service refuses', async () => {

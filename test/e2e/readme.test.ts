@@ -143,7 +143,7 @@ describe('README JSON examples', () => {
     const doc = JSON.parse(r.stdout) as Record<string, unknown>;
     const documented = find('message_ids');
     // The README also shows the keys that appear only when something failed or is left to resend.
-    expect(Object.keys(documented).sort()).toEqual([...new Set([...Object.keys(doc), 'resend_command', 'error'])].sort());
+    expect(Object.keys(documented).sort()).toEqual([...new Set([...Object.keys(doc), 'audience', 'resumed_from', 'resend_command', 'in_doubt', 'include_unknown_command', 'error'])].sort());
     expect(Object.keys((documented.batches as object[])[0]!).sort()).toEqual(Object.keys((doc.batches as object[])[0]!).sort());
     const report = JSON.parse(readFileSync(join(dir, 'shape.json'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(find('not_sent')).sort()).toEqual(Object.keys(report).sort());

@@ -34,3 +34,17 @@ export function checkDeliveryOptions(options: DeliveryOptions): void {
   const [message, hint] = (issue?.message ?? 'a delivery option is invalid').split(': ');
   throw usageError(`${message} (got ${String((options as Record<string, unknown>)[String(issue?.path[0])])})`, hint);
 }
+
+type Tuning = Partial<Pick<DeliveryOptions, 'concurrency' | 'rate' | 'retryAmbiguous' | 'maxAttempts' | 'journal'>> & { human: boolean; verbose: boolean };
+
+/**
+ * The delivery options a run passes on to the engine as given (absent ones keep the engine's defaults), and
+ * whether it prints for people (progress, diagnostics) or verbosely.
+ */
+export function deliveryTuning(options: DeliveryOptions): Tuning {
+  const picked: Tuning = { human: !options.json && !options.quiet, verbose: options.verbose === true };
+  for (const key of ['concurrency', 'rate', 'retryAmbiguous', 'maxAttempts', 'journal'] as const) {
+    if (options[key] !== undefined) (picked as Record<string, unknown>)[key] = options[key];
+  }
+  return picked;
+}

@@ -5,10 +5,9 @@ import { readdirSync } from 'node:fs';
 import { usageError } from '../../errors.js';
 import type { BatchResult } from '../../client/send-batches.js';
 import { audienceWords } from '../../message/audience.js';
-import type { HeaderRecord } from '../../journal/records.js';
 import { dirname } from 'node:path';
 import { readRunWhole, runFamily, type RunView } from '../../journal/read-run.js';
-import { firstLine, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
 
 export type ReadRun = RunView & { results: BatchResult[] };
 
@@ -91,13 +90,8 @@ export function findOnceRun(dir: string, key: string, dryRun: boolean): ReadRun 
     return undefined;
   }
   for (const file of listRunFiles(dir)) {
-    let header: HeaderRecord;
-    try {
-      header = JSON.parse(firstLine(file.path)) as HeaderRecord;
-    } catch {
-      continue;
-    }
-    if (header.t === 'header' && header.once === key && header.dry_run === dryRun) return readRunWhole(file.path);
+    const header = journalHeader(file.path);
+    if (header?.once === key && header.dry_run === dryRun) return readRunWhole(file.path);
   }
   return undefined;
 }

@@ -1,0 +1,208 @@
+// `pushctl resend` and `--once` end to end (SPEC section 8): the built binary against a scripted server and
+// the emulator, journals read back with `pushctl runs`.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { processStartTicks } from '../../src/journal/process-start.js';
+import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { ok, startScriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+
+const SECRET = 'resend-once-S3CR3T-1a2b';
+let work: string;
+let journals: string;
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: 'app', secret: SECRET }] });
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  emulator.clear();
+  work = mkdtempSync(join(tmpdir(), 'pushctl-resend-'));
+  journals = join(work, 'journals');
+  return () => rmSync(work, { recursive: true, force: true });
+});
+
+const env = () => cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals });
+const cli = (args: string[], cwd = work): Promise<CliResult> => runCli(args, { env: env(), cwd });
+const idsOf = (server: ScriptedServer, from = 0) => server.requests.slice(from).flatMap((r) => (JSON.parse(r.body) as { condition: { client_ids?: string[] } }).condition.client_ids ?? []);
+const titlesOf = (server: ScriptedServer, from = 0) => server.requests.slice(from).map((r) => (JSON.parse(r.body) as { notification: { title: string } }).notification.title);
+const json = (r: CliResult) => JSON.parse(r.stdout) as Record<string, unknown>;
+const ids = Array.from({ length: 2500 }, (_, i) => `r-${String(i).padStart(4, '0')}`);
+
+describe('pushctl resend', () => {
+  it("sends only what was certainly not sent, with the journal's own message, whatever the message file says now and wherever it runs", async () => {
+    writeFileSync(join(work, 'msg.json'), JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 2 }, notification: { title: 'Original' } }));
+    writeFileSync(join(work, 'ids.txt'), ids.join('\n'));
+    // Batch 0 accepted; batch 1 a gateway's 503 (not processed; --max-attempts 1: not retried); batch 2 a reset (in doubt).
+    const first = await startScriptedServer((r) => (r.body.includes('"r-1000"') ? { status: 503, body: '' } : r.body.includes('"r-2000"') ? { action: 'reset' } : ok('m-0')));
+    try {
+      const sent = await cli(['send', '-f', 'msg.json', '--client-ids-file', 'ids.txt', '--base-url', first.url, '--app-id', 'app', '--max-attempts', '1', '--concurrency', '1', '--json']);
+      expect(sent.code).toBe(7);
+      const doc = json(sent);
+      const runId = doc.run_id as string;
+      expect(doc).toMatchObject({ resend_command: `pushctl resend ${runId}`, in_doubt: 500, include_unknown_command: `pushctl resend ${runId} --include-unknown` });
+    } finally {
+      await first.close();
+    }
+    const runId = (json(await cli(['runs', '--json'])).runs as { run_id: string }[])[0]!.run_id;
+
+    // The message file changes, and the resend runs from a subdirectory with a msg.json of its own.
+    writeFileSync(join(work, 'msg.json'), JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 2 }, notification: { title: 'Changed' } }));
+    mkdirSync(join(work, 'sub'));
+    writeFileSync(join(work, 'sub', 'msg.json'), JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 2 }, notification: { title: 'Other' } }));
+    const second = await startScriptedServer(() => ok('m-resend'));
+    try {
+      const preview = await cli(['resend', runId, '--dry-run', '--json'], join(work, 'sub'));
+      expect(json(preview)).toMatchObject({ would_send: true, recipients: 1000, not_sent: 1000, in_doubt: 500, client_ids: ids.slice(1000, 2000) });
+      expect(second.requests).toHaveLength(0);
+
+      const resend = await cli(['resend', runId, '--base-url', second.url], join(work, 'sub'));
+      expect(resend.code, resend.stderr).toBe(0);
+      expect(idsOf(second)).toEqual(ids.slice(1000, 2000));
+      expect(titlesOf(second)).toEqual(['Original']);
+      // The in-doubt batch is still in doubt, and said so apart from the command that would include it.
+      expect(resend.stderr).toContain('500 recipients in doubt');
+
+      // The two runs name each other.
+      const child = (json(await cli(['runs', '--json'])).runs as { run_id: string; parent?: string }[])[0]!;
+      expect(child.parent).toBe(runId);
+      expect((await cli(['runs', 'show', runId])).stdout).toContain(`resent by  run ${child.run_id}`);
+      expect((await cli(['runs', 'show', child.run_id])).stdout).toContain(`resends    run ${runId}`);
+
+      // Resending the first run again sends nothing twice: what it and its resend left is the in-doubt batch only.
+      const again = await cli(['resend', runId, '--base-url', second.url, '--json']);
+      expect(again.code).toBe(0);
+      expect(json(again)).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 500 });
+      expect(second.requests).toHaveLength(1);
+      const included = await cli(['resend', runId, '--base-url', second.url, '--include-unknown']);
+      expect(included.code, included.stderr).toBe(0);
+      expect(idsOf(second, 1)).toEqual(ids.slice(2000));
+      expect(json(await cli(['resend', runId, '--include-unknown', '--json']))).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 0 });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('--client-ids-file <journal> takes the not-sent IDs only, and says how many in doubt it left out', async () => {
+    writeFileSync(join(work, 'ids.txt'), ids.join('\n'));
+    const server = await startScriptedServer((r) => (r.index === 1 ? { status: 503, body: '' } : r.index === 2 ? { action: 'reset' } : ok()));
+    try {
+      const first = await cli(['send', '--title', 'T', '--client-ids-file', 'ids.txt', '--base-url', server.url, '--app-id', 'app', '--concurrency', '1', '--max-attempts', '1', '--json']);
+      expect(first.code).toBe(7);
+      const journal = json(first).journal as string;
+      const again = await cli(['validate', '--title', 'T', '--client-ids-file', journal, '--json']);
+      expect(again.code).toBe(0);
+      const notes = (json(again).notes as { message: string }[]).map((n) => n.message).join('\n');
+      expect(notes).toContain('read the 1000 client IDs left to send');
+      expect(notes).toContain('left out 500 in doubt');
+      expect((json(again).body as { condition: { client_ids: string[] } }).condition.client_ids).toEqual(ids.slice(1000, 2000));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a run that is still running, and a path that is no journal', async () => {
+    mkdirSync(journals, { recursive: true });
+    const path = join(journals, '20261124-000000-abcd.jsonl');
+    const header = { t: 'header', format: 'pushctl-journal', v: 1, run_id: '20261124-000000-abcd', started_at: '2026-11-24T00:00:00.000Z', version: 'x', pid: process.pid, pid_start: processStartTicks('self'), app_id: 'app', host: 'h', base_url: 'http://127.0.0.1:1', dry_run: false, argv: [], message: { type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'T' } }, recipients: 0, batches: 1 };
+    writeFileSync(path, `${JSON.stringify(header)}\n{"t":"batch","b":0,"ids":[]}\n`);
+    const running = await cli(['resend', '20261124-000000-abcd']);
+    expect(running.code).toBe(2);
+    expect(running.stderr).toContain('still running');
+    writeFileSync(join(work, 'notes.jsonl'), 'hello\n');
+    const notJournal = await cli(['resend', 'notes.jsonl']);
+    expect(notJournal.code).toBe(2);
+    expect(notJournal.stderr).toContain('not a pushctl run journal');
+  });
+});
+
+describe('send --once <key>', () => {
+  const send = (title: string, key: string, extra: string[] = []) => cli(['send', '--all', '--title', title, '--base-url', emulator.url, '--app-id', 'app', '--once', key, '--json', ...extra]);
+
+  it('finished: the earlier run and its message_ids, nothing sent, exit 0; another message under the key: exit 2 naming both', async () => {
+    const first = await send('Release 1.4', 'release-1.4');
+    expect(first.code, first.stderr).toBe(0);
+    const again = await send('Release 1.4', 'release-1.4');
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again)).toMatchObject({ skipped: true, run_id: json(first).run_id, message_ids: json(first).message_ids, audience: 'all devices' });
+    expect(emulator.messages('app')).toHaveLength(1);
+    const human = await cli(['send', '--all', '--title', 'Release 1.4', '--base-url', emulator.url, '--app-id', 'app', '--once', 'release-1.4']);
+    expect(human.stderr).toContain(`already done: --once release-1.4 matches run ${json(first).run_id as string}`);
+    expect(human.stdout.trim()).toBe((json(first).message_ids as string[])[0]);
+
+    const other = await send('Release 1.5', 'release-1.4');
+    expect(other.code).toBe(2);
+    expect((json(other).error as { message: string }).message).toContain(json(first).run_id as string);
+    expect(emulator.messages('app')).toHaveLength(1);
+    // A dry run's key is its own: it does not stand for a send.
+    const dry = await cli(['dry-run', '--all', '--title', 'Release 1.4', '--base-url', emulator.url, '--app-id', 'app', '--once', 'release-1.4', '--json']);
+    expect(json(dry)).toMatchObject({ skipped: false, dry_run: true });
+  });
+
+  it('finds its run among hundreds of journals', async () => {
+    const target = await send('Needle', 'needle');
+    expect(target.code).toBe(0);
+    const [file] = readdirSync(journals);
+    const text = readFileSync(join(journals, file!), 'utf8');
+    for (let i = 0; i < 300; i++) {
+      const id = `20250101-000000-${i.toString(16).padStart(4, '0')}`;
+      writeFileSync(join(journals, `${id}.jsonl`), text.replace(/"run_id":"[^"]+"/, `"run_id":"${id}"`).replace('"once":"needle"', `"once":"hay-${i}"`));
+    }
+    const again = await send('Needle', 'needle');
+    expect(json(again)).toMatchObject({ skipped: true, run_id: json(target).run_id });
+  });
+
+  it('needs the journal', async () => {
+    const r = await send('x', 'k', ['--no-journal']);
+    expect(r.code).toBe(2);
+    expect((json(r).error as { message: string }).message).toContain('--once needs the run journal');
+  });
+});
+
+describe('pushctl runs: one reader, one answer', () => {
+  it('an --all or condition run shows its audience in words, never "0 recipients"', async () => {
+    expect((await cli(['send', '--all', '--title', 'Everyone', '--base-url', emulator.url, '--app-id', 'app'])).code).toBe(0);
+    expect((await cli(['send', '--country', 'gb', '--language', 'en', '--title', 'Britons', '--base-url', emulator.url, '--app-id', 'app'])).code).toBe(0);
+    const runs = json(await cli(['runs', '--json'])).runs as { audience: string; title: string }[];
+    expect(runs.map((r) => [r.title, r.audience])).toEqual([['Britons', 'condition: country GB, language en'], ['Everyone', 'all devices']]);
+    const table = (await cli(['runs'])).stdout;
+    expect(table).toMatch(/finished\s+condition\s+-\s+Britons/);
+    expect(table).toMatch(/finished\s+all devices\s+-\s+Everyone/);
+    expect(table).not.toContain('0/0');
+  });
+
+  it('a finished journal with garbage appended is finished in runs and in runs show', async () => {
+    const sent = await cli(['send', '--all', '--title', 'G', '--base-url', emulator.url, '--app-id', 'app', '--json']);
+    appendFileSync(json(sent).journal as string, 'garbage that is not a record\n{"t":"start"');
+    const listed = (json(await cli(['runs', '--json'])).runs as { state: string }[])[0]!;
+    const shown = json(await cli(['runs', 'show', json(sent).run_id as string, '--json'])).run as { state: string };
+    expect([listed.state, shown.state]).toEqual(['finished', 'finished']);
+  });
+
+  it('a killed run whose pid now belongs to another process is killed, not running', async () => {
+    mkdirSync(journals, { recursive: true });
+    const header = { t: 'header', format: 'pushctl-journal', v: 1, run_id: '20261124-000001-beef', started_at: '2026-11-24T00:00:01.000Z', version: 'x', pid: process.pid, pid_start: 1, app_id: 'app', host: 'h', base_url: 'http://127.0.0.1:1', dry_run: false, argv: [], message: { type: 1, time_to_live: 60, condition: { type: 2 }, notification: { title: 'Reused' } }, recipients: 1, batches: 1 };
+    writeFileSync(join(journals, '20261124-000001-beef.jsonl'), `${JSON.stringify(header)}\n{"t":"batch","b":0,"ids":["a"]}\n`);
+    const shown = json(await cli(['runs', 'show', '20261124-000001-beef', '--json'])).run as { state: string; resend_command?: string };
+    expect(shown).toMatchObject({ state: 'killed', resend_command: 'pushctl resend 20261124-000001-beef' });
+  });
+
+  const root = process.getuid?.() === 0;
+  it.skipIf(!root)('a read-only file system is named as such (EROFS), not ENOENT', async () => {
+    const ro = mkdtempSync(join(tmpdir(), 'pushctl-ro-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', ro]);
+    try {
+      const r = await runCli(['send', '--all', '--title', 'x', '--base-url', emulator.url, '--app-id', 'app'], { env: cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: join(ro, 'runs') }), cwd: work });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('EROFS');
+      expect(emulator.messages('app')).toHaveLength(0);
+    } finally {
+      execFileSync('umount', ['-l', ro]);
+      rmSync(ro, { recursive: true, force: true });
+    }
+  });
+});
