@@ -30,7 +30,9 @@ const CLI_ISLANDS = {
   ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name}`, `src/commands/${name}.ts`])),
   ...SHARED,
 };
-const LIB_ISLANDS = { lib: 'src/lib.ts', ...SHARED };
+// The library is one file: nothing it exports loads another island (the emulator, the client and the
+// validator are all in it), so ES module copies of the CLI's shared islands would be dead weight.
+const LIB_ISLANDS = { lib: 'src/lib.ts' };
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -133,16 +135,8 @@ for (const file of results.flatMap((r) => r.outputFiles)) {
   }
 }
 
-// The emulator's inbox page: one self-contained HTML file (its script and styles inline, nothing fetched from
-// elsewhere), read from disk by `pushctl serve` only.
-{
-  const web = await build({ entryPoints: ['src/emulator/web/inbox.ts'], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', minify: true, write: false, legalComments: 'none', logLevel: 'warning' });
-  const html = readFileSync('src/emulator/web/inbox.html', 'utf8')
-    .replace('/*STYLE*/', () => readFileSync('src/emulator/web/inbox.css', 'utf8'))
-    .replace('/*SCRIPT*/', () => web.outputFiles[0].text.replace(/<\/script/gi, '<\\/script'));
-  mkdirSync(path.join(OUT, 'web'), { recursive: true });
-  writeFileSync(path.join(OUT, 'web', 'inbox.html'), html);
-}
+// The emulator's inbox page (dist/web/).
+await import('./build-inbox.mjs');
 
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

@@ -6,9 +6,12 @@ import { ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
 import { envelopeText } from './output/envelope.js';
 import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer } from './cli-options.js';
-import { checkFlagValues } from './cli-flag-values.js';
+import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
+import { relative, resolve, sep } from 'node:path';
+import { FilePositionError } from './message/parse-json.js';
+import { annotation } from './output/workflow-commands.js';
 
 type Runner = (options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;
 
@@ -132,6 +135,14 @@ const COMMANDS: CommandSpec[] = [
         .action(runs(async () => (await import('./commands/config.js')).configCommand)),
   },
   {
+    name: 'check',
+    description: 'show where each setting came from, then prove the app ID and secret with a dry run (no one reached)',
+    define: (cmd, { runs }) =>
+      addSettingsOptions(cmd.option('--json', 'print one JSON document'))
+        .addHelpText('after', examples(['pushctl check', 'pushctl check --profile staging', 'pushctl check --json']))
+        .action(runs(async () => (await import('./commands/check.js')).runCheck)),
+  },
+  {
     name: 'runs',
     description: 'list recent runs from their journals; `runs show <id|path>` prints one run and its resend command',
     define: (cmd, { runs }) => {
@@ -203,6 +214,11 @@ function checkArgv(argv: readonly string[]): void {
     const near = nearest(topic, COMMANDS.map((c) => c.name));
     throw usageError(`unknown command '${topic}'${near ? ` (did you mean '${near}'?)` : ''}`, `run pushctl ${near ? `help ${near}` : '--help'} to see ${near ? 'its options' : 'the commands'}`);
   }
+  // `send --dry-run`: a dry run is a command of its own (SPEC section 2), not a flag of send.
+  if (argv.find((a) => !a.startsWith('-')) === 'send' && argv.some((a) => a === '--dry-run' || a === '--dryrun')) {
+    const rest = argv.filter((a, i) => a !== '--dry-run' && a !== '--dryrun' && i !== argv.indexOf('send'));
+    throw usageError('send has no --dry-run: a dry run is a command of its own', `pushctl dry-run ${rest.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);
+  }
   // The secret would sit in the shell history and in every other user's process list.
   if (argv.some((a) => a === '--app-secret' || a.startsWith('--app-secret='))) {
     throw usageError(
@@ -225,6 +241,8 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
+    // Stray words are checked in the preAction hook (checkStrayArguments), which names them and the fix.
+    .allowExcessArguments(true)
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
@@ -245,7 +263,10 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     exitCode = await command(all as never, ctx, scrubber);
   };
   // Before any action: a value that looks like a flag is a usage error (see cli-flag-values.ts).
-  program.hook('preAction', (_program, action) => checkFlagValues(argv, action));
+  program.hook('preAction', (_program, action) => {
+    checkFlagValues(argv, action);
+    checkStrayArguments(argv, action);
+  });
   const define = commandsToDefine(argv);
   for (const spec of COMMANDS) {
     const cmd = program.command(spec.name).description(spec.description);
@@ -269,6 +290,11 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
         ctx.stdout.write(envelopeText(ExitCode.usage, { error: { message, hint: hint || 'run the command with --help for its options' } }));
       }
       return ExitCode.usage;
+    }
+    // Under GitHub Actions a file that does not parse is an annotation on the file, at the mistake.
+    if (error instanceof FilePositionError && ctx.env.GITHUB_ACTIONS === 'true') {
+      const name = relative(ctx.env.GITHUB_WORKSPACE ?? ctx.cwd, resolve(ctx.cwd, error.file)).split(sep).join('/');
+      ctx.stderr.write(annotation('error', `${error.message}${error.hint ? ` (fix: ${error.hint})` : ''}`, { file: name, line: error.line, col: error.column, title: 'pushctl: json' }));
     }
     throw error;
   }

@@ -13,8 +13,6 @@ export interface RunIo {
 
 export async function run(argv: readonly string[], io: RunIo = {}): Promise<number> {
   const scrubber = new SecretScrubber();
-  // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
-  scrubber.add(io.ctx?.env?.PUSHCTL_APP_SECRET ?? process.env.PUSHCTL_APP_SECRET);
   const interrupt = new AbortController();
   const stopNow = new AbortController();
   const ctx: Ctx = {
@@ -29,6 +27,16 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
     interrupt: io.ctx?.interrupt ?? interrupt.signal,
     stopNow: io.ctx?.stopNow ?? stopNow.signal,
   };
+  // Warnings about secrets (one too short to mask) go to stderr, through the scrubber like everything else.
+  scrubber.warn = (line) => ctx.stderr.write(`warning: ${line}\n`);
+  // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
+  scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (PUSHCTL_APP_SECRET)');
+  // The scrubbing sinks hold back a tail that could be the start of a secret; whatever is held goes out
+  // before the process ends, however it ends.
+  const exit = (code: number) => {
+    scrubber.flush();
+    process.exit(code);
+  };
   // SIGINT (Ctrl-C), SIGTERM (a job's cancel or timeout) and SIGHUP (a dropped SSH session) mean the same:
   // GitHub cancels with SIGINT then SIGTERM, so any second signal of any kind means "now".
   const stopOnSignal = (signal: NodeJS.Signals) => {
@@ -41,10 +49,10 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
       ctx.stderr.write(`\n${signal}: stopping now: requests in flight become unknown; writing the journal and report\n`);
       stopNow.abort();
       // Cut requests settle at once; should anything still hang, a third signal or this timer ends it.
-      setTimeout(() => process.exit(130), 5000).unref();
+      setTimeout(() => exit(130), 5000).unref();
       return;
     }
-    process.exit(130);
+    exit(130);
   };
   if (!io.ctx?.stdout) {
     // `pushctl ... | head` closes the pipe early; that is the reader's choice, not an error to report.
@@ -61,6 +69,7 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   } catch (error) {
     return reportError(error, ctx, { verbose: argv.includes('--verbose'), json: argv.includes('--json') });
   } finally {
+    scrubber.flush();
     for (const signal of SIGNALS) process.off(signal, stopOnSignal);
   }
 }

@@ -6,6 +6,7 @@ import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
 import { validateRun } from '../commands/validate.js';
+import { checkCommand } from '../commands/check.js';
 import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';
 import { SecretScrubber } from '../output/redact.js';
@@ -39,6 +40,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     stdout.write(annotation('error', `${error.message} (${error.hint ?? ''})`, { title: 'pushctl: usage error' }));
+    scrubber.flush();
     return ExitCode.usage;
   }
 
@@ -79,6 +81,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   } else if (result.advice?.includeUnknownCommand) {
     stdout.write(annotation('warning', `${result.advice.inDoubt} ${result.advice.unit} in doubt (the service may already have delivered): ${result.advice.includeUnknownCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
   }
+  // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
+  scrubber.flush();
   return result.exitCode;
 }
 
@@ -93,7 +97,14 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     return { ...base, exitCode: validation.errors.length === 0 ? ExitCode.ok : ExitCode.invalidMessage, errors: validation.errors, warnings: validation.warnings };
   }
   if (request.mode === 'check') {
-    throw new CliError('mode check is not available in this build', ExitCode.usage, 'set mode: dry-run to have the service check the message');
+    const outcome = await checkCommand(settings, ctx, scrubber);
+    ctx.stderr.write(`${outcome.ok ? '✓' : '✗'} ${outcome.line}\n`);
+    return {
+      ...base,
+      exitCode: outcome.exitCode,
+      checkLine: inActionTerms(outcome.line),
+      ...(outcome.error ? { error: { message: inActionTerms(outcome.error.message), ...(outcome.error.hint ? { hint: inActionTerms(outcome.error.hint) } : {}) } } : {}),
+    };
   }
 
   const options: SendCommandOptions = {

@@ -2,6 +2,7 @@
 import type { DeliverySummary } from '../client/report.js';
 import type { MessageIssue } from '../message/types.js';
 import type { ResendAdvice } from '../output/resend-advice.js';
+import { codeBlock, codeSpan } from '../output/markdown.js';
 import { markdownTable, outputEntry } from '../output/workflow-commands.js';
 import type { ActionMode } from './inputs.js';
 
@@ -68,17 +69,11 @@ export function actionOutputs(result: ActionResult, delimiter?: string): string 
 }
 
 /**
- * Text from outside (the service, the message file) as an inline code span that nothing inside can end:
- * a fence longer than any run of backticks in it, and no line break. Inside a code span Markdown and HTML
- * take no effect (`<img>` shows as text).
+ * Text from outside (the service, the message file, the inputs) as an inline code span that nothing inside
+ * can end (output/markdown.ts: a fence longer than any backtick run, one line, controls shown as escapes).
+ * Inside a code span Markdown and HTML take no effect (`<img>` shows as text).
  */
-export function code(text: string): string {
-  const flat = text.replace(/[\r\n\u2028\u2029]+/g, ' ');
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
+export const code = codeSpan;
 
 export function jobSummary(result: ActionResult): string {
   const verdict = result.skipped ? (result.exitCode === 0 ? 'already done, nothing sent' : `already ran (exit ${result.exitCode}), nothing sent`) : result.exitCode === 0 ? 'succeeded' : `failed (exit ${result.exitCode})`;
@@ -109,11 +104,11 @@ function resendAdviceMarkdown(result: ActionResult): string {
   const out: string[] = [];
   if (advice.command) {
     out.push(
-      `${unit(advice.notSent)} not sent. ${result.once ? 'Re-run this job: with the same `once` input and the journal directory restored from the cache, it sends exactly those.' : 'Set the `once` input (and cache `journal-dir`) so that re-running this job sends exactly those.'} From a machine that has the journal directory:\n\n\`\`\`sh\n${advice.command}\n\`\`\`\n\n`,
+      `${unit(advice.notSent)} not sent. ${result.once ? 'Re-run this job: with the same `once` input and the journal directory restored from the cache, it sends exactly those.' : 'Set the `once` input (and cache `journal-dir`) so that re-running this job sends exactly those.'} From a machine that has the journal directory:\n\n${codeBlock(advice.command, 'sh')}\n`,
     );
   }
   if (advice.includeUnknownCommand) {
-    out.push(`${unit(advice.inDoubt)} in doubt: the service may already have delivered. To include ${advice.unit === 'recipients' ? 'them' : 'it'}, at the risk of sending twice:\n\n\`\`\`sh\n${advice.includeUnknownCommand}\n\`\`\`\n\n`);
+    out.push(`${unit(advice.inDoubt)} in doubt: the service may already have delivered. To include ${advice.unit === 'recipients' ? 'them' : 'it'}, at the risk of sending twice:\n\n${codeBlock(advice.includeUnknownCommand, 'sh')}\n`);
   }
   return out.join('');
 }

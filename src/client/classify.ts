@@ -1,6 +1,7 @@
 import { STATUS_OK, STATUS_RATE_LIMITED } from './codes.js';
 import { isLoopbackHost } from './loopback.js';
 import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
+import { PROXY_TUNNEL_ERROR } from './proxy-tunnel-error.js';
 import { quoteNumbers } from './quote-numbers.js';
 
 /** HTTP statuses that say "not processed, try again later" (SPEC section 5). */
@@ -80,12 +81,15 @@ export interface NetworkFailure {
   /** The service's URL when pushctl connects to it directly (not through a proxy), so a reason can name it. */
   target?: URL;
   message?: string;
+  /** A proxy's HTTP status for a CONNECT it refused (with errorCode PROXY_TUNNEL_ERROR). */
+  proxyStatus?: number;
 }
 
 /** Classify a failure that produced no HTTP answer. */
 export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
   const { errorCode, requestWritten, connected } = failure;
   const target = failure.target;
+  if (errorCode === PROXY_TUNNEL_ERROR) return classifyTunnelFailure(failure);
   if (errorCode === 'ENOTFOUND' && target) {
     // A name that does not resolve will not resolve a second later: no retries, and say which name.
     return { kind: 'retryable', reason: `DNS lookup of ${target.hostname} failed (ENOTFOUND): no such host; check --base-url, or use --region global|india for the vendor's hosts`, errorCode, permanent: true };
@@ -93,8 +97,12 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
   if (NOT_CONNECTED_CODES.has(errorCode)) {
     const reason = errorCode === 'ENOTFOUND' || errorCode === 'EAI_AGAIN' ? 'DNS lookup failed' : 'could not connect';
     if (errorCode === 'ECONNREFUSED' && target) {
-      const next = isLoopbackHost(target.hostname) ? 'nothing listens there: start the local emulator with `pushctl serve`, or fix --base-url' : 'check --base-url or --region, and that the service is reachable from here';
-      return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): ${next}`, errorCode };
+      if (isLoopbackHost(target.hostname)) {
+        // Nothing listens on this machine's port, and retrying for seconds will not start anything there. A
+        // remote refusal may be a server restarting behind its address, and keeps its retries.
+        return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): nothing listens there: start the local emulator with \`pushctl serve\`, or fix --base-url`, errorCode, permanent: true };
+      }
+      return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): check --base-url or --region, and that the service is reachable from here`, errorCode };
     }
     return { kind: 'retryable', reason: `${reason}${target ? ` to ${target.origin}` : ''} (${errorCode})`, errorCode };
   }
@@ -116,6 +124,25 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
   if (errorCode === 'EPIPE') return { kind: 'retryable', reason: 'connection closed while the request was being written (EPIPE)', errorCode };
   if (!requestWritten) return { kind: 'retryable', reason: `connection failed before the request was sent (${errorCode})`, errorCode };
   return { kind: 'ambiguous', reason: `connection failed after the request was sent (${errorCode})`, errorCode };
+}
+
+/**
+ * A CONNECT tunnel the proxy did not open: the request never left pushctl, so the service cannot have seen it,
+ * whatever the proxy answered. A proxy that refuses us (401, 403, 407) will refuse again: no retries, and the
+ * way out is the proxy's credentials or access rules, not the base URL. Anything else (tinyproxy's 500 or
+ * 502 for an upstream it cannot reach, a dropped connection) is retried like a refused connection. The
+ * reason starts with "the proxy", which the proxied client replaces with the proxy's name.
+ */
+function classifyTunnelFailure(failure: NetworkFailure): Retryable {
+  const { errorCode, proxyStatus } = failure;
+  const what = failure.message ?? 'the proxy did not open the tunnel';
+  if (proxyStatus === 407) {
+    return { kind: 'retryable', reason: `${what}: the proxy requires authentication (407); put the credential in the proxy URL (http://user:password@host:port) in HTTPS_PROXY or the \`proxy\` config key; nothing was sent`, errorCode, httpStatus: 407, permanent: true };
+  }
+  if (proxyStatus === 401 || proxyStatus === 403) {
+    return { kind: 'retryable', reason: `${what}: the proxy refused the tunnel; check the proxy's credentials and its access rules (ACL) for this host; nothing was sent`, errorCode, httpStatus: proxyStatus, permanent: true };
+  }
+  return { kind: 'retryable', reason: `${what}; nothing was sent`, errorCode, ...(proxyStatus !== undefined ? { httpStatus: proxyStatus } : {}) };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The service's status codes (SPEC section 1). The body's `status` field carries them whatever the HTTP
- * status is, so this table is what turns a bare number into something a user can act on.
+ * What the client tells a user about a service status: the shared meaning (message/service-codes.ts) and a
+ * next step, which only the client can give (it knows the flags).
  */
+import { APP_WIDE_STATUSES, SERVICE_MEANINGS, ServiceStatus } from '../message/service-codes.js';
 
 /** What a status code means and what the user can do about it. */
 export interface StatusInfo {
@@ -14,24 +15,25 @@ export interface StatusInfo {
   known: boolean;
 }
 
-export const STATUS_OK = 200;
-export const STATUS_RATE_LIMITED = 22001;
+export const STATUS_OK = ServiceStatus.ok;
+export const STATUS_RATE_LIMITED = ServiceStatus.tooFrequent;
+export { APP_WIDE_STATUSES };
 
-const TABLE: ReadonlyArray<Omit<StatusInfo, 'known'>> = [
-  { code: 200, meaning: 'OK', hint: 'The service accepted the message.' },
-  { code: 21001, meaning: 'App ID missing', hint: 'Set the app ID with --app-id, PUSHCTL_APP_ID or appId in the config file.' },
-  { code: 21002, meaning: 'App ID illegal', hint: 'Check the app ID against the vendor console, and the region (--region global|india).' },
-  { code: 21003, meaning: 'App Secret missing', hint: 'Set the secret with --app-secret-file, --app-secret-stdin or PUSHCTL_APP_SECRET.' },
-  { code: 21004, meaning: 'App Secret illegal', hint: 'The secret does not match this app ID: copy it again from the vendor console, and send it raw (no "Bearer " or other prefix).' },
-  { code: 21005, meaning: 'message illegal', hint: 'The service refused the body; run `pushctl validate` and compare with the interface document.' },
-  { code: 21006, meaning: 'client ID too much', hint: 'Lower --batch-size (at most 1000 client IDs per request).' },
-  { code: 21007, meaning: 'app push SDK disabled', hint: 'Enable the push SDK for this app in the vendor console.' },
-  { code: 22001, meaning: 'called too frequently', hint: 'The rate limit was hit; lower --rate (the service allows 50 requests per second per app).' },
-];
+const HINTS: Readonly<Record<ServiceStatus, string>> = {
+  200: 'The service accepted the message.',
+  21001: 'Set the app ID with --app-id, PUSHCTL_APP_ID or appId in the config file.',
+  21002: 'Check the app ID against the vendor console, and the region (--region global|india).',
+  21003: 'Set the secret with --app-secret-file, --app-secret-stdin or PUSHCTL_APP_SECRET.',
+  21004: 'The secret does not match this app ID: copy it again from the vendor console, and send it raw (no "Bearer " or other prefix).',
+  21005: 'The service refused the body; run `pushctl validate` and compare with the interface document.',
+  21006: 'Lower --batch-size (at most 1000 client IDs per request).',
+  21007: 'Enable the push SDK for this app in the vendor console.',
+  22001: 'The rate limit was hit; lower --rate (the service allows 50 requests per second per app).',
+};
 
 /** Every documented code, keyed by number. */
 export const STATUS_CODES: ReadonlyMap<number, StatusInfo> = new Map(
-  TABLE.map((entry) => [entry.code, { ...entry, known: true }]),
+  (Object.keys(SERVICE_MEANINGS).map(Number) as ServiceStatus[]).map((code) => [code, { code, meaning: SERVICE_MEANINGS[code], hint: HINTS[code], known: true }]),
 );
 
 /** Meaning and hint for a status code; codes the document does not list get a generic, honest answer. */
@@ -45,9 +47,3 @@ export function describeStatus(code: number): StatusInfo {
     }
   );
 }
-
-/**
- * Statuses that refuse the app itself (its ID, its secret, its push SDK), not the batch: every other batch of
- * the run would be refused the same way, so a run stops starting new ones after the first.
- */
-export const APP_WIDE_STATUSES: ReadonlySet<number> = new Set([21001, 21002, 21003, 21004, 21007]);

@@ -2,6 +2,7 @@
 // with a proxy in the way a refused connection or a 502 is the proxy's doing, not the service's.
 import type http from 'node:http';
 import type { AttemptOutcome } from './outcome.js';
+import { PROXY_TUNNEL_ERROR } from './proxy-tunnel-error.js';
 import { PushClient, type PushClientOptions } from './push-client.js';
 
 export interface ProxyInUse {
@@ -19,7 +20,7 @@ export interface ProxyInUse {
  */
 export async function proxyAgent(proxyUrl: string, target: URL): Promise<http.Agent> {
   const agents = await import('./proxy-agents.js');
-  return target.protocol === 'https:' ? new agents.HttpsProxyAgent(proxyUrl, { keepAlive: true }) : new agents.HttpProxyAgent(proxyUrl, { keepAlive: true });
+  return target.protocol === 'https:' ? new agents.TunnelAgent(proxyUrl, { keepAlive: true }) : new agents.HttpProxyAgent(proxyUrl, { keepAlive: true });
 }
 
 /** Network errors that, with a proxy in the way, happened between pushctl and the proxy. */
@@ -29,7 +30,13 @@ const PROXY_CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 
 export function nameProxy(outcome: AttemptOutcome, proxy: Pick<ProxyInUse, 'display' | 'source'>): AttemptOutcome {
   const via = `proxy ${proxy.display} (${proxy.source})`;
   if (outcome.kind === 'accepted' || outcome.kind === 'rejected') return outcome;
+  // A tunnel the proxy did not open (client/proxy-agents.ts): classified already, the reason names no proxy yet.
+  if (outcome.errorCode === PROXY_TUNNEL_ERROR) return { ...outcome, reason: outcome.reason.replace(/^the proxy/, via) };
   const status = outcome.httpStatus;
+  if ((status === 401 || status === 403) && outcome.kind === 'retryable' && outcome.code === undefined) {
+    // Not the service's JSON: with plain http forwarded by a proxy, most likely the proxy's own refusal.
+    return { ...outcome, reason: `HTTP ${status} through ${via}, not the service's answer: the proxy refused the request (check its credentials and access rules (ACL)), or the base URL is wrong; nothing was sent` };
+  }
   if (status === 407) {
     // The proxy refused to forward anything: certainly not delivered, and repeating cannot help.
     return { kind: 'retryable', permanent: true, httpStatus: 407, reason: `${via} requires authentication (407); put user:password in the proxy URL`, ...(outcome.response ? { response: outcome.response } : {}) };
@@ -41,6 +48,9 @@ export function nameProxy(outcome: AttemptOutcome, proxy: Pick<ProxyInUse, 'disp
   if (status === undefined && outcome.errorCode !== undefined && PROXY_CONNECT_ERRORS.has(outcome.errorCode)) {
     return { ...outcome, reason: `${via} failed: ${outcome.reason}` };
   }
+  // Any other failure without an answer (a reset, a timeout) happened on a path the proxy is part of: say so,
+  // so that a dropped connection is not blamed on the service alone.
+  if (status === undefined && outcome.errorCode !== undefined) return { ...outcome, reason: `${outcome.reason}, through ${via}` };
   return outcome;
 }
 

@@ -149,13 +149,13 @@ export class PushClient implements PushSender {
           body: Buffer.concat(response.chunks).toString('utf8'),
           incomplete,
         };
-      const fail = (errorCode: string, message?: string) => {
+      const fail = (errorCode: string, message?: string, proxyStatus?: number) => {
         // Headers arrived but the body did not: the status line may still say "retry" (503) or not. Unless
         // the request itself was cut short: a service never processes half a JSON body, whatever it began
         // to answer.
         const partial = written ? responseView(true) : undefined;
         if (partial) finish(classifyResponse(partial));
-        else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message, ...(this.options.agent ? {} : { target: this.url }) }));
+        else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message, ...(proxyStatus !== undefined ? { proxyStatus } : {}), ...(this.options.agent ? {} : { target: this.url }) }));
       };
 
       const timer = setTimeout(() => {
@@ -174,7 +174,8 @@ export class PushClient implements PushSender {
         else socket.once('connect', () => (connected = true));
       });
       req.on('finish', () => (written = true));
-      req.on('error', (error: NodeJS.ErrnoException) => fail(error.code ?? 'ERROR', error.message));
+      // A proxy that refused the tunnel says with what status (client/proxy-tunnel-error.ts).
+      req.on('error', (error: NodeJS.ErrnoException & { proxyStatus?: number }) => fail(error.code ?? 'ERROR', error.message, error.proxyStatus));
       req.on('response', (res) => {
         response = { httpStatus: res.statusCode ?? 0, headers: flattenHeaders(res.headers), chunks: [], size: 0 };
         const current = response;

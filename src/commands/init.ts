@@ -10,7 +10,7 @@ import { createPrompter, type Prompter } from '../settings/prompt.js';
 import { readSecret, type ReadSecretOptions } from '../settings/read-secret.js';
 import { isRegion, regionNames } from '../settings/regions.js';
 import type { ProfileSettings } from '../settings/schema.js';
-import type { SecretSink } from '../output/redact.js';
+import { MIN_SECRET_LENGTH, type SecretSink } from '../output/redact.js';
 import { nearest } from '../suggest.js';
 
 export interface InitOptions extends ReadSecretOptions {
@@ -116,6 +116,19 @@ async function readExisting(file: string, force: boolean): Promise<Record<string
   throw configError(`${file} exists and is not a JSON object, so init cannot add to it`, 'pass --force to replace the whole file, or edit it by hand');
 }
 
+/**
+ * A stored secret of one or two characters is a mistake (a stray `y`, a truncated file), and one that short
+ * cannot be masked in output without masking those letters everywhere (output/redact.ts): init refuses it
+ * rather than write it where every later command would read it.
+ */
+function refuseShortSecret(secret: string, source: string): void {
+  if (secret.length >= MIN_SECRET_LENGTH) return;
+  throw configError(
+    `the app secret from ${source} is only ${secret.length} character${secret.length === 1 ? '' : 's'} long, which is not an app secret (and too short to mask in output)`,
+    'give the whole secret from the console of the Push Message Service',
+  );
+}
+
 /** Writes through a temporary file and a rename, so a crash never leaves half a config (or half a secret). */
 async function writeAtomically(file: string, text: string, mode: number): Promise<void> {
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
@@ -144,6 +157,7 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
   if (options.profile === '') throw usageError('--profile needs a non-empty value');
 
   const flagSecret = await readSecret(options, ctx);
+  if (flagSecret) refuseShortSecret(flagSecret.value, flagSecret.source);
   secrets?.add(flagSecret?.value);
   const given: ProfileSettings = prune({
     appId: options.appId,
@@ -178,6 +192,7 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
     try {
       const tell = (line: string) => ctx.stderr.write(`${line}\n`);
       values = prune(await askSettings(prompter, tell, given, flagSecret !== undefined));
+      if (values.appSecret !== undefined && flagSecret === undefined) refuseShortSecret(values.appSecret, 'the prompt');
       secrets?.add(values.appSecret);
     } finally {
       prompter.close();

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
 import type { Ctx } from '../context.js';
 import { isLoopbackHost } from '../client/loopback.js';
 import { configError, usageError } from '../errors.js';
-import type { Emulator, EmulatorApp } from '../emulator/index.js';
+import type { Emulator, EmulatorApp, Fleet } from '../emulator/index.js';
 
 /** Options of `pushctl serve`, as the CLI parsed them. */
 export interface ServeOptions {
@@ -21,7 +22,7 @@ export interface ServeOptions {
   /** Simulated devices from a file (JSON array or CSV), or a synthetic fleet of this many. */
   devices?: string;
   fleet?: number;
-  /** Memory for what the emulator keeps, in MiB: two thirds for messages, one third for the request log. */
+  /** Memory of the emulator beyond Node's own, in MiB: what it keeps (messages, request log, devices) and the garbage collector's room. */
   keepMb?: number;
   /** PEM files: serve https (both or neither). */
   tlsCert?: string;
@@ -49,6 +50,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   checkNumber(chaosSeed, 'chaos-seed', 0, MAX_SEED, '--chaos-seed 7');
   checkNumber(keepMb, 'keep-mb', 1, MAX_KEEP_MB, '--keep-mb 96');
 
+  boundHeapGrowth(ctx.env.NODE_OPTIONS);
   // The emulator is loaded only here, so the other commands never pay for it at start-up.
   const emu = await import('../emulator/index.js');
   const fromFlags: EmulatorApp[] = [];
@@ -62,8 +64,8 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
 
   if (options.devices !== undefined && options.fleet !== undefined) throw usageError('--devices and --fleet both give the simulated devices', 'use one of them');
   if (options.fleet !== undefined) checkNumber(options.fleet, 'fleet', 1, MAX_FLEET, '--fleet 10000');
-  let fleet: InstanceType<typeof emu.Fleet> | undefined;
-  if (options.fleet !== undefined) fleet = new emu.Fleet(emu.syntheticFleet(options.fleet, chaosSeed));
+  let fleet: Fleet | undefined;
+  if (options.fleet !== undefined) fleet = emu.syntheticFleet(options.fleet, chaosSeed);
   if (options.devices !== undefined) {
     let text: string;
     try {
@@ -72,7 +74,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       throw configError(`cannot read --devices ${options.devices} (${(error as NodeJS.ErrnoException).code ?? error})`, 'give a JSON array or CSV file of devices');
     }
     try {
-      fleet = new emu.Fleet(emu.parseDevices(text));
+      fleet = emu.fleetOf(emu.parseDevices(text));
     } catch (error) {
       if (error instanceof emu.DevicesFileError) throw configError(`--devices ${options.devices}: ${error.message}`, `a JSON array of devices, or CSV with the header ${emu.DEVICE_FIELDS.join(',')}`);
       throw error;
@@ -92,10 +94,17 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
     ctx.stderr.write(`warning: --host ${options.host} is not loopback: anyone who can reach this address can read every message sent to the emulator, and its inbox page\n`);
   }
 
+  const log = batchedLines((text) => ctx.stderr.write(text));
   let emulator: Emulator;
   try {
     const fromFile = options.apps === undefined ? [] : await emu.loadAppsFile(options.apps);
     const tls = await readTlsFiles(options);
+    // Loaded before listening, so a certificate that would fail every handshake is refused at start.
+    const problem = tls && emu.checkTlsPair(tls.cert, tls.key);
+    if (problem) {
+      const [flag, path] = problem.part === 'cert' ? ['--tls-cert', options.tlsCert] : ['--tls-key', options.tlsKey];
+      throw configError(`${flag} ${path} ${problem.reason}`, 'give the server certificate (--tls-cert) and its own private key (--tls-key), both PEM');
+    }
     emulator = await emu.createEmulator({
       host: options.host,
       port: options.port,
@@ -106,10 +115,9 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       ...(options.chaos !== undefined ? { chaos: options.chaos } : {}),
       chaosSeed,
       ...(fleet ? { fleet } : {}),
-      keepBytes: Math.floor((keepMb * 1024 * 1024 * 2) / 3),
-      logBytes: Math.floor((keepMb * 1024 * 1024) / 3),
+      ...keepBudget(keepMb, fleet?.bytes ?? 0),
       ...(tls ? { tls } : {}),
-      log: (line) => ctx.stderr.write(`${line}\n`),
+      log: log.add,
     });
   } catch (error) {
     if (error instanceof emu.EmulatorConfigError) throw configError(error.message, error.hint);
@@ -130,6 +138,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   if (!ctx.interrupt.aborted) await new Promise((resolve) => ctx.interrupt.addEventListener('abort', resolve, { once: true }));
   ctx.stderr.write('stopping the emulator...\n');
   await emulator.close();
+  log.flush();
   const { accepted } = emulator.stats();
   ctx.stderr.write(`emulator stopped (${accepted} message${accepted === 1 ? '' : 's'} accepted)\n`);
   return 0;
@@ -164,6 +173,46 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean, 
     'Press Ctrl-C to stop.',
     '',
   ].join('\n');
+}
+
+/**
+ * What the emulator may keep within --keep-mb: three fifths of it, less the simulated devices, two thirds of
+ * that for messages (device inboxes are read from them) and one third for the request log. The other two
+ * fifths are the garbage collector's room: V8 lets garbage grow past the live data before collecting it.
+ */
+function keepBudget(keepMb: number, fleetBytes: number): { keepBytes: number; logBytes: number } {
+  const kept = Math.max(1024 * 1024, (keepMb * 1024 * 1024 * 3) / 5 - fleetBytes);
+  return { keepBytes: Math.floor((kept * 2) / 3), logBytes: Math.floor(kept / 3) };
+}
+
+/**
+ * pushctl serve runs in a process of its own: its heap may grow only a fifth past the live data before a full
+ * collection (V8's default lets it grow to several times that under a stream of requests), so its memory
+ * follows --keep-mb. A NODE_OPTIONS that sets a heap flag is the user's choice and is left alone.
+ */
+function boundHeapGrowth(nodeOptions: string | undefined): void {
+  if (/--(max-old-space-size|heap-growing-percent)/.test(nodeOptions ?? '')) return;
+  setFlagsFromString('--heap-growing-percent=20');
+}
+
+/**
+ * One line per request, written once per turn of the event loop rather than once per request: a burst of
+ * requests costs one write to stderr, off the path of each answer.
+ */
+function batchedLines(write: (text: string) => void): { add: (line: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    write(text);
+  };
+  return {
+    add: (line) => {
+      if (pending.push(line) === 1) setImmediate(flush);
+    },
+    flush,
+  };
 }
 
 function checkNumber(value: number, name: string, min: number, max: number | undefined, example: string): void {

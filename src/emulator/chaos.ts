@@ -11,7 +11,7 @@
  */
 export type ChaosFault = '22001' | '503' | '500' | 'reset' | 'hang';
 
-export const CHAOS_FAULTS: readonly ChaosFault[] = ['22001', '503', '500', 'reset', 'hang'];
+const CHAOS_FAULTS: readonly ChaosFault[] = ['22001', '503', '500', 'reset', 'hang'];
 
 /** Whether the emulator processes (stores, delivers) the request before answering with this fault. */
 export const PROCESSED_BEFORE_FAULT: Readonly<Record<ChaosFault, boolean>> = { '22001': false, '503': false, hang: false, '500': true, reset: true };

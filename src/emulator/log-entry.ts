@@ -1,19 +1,9 @@
 // The request-log entry of one answered push request: pure, from the answer and the chaos decision.
+import { serviceMeaning } from '../message/service-codes.js';
 import type { EmulatorAnswer } from './answers.js';
 import { PROCESSED_BEFORE_FAULT, type ChaosDecision } from './chaos.js';
+import type { PushRecord } from './push.js';
 import type { RequestLogEntry } from './request-log.js';
-
-const MEANING: Record<number, string> = {
-  200: 'OK',
-  21001: 'App ID missing',
-  21002: 'App ID illegal',
-  21003: 'App Secret missing',
-  21004: 'App Secret illegal',
-  21005: 'message illegal',
-  21006: 'client ID too much',
-  21007: 'app push SDK disabled',
-  22001: 'called too frequently',
-};
 
 const CHAOS_MEANING: Record<string, string> = {
   '22001': 'called too frequently (chaos; not processed)',
@@ -25,8 +15,7 @@ const CHAOS_MEANING: Record<string, string> = {
 
 const BODY_TEXT_CLIP = 64 * 1024;
 
-export function logEntryFor(answer: EmulatorAnswer, decision: ChaosDecision, receivedAt: number, bodyText: string): Omit<RequestLogEntry, 'seq'> {
-  const push = answer.push ?? { app_id: '' };
+export function logEntryFor(answer: EmulatorAnswer, push: PushRecord, decision: ChaosDecision, receivedAt: number, bodyText: string): Omit<RequestLogEntry, 'seq'> {
   const stored = push.stored;
   const fault = decision.fault;
   const json = answer.json as { status?: unknown } | null;
@@ -36,7 +25,7 @@ export function logEntryFor(answer: EmulatorAnswer, decision: ChaosDecision, rec
     app_id: push.app_id,
     outcome: fault ? 'chaos' : stored ? (stored.dry_run ? 'dry_run' : 'accepted') : 'rejected',
     status: fault === 'reset' || fault === 'hang' ? 0 : bodyStatus,
-    meaning: fault ? CHAOS_MEANING[fault]! : (MEANING[bodyStatus] ?? `HTTP ${answer.httpStatus}`),
+    meaning: fault ? CHAOS_MEANING[fault]! : (serviceMeaning(bodyStatus) ?? `HTTP ${answer.httpStatus}`),
     http_status: fault === 'reset' || fault === 'hang' ? null : answer.httpStatus,
     delivered: stored !== undefined && !stored.dry_run && (!fault || PROCESSED_BEFORE_FAULT[fault]),
   };
@@ -47,8 +36,8 @@ export function logEntryFor(answer: EmulatorAnswer, decision: ChaosDecision, rec
   else if (bodyText !== '') entry.body_text = bodyText.slice(0, BODY_TEXT_CLIP);
   if (push.errors && push.errors.length > 0) entry.errors = push.errors;
   if (push.warnings && push.warnings.length > 0) entry.warnings = push.warnings;
-  const audience = stored as { reached?: number; unknown_client_ids?: number; fleet_size?: number } | undefined;
-  if (audience?.reached !== undefined) Object.assign(entry, { reached: audience.reached, unknown_client_ids: audience.unknown_client_ids, fleet_size: audience.fleet_size });
+  if (stored?.reached !== undefined) Object.assign(entry, { reached: stored.reached, unknown_client_ids: stored.unknown_client_ids, fleet_size: stored.fleet_size });
+  if (stored?.would_reach !== undefined) Object.assign(entry, { would_reach: stored.would_reach, unknown_client_ids: stored.unknown_client_ids, fleet_size: stored.fleet_size });
   return entry;
 }
 

@@ -1,6 +1,7 @@
 // Every push request the emulator answered — accepted, dry run, rejected, chaos — newest first, for the
 // inbox page and `GET /v1/emulator/requests`. Bounded by count and by bytes, so no flood of large requests
-// can grow the process without limit.
+// can grow the process without limit. Each entry is kept as its JSON text, serialised once when added: the
+// text is what the event stream sends, and it takes a third of the memory of the parsed objects.
 import type { MessageIssue } from '../message/types.js';
 
 export type RequestOutcome = 'accepted' | 'dry_run' | 'rejected' | 'chaos';
@@ -25,6 +26,8 @@ export interface RequestLogEntry {
   errors?: MessageIssue[];
   warnings?: MessageIssue[];
   reached?: number;
+  /** A dry run's audience: whom it would have reached. */
+  would_reach?: number;
   unknown_client_ids?: number;
   fleet_size?: number;
 }
@@ -41,15 +44,19 @@ export interface RequestQuery {
 export interface RequestPage {
   entries: RequestLogEntry[];
   next_before: number | null;
+  /** Entries kept, whatever the filters. */
   total: number;
+  /** Entries the filters (app, outcome, kind, q) select, on every page. */
+  matched: number;
 }
 
-export type RequestLogEvent = { type: 'request'; entry: RequestLogEntry } | { type: 'cleared' } | { type: 'closed' };
+/** A `request` event carries the entry's JSON text, so that no reader serialises it again. */
+export type RequestLogEvent = { type: 'request'; seq: number; json: string } | { type: 'cleared' } | { type: 'closed' };
 
 export interface RequestLogOptions {
   /** Most entries kept. Default 10,000. */
   keep?: number;
-  /** Most bytes of entries kept (their bodies' JSON size). Default 32 MiB. */
+  /** Most bytes of entries kept (their JSON text's size in memory). Default 32 MiB. */
   keepBytes?: number;
 }
 
@@ -57,8 +64,21 @@ export interface RequestLogOptions {
 const PAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_PAGE = 500;
 
+/** What a kept entry costs beyond its text. */
+const ITEM_OVERHEAD_BYTES = 96;
+
+/** A kept entry: its JSON text, and the fields the filters read without parsing it. */
+interface Item {
+  seq: number;
+  app_id: string;
+  outcome: RequestOutcome;
+  type: unknown;
+  json: string;
+  bytes: number;
+}
+
 export class RequestLog {
-  private items: { entry: RequestLogEntry; bytes: number }[] = [];
+  private items: (Item | undefined)[] = [];
   private head = 0;
   private bytes = 0;
   private seq = 0;
@@ -71,15 +91,18 @@ export class RequestLog {
     this.keepBytes = Math.max(1, options.keepBytes ?? 32 * 1024 * 1024);
   }
 
-  /** Adds an entry (its `seq` is assigned here); `bytes` is its size as JSON, or an estimate of it. */
-  add(entry: Omit<RequestLogEntry, 'seq'>, bytes: number): RequestLogEntry {
-    const full = { seq: ++this.seq, ...entry } as RequestLogEntry;
-    this.items.push({ entry: full, bytes });
+  /** Adds an entry (its `seq` is assigned here) and tells the subscribers; returns its seq. */
+  add(entry: Omit<RequestLogEntry, 'seq'>): number {
+    const seq = ++this.seq;
+    const json = JSON.stringify({ seq, ...entry });
+    // V8 keeps text with no character above U+00FF in one byte per character, other text in two.
+    const bytes = json.length * (/[\u0100-\uffff]/.test(json) ? 2 : 1) + ITEM_OVERHEAD_BYTES;
+    this.items.push({ seq, app_id: entry.app_id, outcome: entry.outcome, type: (entry.body as { type?: unknown } | undefined)?.type, json, bytes });
     this.bytes += bytes;
     // The newest entry always stays, even when it alone is over the byte bound.
     while (this.size > 1 && (this.size > this.keep || this.bytes > this.keepBytes)) this.dropOldest();
-    for (const listener of this.listeners) listener({ type: 'request', entry: full });
-    return full;
+    for (const listener of this.listeners) listener({ type: 'request', seq, json });
+    return seq;
   }
 
   list(query: RequestQuery = {}): RequestPage {
@@ -88,18 +111,25 @@ export class RequestLog {
     const entries: RequestLogEntry[] = [];
     let pageBytes = 0;
     let nextBefore: number | null = null;
+    // Every entry is looked at, past the page too, so that `matched` counts what the filters select.
+    let matched = 0;
     for (let i = this.items.length - 1; i >= this.head; i--) {
-      const { entry, bytes } = this.items[i]!;
-      if (query.before !== undefined && entry.seq >= query.before) continue;
-      if (!matches(entry, query, needle)) continue;
-      if (entries.length >= limit || (entries.length > 0 && pageBytes + bytes > PAGE_BYTES)) {
+      const item = this.items[i]!;
+      if (!matchesFields(item, query)) continue;
+      // Only a text search reads an entry before it is listed.
+      const entry = needle === undefined || needle === '' ? undefined : (JSON.parse(item.json) as RequestLogEntry);
+      if (entry && !matchesText(entry, needle!)) continue;
+      matched += 1;
+      if (query.before !== undefined && item.seq >= query.before) continue;
+      if (nextBefore !== null) continue;
+      if (entries.length >= limit || (entries.length > 0 && pageBytes + item.bytes > PAGE_BYTES)) {
         nextBefore = entries[entries.length - 1]!.seq;
-        break;
+        continue;
       }
-      entries.push(entry);
-      pageBytes += bytes;
+      entries.push(entry ?? (JSON.parse(item.json) as RequestLogEntry));
+      pageBytes += item.bytes;
     }
-    return { entries, next_before: nextBefore, total: this.size };
+    return { entries, next_before: nextBefore, total: this.size, matched };
   }
 
   clear(): number {
@@ -128,6 +158,8 @@ export class RequestLog {
 
   private dropOldest(): void {
     this.bytes -= this.items[this.head]!.bytes;
+    // Released now, not at the next compaction: until then a dropped entry would still hold its memory.
+    this.items[this.head] = undefined;
     this.head += 1;
     if (this.head >= 1024 && this.head * 2 >= this.items.length) {
       this.items = this.items.slice(this.head);
@@ -136,13 +168,16 @@ export class RequestLog {
   }
 }
 
-function matches(entry: RequestLogEntry, query: RequestQuery, needle: string | undefined): boolean {
-  if (query.app !== undefined && query.app !== '' && entry.app_id !== query.app) return false;
-  if (query.outcome !== undefined && query.outcome !== '' && entry.outcome !== query.outcome) return false;
-  const body = entry.body as { type?: unknown; notification?: { title?: unknown; desc?: unknown } } | undefined;
-  if (query.kind === 'notification' && body?.type !== 1) return false;
-  if (query.kind === 'data' && body?.type !== 2) return false;
-  if (!needle) return true;
+function matchesFields(item: Item, query: RequestQuery): boolean {
+  if (query.app !== undefined && query.app !== '' && item.app_id !== query.app) return false;
+  if (query.outcome !== undefined && query.outcome !== '' && item.outcome !== query.outcome) return false;
+  if (query.kind === 'notification' && item.type !== 1) return false;
+  if (query.kind === 'data' && item.type !== 2) return false;
+  return true;
+}
+
+function matchesText(entry: RequestLogEntry, needle: string): boolean {
+  const body = entry.body as { notification?: { title?: unknown; desc?: unknown } } | undefined;
   const text = [entry.message_id, entry.app_id, entry.meaning, body?.notification?.title, body?.notification?.desc, entry.body_text, entry.body ? JSON.stringify(entry.body) : '']
     .filter((part) => typeof part === 'string')
     .join('\n')

@@ -1,19 +1,75 @@
+// The emulator's HTTP server: reads each request, checks its Host, finds its route in ROUTES and writes the
+// answer. The routes (routes/*.ts) are functions of the request and the state; all I/O is here.
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { httpError, type EmulatorAnswer } from './answers.js';
+import { clip, httpError, type EmulatorAnswer } from './answers.js';
 import { checkUniqueApps, DEMO_APP, EmulatorConfigError, type EmulatorApp } from './apps.js';
-import { Chaos, ChaosSpecError, parseChaosSpec, PROCESSED_BEFORE_FAULT, type ChaosDecision } from './chaos.js';
-import { EVENTS_PATH, handleRequest, PUSH_PATH, type HandlerState } from './handler.js';
-import { logEntryFor } from './log-entry.js';
-import { RequestLog } from './request-log.js';
-import { openEventStream } from './routes/events.js';
-import { servePage } from './routes/page.js';
+import { Chaos, ChaosSpecError, parseChaosSpec } from './chaos.js';
+import type { Fleet } from './devices/fleet.js';
+import { hostGuard } from './host-guard.js';
+import { PUSH_PATH } from './push.js';
 import { RateWindow } from './rate-window.js';
+import { RequestLog } from './request-log.js';
+import { clearMessages, listMessages } from './routes/messages.js';
+import { openEvents } from './routes/events.js';
+import { health } from './routes/health.js';
+import { listDevices, showDevice } from './routes/devices.js';
+import { push } from './routes/push.js';
+import { listRequests } from './routes/requests.js';
+import { setChaos, showChaos } from './routes/chaos.js';
+import { isPagePath, servePage } from './routes/page.js';
+import { createState, type EmulatorRequest, type EmulatorState, type Reply, type RouteCall } from './state.js';
 import { MessageStore, type StoredMessage, type StoreStats } from './store.js';
+import { checkTlsPair } from './tls-pair.js';
+
+type Handler = (call: RouteCall) => Reply;
+
+interface Route {
+  path: string;
+  /** Also the paths below it (`/v1/message/push/{AppID}`); the part below is the call's `rest`. */
+  below?: true;
+  /** Instead of `path`: the paths this test accepts (the page's files). */
+  matches?: (path: string) => boolean;
+  methods: Readonly<Partial<Record<string, Handler>>>;
+}
+
+const page: Handler = ({ path }) => ({ stream: (_req, res) => servePage(res, path) });
+
+/** Every route of the emulator, first match wins. */
+const ROUTES: readonly Route[] = [
+  { path: PUSH_PATH, below: true, methods: { POST: push } },
+  { path: '/v1/emulator/messages', methods: { GET: listMessages, DELETE: clearMessages } },
+  { path: '/v1/emulator/requests', methods: { GET: listRequests } },
+  { path: '/v1/emulator/events', methods: { GET: openEvents } },
+  { path: '/v1/emulator/chaos', methods: { GET: showChaos, PUT: setChaos } },
+  { path: '/v1/emulator/devices', methods: { GET: listDevices } },
+  { path: '/v1/emulator/devices', below: true, methods: { GET: showDevice } },
+  { path: '/v1/emulator/health', methods: { GET: health } },
+  { path: '/', matches: isPagePath, methods: { GET: page } },
+];
+
+const ROUTE_LIST = ROUTES.map((r) => `${Object.keys(r.methods).join('|')} ${r.path}${r.below ? (r.path === PUSH_PATH ? '/{AppID}' : '/{client_id}') : ''}`)
+  .join(', ');
+
+/** Finds the route of a request and calls it; pure apart from the state the route updates. */
+export function dispatch(request: EmulatorRequest, state: EmulatorState): Reply {
+  const queryAt = request.url.indexOf('?');
+  const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+  for (const route of ROUTES) {
+    const exact = route.matches ? route.matches(path) : path === route.path;
+    if (!exact && !(route.below && path.startsWith(`${route.path}/`))) continue;
+    const handler = route.methods[request.method];
+    const allow = Object.keys(route.methods).join(', ');
+    if (!handler) return httpError(405, `${request.method} is not allowed on ${clip(path)}; use ${allow}`, { allow });
+    const query = new URLSearchParams(queryAt < 0 ? '' : request.url.slice(queryAt + 1));
+    return handler({ request, path, rest: exact ? '' : path.slice(route.path.length + 1), query, state });
+  }
+  return httpError(404, `no route for ${request.method} ${clip(path)}; the emulator serves ${ROUTE_LIST}`);
+}
 
 /** Options of {@link createEmulator}; every one has a default. */
 export interface EmulatorOptions {
@@ -39,7 +95,7 @@ export interface EmulatorOptions {
   keep?: number;
   /** Most client IDs kept in memory over all kept messages. Default 100,000. */
   keepClientIds?: number;
-  /** Most bytes of accepted messages kept in memory (their JSON size). Default 64 MiB. */
+  /** Most bytes of accepted messages kept in memory, device inboxes included (they read the kept messages). Default 64 MiB. */
   keepBytes?: number;
   /** Most bytes of the request log (every push answered) kept in memory. Default 32 MiB. */
   logBytes?: number;
@@ -47,8 +103,8 @@ export interface EmulatorOptions {
   chaos?: string;
   /** Seed of the chaos sequence; the same seed and requests give the same faults. Default 1. */
   chaosSeed?: number;
-  /** Simulated devices (SPEC section 9). */
-  fleet?: HandlerState['fleet'];
+  /** Simulated devices (SPEC section 9): `fleetOf(devices)` or `syntheticFleet(n, seed)`. */
+  fleet?: Fleet;
   /** Clock in milliseconds since the epoch. Default `Date.now`. */
   now?: () => number;
   /** Message ID generator. Default: `emu-` and a random UUID. */
@@ -72,47 +128,52 @@ export interface Emulator {
 }
 
 const CLOSE_GRACE_MS = 2000;
+const TLS_HINT = 'give the server certificate and its private key, both PEM (e.g. openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -subj /CN=127.0.0.1)';
 
 /** Starts the Push Message Service emulator on node:http and resolves once it is listening. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const apps = options.apps && options.apps.length > 0 ? [...options.apps] : [{ ...DEMO_APP }];
   checkUniqueApps(apps);
-  const rate = wholeNumber(options.rate ?? 50, 'rate');
-  const maxClientIds = wholeNumber(options.maxClientIds ?? 1000, 'maxClientIds');
   const maxBodyBytes = wholeNumber(options.maxBodyBytes ?? 4 * 1024 * 1024, 'maxBodyBytes');
-  const log = options.log;
-  const now = options.now ?? Date.now;
-
-  const record = options.record === undefined ? undefined : await openRecord(options.record, log);
-  let chaos: Chaos;
-  try {
-    chaos = new Chaos(parseChaosSpec(options.chaos ?? ''), wholeNumber(options.chaosSeed ?? 1, 'chaosSeed'));
-  } catch (error) {
-    if (error instanceof ChaosSpecError) throw new EmulatorConfigError(`--chaos: ${error.message}`, 'e.g. --chaos 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms');
-    throw error;
+  const host = options.host ?? '127.0.0.1';
+  if (options.tls) {
+    const problem = checkTlsPair(options.tls.cert, options.tls.key);
+    if (problem) throw new EmulatorConfigError(`the TLS ${problem.part === 'cert' ? 'certificate' : 'key'} ${problem.reason}`, TLS_HINT);
   }
+  const chaos = new Chaos(parseChaos(options.chaos ?? ''), wholeNumber(options.chaosSeed ?? 1, 'chaosSeed'));
+  const rate = new RateWindow(wholeNumber(options.rate ?? 50, 'rate'));
+  const maxClientIds = wholeNumber(options.maxClientIds ?? 1000, 'maxClientIds');
+
+  const record = options.record === undefined ? undefined : await openRecord(options.record, options.log);
   const store = new MessageStore({
     keep: options.keep,
     keepClientIds: options.keepClientIds,
     keepBytes: options.keepBytes,
     sink: record ? (line) => record.write(`${line}\n`) : undefined,
   });
-  const state: HandlerState = {
+  const state = createState({
     apps: new Map(apps.map((app) => [app.id, app])),
     store,
-    rate: new RateWindow(rate),
+    rate,
     maxClientIds,
-    now,
+    now: options.now ?? Date.now,
     newMessageId: options.newMessageId ?? (() => `emu-${randomUUID()}`),
     log: new RequestLog({ keepBytes: options.logBytes }),
     chaos,
     ...(options.fleet ? { fleet: options.fleet } : {}),
-  };
+  });
+  const refusedHost = hostGuard(host);
 
   // No request, however large or malformed, may stop the process: whatever throws becomes an HTTP 500.
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
     try {
-      serveRequest(req, res, state, maxBodyBytes, log);
+      readRequest(req, res, maxBodyBytes, state.now(), (request) => {
+        const refused = refusedHost(req.headers.host);
+        const reply = refused !== undefined ? foreignHost(refused, host) : dispatch(request, state);
+        if ('stream' in reply) reply.stream(req, res);
+        else answer(req, res, reply, request.receivedAt!, started, options.log);
+      });
     } catch (error) {
       answerFailure(res, error);
     }
@@ -120,7 +181,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : createServer(handle);
   // Clients such as pushctl keep connections open between batches; keep them longer than they idle.
   server.keepAliveTimeout = 30_000;
-  server.listen(options.port ?? 8787, options.host ?? '127.0.0.1');
+  server.listen(options.port ?? 8787, host);
   try {
     await once(server, 'listening');
   } catch (error) {
@@ -144,7 +205,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        state.log?.close();
+        state.log.close();
         server.closeIdleConnections();
         // Requests in flight get a moment to finish; a client that holds a connection open does not block exit.
         const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -155,93 +216,52 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   };
 }
 
-function serveRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  state: HandlerState,
-  maxBodyBytes: number,
-  log: ((line: string) => void) | undefined,
-): void {
-  const started = performance.now();
-  const receivedAt = state.now();
+/** Reads the body (up to `maxBodyBytes`; past it the rest is read and discarded) and hands over the request. */
+function readRequest(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, receivedAt: number, then: (request: EmulatorRequest) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   req.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    // Past the limit the rest is read and discarded, so the connection stays usable for the next request.
+    // Discarding the rest keeps the connection usable for the next request.
     if (size <= maxBodyBytes) chunks.push(chunk);
     else chunks.length = 0;
   });
   req.on('error', () => res.destroy());
-  req.on('end', () => {
-    try {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (path === EVENTS_PATH && req.method === 'GET' && state.log) {
-        openEventStream(req, res, state.log);
-        return;
-      }
-      if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
-        servePage(res);
-        return;
-      }
-      const request = {
+  req.on('end', () =>
+    guard(res, () =>
+      then({
         method: req.method ?? 'GET',
         url: req.url ?? '/',
         headers: req.headers,
         bodyText: size > maxBodyBytes ? '' : Buffer.concat(chunks, size).toString('utf8'),
-        bodyTooLarge: size > maxBodyBytes ? { limit: maxBodyBytes } : undefined,
+        ...(size > maxBodyBytes ? { bodyTooLarge: { limit: maxBodyBytes } } : {}),
         receivedAt,
-      };
-      const isPush = request.method === 'POST' && (path === PUSH_PATH || path.startsWith(`${PUSH_PATH}/`));
-      const decision: ChaosDecision = isPush && state.chaos ? state.chaos.decide() : { latencyMs: 0 };
-      const fault = decision.fault;
-      // A fault "before processing" answers without the handler: nothing is stored, nothing delivered.
-      let answer: EmulatorAnswer = fault && !PROCESSED_BEFORE_FAULT[fault] ? { ...chaosAnswer(fault), push: { app_id: appIdOf(path) } } : handleRequest(request, state);
-      if (fault && PROCESSED_BEFORE_FAULT[fault]) answer = { ...chaosAnswer(fault), push: answer.push ?? { app_id: appIdOf(path) } };
-      if (isPush && state.log) state.log.add(logEntryFor(answer, decision, receivedAt, request.bodyText), size + 512);
-      const respond = () => {
-        if (fault === 'reset') res.destroy();
-        else if (fault !== 'hang') writeAnswer(res, answer);
-        if (log) {
-          const ms = (performance.now() - started).toFixed(1);
-          const http = fault === 'reset' || fault === 'hang' ? '' : answer.httpStatus === 200 ? '' : ` [HTTP ${answer.httpStatus}]`;
-          log(`${new Date(receivedAt).toISOString()} ${req.method} ${clip(req.url ?? '/', 200)} -> ${clip(answer.note, 300)}${http} ${ms}ms`);
-        }
-      };
-      // A hung request is never answered: the client's timeout decides, and closing the emulator ends it.
-      // Unref'd: a delayed answer must not keep a stopping emulator alive (its server holds the loop until then).
-      if (decision.latencyMs > 0) setTimeout(() => guard(res, respond), decision.latencyMs).unref();
-      else respond();
-    } catch (error) {
-      answerFailure(res, error);
+      }),
+    ),
+  );
+}
+
+function foreignHost(name: string, bound: string): EmulatorAnswer {
+  return httpError(
+    403,
+    `Host "${clip(name)}" is not a loopback name: this emulator listens on ${bound} and answers only requests addressed to localhost, 127.0.0.1 or [::1], so a web page cannot reach it through DNS rebinding; use http://127.0.0.1:<port>/, or start it with --host ${clip(name)} to allow that name`,
+  );
+}
+
+/** Writes an answer (after a chaos delay, or not at all for a chaos cut) and logs one line. */
+function answer(req: IncomingMessage, res: ServerResponse, reply: EmulatorAnswer, receivedAt: number, started: number, log: ((line: string) => void) | undefined): void {
+  const respond = () => {
+    if (reply.cut === 'reset') res.destroy();
+    else if (reply.cut !== 'hang') writeAnswer(res, reply);
+    if (log) {
+      const ms = (performance.now() - started).toFixed(1);
+      const http = reply.cut || reply.httpStatus === 200 ? '' : ` [HTTP ${reply.httpStatus}]`;
+      log(`${new Date(receivedAt).toISOString()} ${req.method} ${clip(req.url ?? '/', 200)} -> ${clip(reply.note, 300)}${http} ${ms}ms`);
     }
-  });
-}
-
-/** The answer of a chaos fault; `note` marks it in the log line. */
-function chaosAnswer(fault: NonNullable<ChaosDecision['fault']>): EmulatorAnswer {
-  switch (fault) {
-    case '22001':
-      return { httpStatus: 200, headers: { 'retry-after': '1' }, json: { status: 22001, message: 'Called too frequently (chaos)' }, note: 'chaos 22001 (not processed)' };
-    case '503':
-      // A gateway's answer, not the service's: JSON whose status is no service code.
-      return { httpStatus: 503, headers: { 'retry-after': '1' }, json: { status: 503, error: 'Service Unavailable' }, note: 'chaos 503 (not processed)' };
-    case '500':
-      return { httpStatus: 500, headers: {}, json: { status: 500, error: 'Internal Server Error' }, note: 'chaos 500 (processed: delivered)' };
-    case 'reset':
-      return { httpStatus: 0, headers: {}, json: null, note: 'chaos reset (processed: delivered; connection destroyed)' };
-    case 'hang':
-      return { httpStatus: 0, headers: {}, json: null, note: 'chaos hang (not processed; no answer)' };
-  }
-}
-
-function appIdOf(path: string): string {
-  const raw = path.slice(PUSH_PATH.length + 1);
-  try {
-    return clip(decodeURIComponent(raw), 100);
-  } catch {
-    return clip(raw, 100);
-  }
+  };
+  // Unref'd: a delayed answer must not keep a stopping emulator alive (its server holds the loop until then).
+  if (reply.delayMs) setTimeout(() => guard(res, respond), reply.delayMs).unref();
+  else respond();
 }
 
 function writeAnswer(res: ServerResponse, answer: EmulatorAnswer): void {
@@ -272,6 +292,15 @@ function answerFailure(res: ServerResponse, error: unknown): void {
   }
 }
 
+function parseChaos(spec: string) {
+  try {
+    return parseChaosSpec(spec);
+  } catch (error) {
+    if (error instanceof ChaosSpecError) throw new EmulatorConfigError(`--chaos: ${error.message}`, 'e.g. --chaos 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms');
+    throw error;
+  }
+}
+
 /** Opens the record file for appending now, so that a bad path fails at start rather than at the first message. */
 async function openRecord(path: string, log: ((line: string) => void) | undefined) {
   let handle;
@@ -293,10 +322,6 @@ async function openRecord(path: string, log: ((line: string) => void) | undefine
     },
     close: () => new Promise<void>((resolve) => stream.end(() => resolve())),
   };
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 function wholeNumber(value: number, name: string): number {

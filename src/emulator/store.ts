@@ -11,6 +11,12 @@ export interface StoredMessage {
   delivered: boolean;
   /** The body after validation and normalisation. */
   body: PushMessage;
+  /** With simulated devices (SPEC section 9): how many it reached, and listed IDs no device has. */
+  reached?: number;
+  /** A dry run's audience: whom it would have reached. */
+  would_reach?: number;
+  unknown_client_ids?: number;
+  fleet_size?: number;
 }
 
 export interface MessageStoreOptions {
@@ -18,7 +24,7 @@ export interface MessageStoreOptions {
   keep?: number;
   /** Most client IDs kept in memory over all kept messages, so that big runs stay bounded. Default 100,000. */
   keepClientIds?: number;
-  /** Most bytes kept (the messages' JSON size), so a flood of large messages cannot exhaust memory. Default 64 MiB. */
+  /** Most bytes kept (what each message costs in memory, as `add` is told), so a flood of large messages cannot exhaust memory. Default 64 MiB. */
   keepBytes?: number;
   /** Receives one JSON line per accepted message (the `--record` file); never dropped. */
   sink?: (line: string) => void;
@@ -57,12 +63,12 @@ export class MessageStore {
     this.keepBytes = Math.max(1, options.keepBytes ?? 64 * 1024 * 1024);
   }
 
-  add(message: StoredMessage): void {
-    const line = JSON.stringify(message);
-    this.options.sink?.(line);
+  /** Keeps a message that costs `bytes` of memory; serialised only for the record sink, when there is one. */
+  add(message: StoredMessage, bytes: number): void {
+    this.options.sink?.(JSON.stringify(message));
     this.items.push(message);
-    this.sizes.push(line.length);
-    this.bytes += line.length;
+    this.sizes.push(bytes);
+    this.bytes += bytes;
     this.ids += clientIdCount(message);
     this.accepted += 1;
     this.acceptedByApp.set(message.app_id, (this.acceptedByApp.get(message.app_id) ?? 0) + 1);
@@ -77,6 +83,11 @@ export class MessageStore {
     return limit !== undefined && limit < chosen.length ? chosen.slice(chosen.length - limit) : chosen;
   }
 
+  /** Kept messages, newest first, without copying them. */
+  *newestFirst(): Generator<StoredMessage> {
+    for (let i = this.items.length - 1; i >= this.head; i--) yield this.items[i]!;
+  }
+
   stats(app?: string): StoreStats {
     if (app === undefined) return { accepted: this.accepted, kept: this.size, dropped: this.accepted - this.size };
     const kept = this.list(app).length;
@@ -87,9 +98,10 @@ export class MessageStore {
   /** Forgets kept messages (of one app, or all) and their counts; returns how many were removed from memory. */
   clear(app?: string): number {
     const before = this.size;
-    const remaining = app === undefined ? [] : this.list().filter((m) => m.app_id !== app);
+    const keptAt = app === undefined ? [] : this.items.flatMap((m, i) => (i >= this.head && m!.app_id !== app ? [i] : []));
+    const remaining = keptAt.map((i) => this.items[i]!);
+    this.sizes = keptAt.map((i) => this.sizes[i]!);
     this.items = remaining;
-    this.sizes = remaining.map((m) => JSON.stringify(m).length);
     this.head = 0;
     this.ids = remaining.reduce((n, m) => n + clientIdCount(m), 0);
     this.bytes = this.sizes.reduce((n, size) => n + size, 0);

@@ -95,7 +95,7 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
         report = new ReportReader(collector, includeUnknown);
         if (carry) report.push(carry);
         carry = undefined;
-      }
+      } else refuseCsv(firstByte);
     }
     if (journal) {
       journal.push(chunk);
@@ -184,4 +184,26 @@ function addLine(lines: LineCounter, bytes: Buffer, start: number, end: number, 
   }
   lines.add(bytes, start, end);
   return cr;
+}
+
+/** A first column that names client IDs: the header of a CSV export. */
+const ID_HEADER = /^\s*"?\s*(client[ _-]?ids?|clientids?|ids?|tokens?|device[ _-]?(ids?|tokens?)?|reg(istration)?[ _-]?ids?)\s*"?\s*$/i;
+
+/**
+ * No client ID holds a comma (the --client-id flag splits on them), so a comma on the first line means a
+ * CSV file, whose lines would each go out as one client ID that reaches no one: refused like a JSON array.
+ */
+function refuseCsv(start: string): void {
+  const line = start.split(/\r?\n/, 1)[0]!;
+  if (!line.includes(',')) return;
+  const shown = JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}…` : line);
+  const header = ID_HEADER.test(line.split(',', 1)[0]!);
+  throw invalidMessageError(
+    header
+      ? `the client-ID input looks like CSV: line 1 ${shown} is a header, and its lines have commas; it takes one client ID per line`
+      : `the client-ID input looks like CSV: line 1 ${shown} has commas; it takes one client ID per line`,
+    header
+      ? 'keep the first column without the header: cut -d, -f1 <file> | tail -n +2 > ids.txt'
+      : 'keep the first column: cut -d, -f1 <file> > ids.txt',
+  );
 }

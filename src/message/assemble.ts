@@ -3,7 +3,7 @@
 import type { ClientIdSource } from '../message/recipients.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import { MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
-import { JsonSyntaxError, parseJson } from './parse-json.js';
+import { FilePositionError, JsonSyntaxError, parseJson } from './parse-json.js';
 import { fillPlaceholders } from './placeholders.js';
 import { setOwn } from './own-key.js';
 import type { MessageIssue } from './types.js';
@@ -100,7 +100,8 @@ function parseFileJson(file: { name: string; text: string }, what: string): unkn
           what === 'message file' ? 'see the format with pushctl schema, or build the message from flags (pushctl send --help)' : 'write it as {"key": "value"}',
         );
       }
-      throw invalidMessageError(`${what} ${name} is not valid JSON: ${error.message}`);
+      const message = `${what} ${name} is not valid JSON: ${error.message}`;
+      throw file.name === '-' ? invalidMessageError(message, error.fix) : new FilePositionError(message, error.fix, file.name, error.line, error.column);
     }
     throw error;
   }

@@ -1,14 +1,42 @@
 // JSON.parse with an error that names the line and column. V8 gives a position for some syntax
 // errors and none for others ("Unexpected token"), so on failure a small scanner finds the offset.
 
+import { CliError, ExitCode } from '../errors.js';
+
 export class JsonSyntaxError extends Error {
   constructor(
     readonly reason: string,
     readonly line: number,
     readonly column: number,
+    /** The next step, when the mistake is a known one (a trailing comma). */
+    readonly fix?: string,
   ) {
     super(`${reason} at line ${line}, column ${column}`);
     this.name = 'JsonSyntaxError';
+  }
+}
+
+const FILE_POSITION = Symbol.for('pushctl.FilePositionError');
+
+/**
+ * A CliError (exit 3) at a line and column of a named file, so that under GitHub Actions the CLI can
+ * annotate the file itself. Branded like CliError: each command's bundle has its own copy of this class.
+ */
+export class FilePositionError extends CliError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [FILE_POSITION]?: unknown })[FILE_POSITION] === true;
+  }
+
+  readonly [FILE_POSITION] = true;
+
+  constructor(
+    message: string,
+    hint: string | undefined,
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message, ExitCode.invalidMessage, hint);
   }
 }
 
@@ -30,10 +58,24 @@ export function parseJson(text: string): unknown {
     return JSON.parse(source);
   } catch {
     const offset = firstErrorOffset(source);
+    // `{"a": 1,}`: the parser stops at the closing bracket, but the mistake is the comma before it.
+    const comma = trailingCommaBefore(source, offset);
+    if (comma !== -1) {
+      const at = lineAndColumn(source, comma);
+      throw new JsonSyntaxError('trailing comma', at.line, at.column, `remove the comma at line ${at.line}, column ${at.column}: JSON allows no comma after the last entry`);
+    }
     const { line, column } = lineAndColumn(source, offset);
     const reason = offset >= source.length ? 'unexpected end of JSON' : `unexpected ${JSON.stringify(source[offset])}`;
     throw new JsonSyntaxError(source.trim() === '' ? 'empty input, expected a JSON object' : reason, line, column);
   }
+}
+
+/** When the character at `offset` closes an object or array right after a comma, the comma's offset; else -1. */
+function trailingCommaBefore(text: string, offset: number): number {
+  if (text[offset] !== '}' && text[offset] !== ']') return -1;
+  let i = offset - 1;
+  while (i >= 0 && ' \t\n\r'.includes(text[i]!)) i--;
+  return text[i] === ',' ? i : -1;
 }
 
 /** Offset of the first `[` or `{` (outside strings) that opens level `max + 1`, or -1. A loop, not recursion. */

@@ -74,6 +74,17 @@ export const osVersion = z.string().check(
 /** `notification.small_icon_color`: a colour of the form #RRGGBB. */
 export const COLOUR = /^#[0-9A-Fa-f]{6}$/;
 
+/**
+ * The #RRGGBB a near miss most likely meant: the hash left out (`FF0000`, `0xFF0000`), or the CSS short
+ * form (`#FFF` → `#FFFFFF`); otherwise an example.
+ */
+export function colourFix(value: string): string {
+  const hex = /^\s*(?:#|0x)?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})\s*$/.exec(value)?.[1];
+  if (hex === undefined) return 'use a value such as "#1A73E8"';
+  const full = hex.length === 3 ? [...hex].map((d) => d + d).join('') : hex;
+  return `use "#${full.toUpperCase()}"`;
+}
+
 const httpUrl = (s: string): boolean => {
   try {
     const url = new URL(s);
@@ -122,7 +133,7 @@ export const notificationSchema = z.strictObject({
   small_icon_color: z.optional(
     z.string().check(
       rule<string>('colour', (c) =>
-        COLOUR.test(c) ? undefined : { message: `${JSON.stringify(c)} is not a colour of the form #RRGGBB`, fix: 'use a value such as "#1A73E8"' },
+        COLOUR.test(c) ? undefined : { message: `${JSON.stringify(c)} is not a colour of the form #RRGGBB`, fix: colourFix(c) },
       ),
     ),
   ),

@@ -1,6 +1,7 @@
 // Findings that do not stop a send: fields the service ignores in this combination, a style the service
 // may refuse, an unusually long lifetime. `--strict` turns them into errors.
 import type { MessageIssue, PushMessage } from './types.js';
+import { DESC_DISPLAY_CHARS, TITLE_DISPLAY_CHARS } from './display-limits.js';
 
 /** 28 days: a lifetime beyond this is more likely a unit mistake than an intention. */
 export const LONG_TTL_SECONDS = 28 * 24 * 3600;
@@ -31,6 +32,22 @@ export function messageWarnings(body: PushMessage): MessageIssue[] {
     for (const field of ignored) {
       if (notification[field] !== undefined) {
         warn(`notification.${field}`, 'no-effect', `has no effect with ${style}`, button ? 'use --style system, or remove it' : 'use --style button, or remove it');
+      }
+    }
+  }
+
+  // A notification's text is cut by the phone's notification shade (display-limits.ts says where and why):
+  // the part past the cut is never read, so say so before it goes out to everyone.
+  if (notification !== undefined && body.type === 1) {
+    const limits = [
+      ['title', TITLE_DISPLAY_CHARS, 'on its one line', 'put the rest in desc'],
+      ['desc', DESC_DISPLAY_CHARS, 'even expanded', 'link to the rest with --open-url'],
+    ] as const;
+    for (const [field, limit, where, rest] of limits) {
+      const text = notification[field];
+      const length = text === undefined ? 0 : Array.from(text).length;
+      if (length > limit) {
+        warn(`notification.${field}`, 'display-length', `${length} characters: a phone's notification shade shows about ${limit} ${where} and cuts the rest`, `shorten it to ${limit} characters or fewer (${rest})`);
       }
     }
   }

@@ -15,6 +15,7 @@ export async function describeValidation(result: ValidationResult, ctx: Pick<Ctx
     `${verdict}\n`,
     formatIssueList('errors:', result.errors, style, style.error),
     formatIssueList('warnings:', result.warnings, style, style.warn),
-    formatIssueList('normalised:', result.notes, style, style.dim),
+    // What was normalised matters only for a message that will be sent; under errors it hides them.
+    result.errors.length === 0 ? formatIssueList('normalised:', result.notes, style, style.dim) : '',
   ].join('');
 }

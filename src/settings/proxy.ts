@@ -100,24 +100,48 @@ export function normaliseProxyUrl(value: string, source: string): string {
   return url.href;
 }
 
-/** The proxy URL with its password replaced by `***`, for messages and `pushctl config`. */
+/**
+ * The proxy URL as printed: its password replaced by `***`, or, when there is a user name and no password
+ * (`http://tok_ABC@proxy:3128`, the usual form for token proxies), the user name, which is then the credential.
+ */
 export function displayProxyUrl(value: string): string {
   try {
     const url = new URL(value);
     if (url.password) url.password = '***';
+    else if (url.username) url.username = '***';
     return url.href.replace(/\/$/, '');
   } catch {
-    return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+    return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@').replace(/\/\/[^:@/]+@/, '//***@');
   }
 }
 
-/** The parts of a proxy URL that must never be printed: the password, raw and decoded. */
+/** The credential in a proxy URL, which must never be printed: the password, or a user name given alone; raw and decoded. */
 export function proxySecrets(value: string | undefined): string[] {
-  if (value === undefined) return [];
+  const credential = proxyCredential(value);
+  if (credential === undefined) return [];
+  let decoded = credential;
   try {
-    const { password } = new URL(value);
-    return password ? [password, decodeURIComponent(password)] : [];
+    decoded = decodeURIComponent(credential);
   } catch {
-    return [];
+    // A stray % that is not an escape: the raw form is all there is.
   }
+  return decoded === credential ? [credential] : [credential, decoded];
+}
+
+/** The password of a proxy URL, or its user name when that is given alone (a token); undefined when none. */
+function proxyCredential(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? value.trim() : `http://${value.trim()}`;
+  try {
+    const { username, password } = new URL(withScheme);
+    return password || username || undefined;
+  } catch {
+    // Not a URL: it is refused before use, and the refusal prints displayProxyUrl's form; mask what looks like one.
+    return /\/\/(?:[^:@/]*:)?([^@/]+)@/.exec(value)?.[1];
+  }
+}
+
+/** Whether a proxy URL carries a credential (a password, or a user name alone). */
+export function hasProxyCredential(value: string | undefined): boolean {
+  return proxyCredential(value) !== undefined;
 }

@@ -198,5 +198,18 @@ describe('the pushctl GitHub Action', () => {
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/::error file=bad\.json,line=2/);
   });
-});
 
+  it('mode check: proves app-id and app-secret with a dry run (nothing delivered); failures name the inputs', async () => {
+    const good = await runAction({ mode: 'check', ...target() });
+    expect(good.code, good.stderr + good.stdout).toBe(0);
+    expect(good.summary).toContain('## pushctl check: succeeded');
+    expect(emulator.messages(APP).every((m) => !m.delivered)).toBe(true);
+    const wrong = await runAction({ mode: 'check', ...target(), 'app-secret': 'not-the-secret' });
+    expect(wrong.code).toBe(4);
+    expect(wrong.summary).toContain('21004');
+    const missing = await runAction({ mode: 'check', 'base-url': emulator.url, 'app-id': APP });
+    expect(missing.code).toBe(6);
+    expect(missing.stdout).toContain('app-secret');
+    expect(missing.stdout).not.toMatch(/--app-secret|PUSHCTL_APP_SECRET/);
+  });
+});

@@ -49,6 +49,8 @@ const CASES: [string, () => string[], number][] = [
   ['send, no secret', () => ['send', '--base-url', 'http://127.0.0.1:9', '--app-id', 'nope', '--all', '--title', 'x', '--json'], 6],
   ['dry-run, accepted', () => ['dry-run', ...at(), '--all', '--title', 'x', '--json'], 0],
   ['config', () => ['config', '--json'], 0],
+  ['check, accepted', () => ['check', ...at(), '--json'], 0],
+  ['a stray argument', () => ['send', '--all', 'Hello world', '--json'], 2],
   ['init, written', () => ['init', '--app-id', 'demo-app', '--yes', '--config', 'init.json', '--json'], 0],
   ['runs', () => ['runs', '--json'], 0],
   ['runs show, no such run', () => ['runs', 'show', 'nope', '--json'], 2],

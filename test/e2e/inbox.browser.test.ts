@@ -1,53 +1,34 @@
 // The inbox page in a real browser (issue 13): Debian's chromium driven by playwright-core against a real
 // `pushctl serve`, with messages sent by the built CLI while the page is open (no reload).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+import type { Page } from 'playwright-core';
+import { browserFound, startInbox, type Inbox } from '../helpers/inbox-browser.js';
 
-const BROWSER = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const found = existsSync(BROWSER);
-if (!found) console.warn(`browser tests skipped: no chromium at ${BROWSER} (apt-get install chromium, or set CHROMIUM)`);
-
+let inbox: Inbox;
 let dir: string;
-let serve: ChildProcess;
-let url: string;
-let browser: Browser;
 let page: Page;
-const env = () => cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: 'demo-secret' });
-const send = (...args: string[]) => runCli([...args, '--base-url', url, '--app-id', 'demo-app'], { env: env(), cwd: dir });
+const send = (...args: string[]) => inbox.send(...args);
 
-describe.skipIf(!found)('the inbox page (chromium)', () => {
+describe.skipIf(!browserFound)('the inbox page (chromium)', () => {
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pushctl-inbox-'));
-    writeFileSync(
-      join(dir, 'devices.csv'),
-      ['client_id,country,language,brand,model,os_version,app_version', 'gb-1,GB,en-GB,Samsung,SM-A546B,33,3.1.0', 'gb-2,GB,en-GB,Google,Pixel 7,34,3.1.0', 'us-1,US,en-US,Google,Pixel 8,34,3.2.0'].join('\n'),
+    inbox = await startInbox(
+      (d) => ['--devices', join(d, 'devices.csv')],
+      (d) =>
+        writeFileSync(
+          join(d, 'devices.csv'),
+          ['client_id,country,language,brand,model,os_version,app_version', 'gb-1,GB,en-GB,Samsung,SM-A546B,33,3.1.0', 'gb-2,GB,en-GB,Google,Pixel 7,34,3.1.0', 'us-1,US,en-US,Google,Pixel 8,34,3.2.0'].join('\n'),
+        ),
     );
-    serve = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--rate', '0', '--devices', join(dir, 'devices.csv')], { env: env() as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'ignore'] });
-    url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      serve.stdout!.setEncoding('utf8').on('data', (d: string) => ((text += d), text.includes('\n') && resolve(text.trim())));
-      serve.on('exit', (code) => reject(new Error(`pushctl serve exited ${code}`)));
-    });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: BROWSER, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-    page = await browser.newPage({ colorScheme: 'light' });
-    await page.goto(`${url}/`);
+    dir = inbox.dir;
+    page = await inbox.browser.newPage({ colorScheme: 'light' });
+    await page.goto(`${inbox.url}/`);
     await page.locator('#live.on').waitFor();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (serve && serve.exitCode === null) {
-      const exited = new Promise((resolve) => serve.once('exit', resolve));
-      serve.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await inbox?.stop();
   });
 
   it('a notification sent with the CLI appears without a reload: title, desc, button text, small-icon colour', async () => {
@@ -115,6 +96,7 @@ describe.skipIf(!found)('the inbox page (chromium)', () => {
 
   it('the clear button empties the list for every open page', async () => {
     await page.click('#clear');
+    await page.click('#clear-confirm');
     await expect.poll(() => page.locator('article.entry').count()).toBe(0);
   });
 });

@@ -1,8 +1,9 @@
 // Every command the README shows is run here against the emulator, so the README cannot drift from the tool.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { load } from 'js-yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -12,80 +13,213 @@ import { shellWords } from '../helpers/shell-words.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const blocks = (lang: string) => [...readme.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
-const commands = blocks('sh')
+/** Every line of every shell block, comments and blank lines aside: each one is run or skipped with a reason. */
+const lines = blocks('sh')
   .flatMap((b) => b.split('\n'))
   .map((l) => l.trim())
-  .filter((l) => l.startsWith('pushctl '));
+  .filter((l) => l !== '' && !l.startsWith('#'));
+
+/**
+ * Lines this test does not run, each with the reason it prints. Everything else runs: `pushctl` lines
+ * against the emulator, shell lines in bash, and `export` lines become the environment of the lines after.
+ */
+const SKIPPED: [RegExp, string][] = [
+  [/^npm ci && npm run demo\b/, 'installs the dependencies this test runs on; the demo script itself runs below ("npm run demo")'],
+  [/^npm ci && npm test\b/, 'the whole suite, of which this test is a part'],
+  [/^npm (test|run (build|typecheck|lint|bench))\b/, 'the development commands build and check this very checkout (npm test runs them before this test)'],
+  [/^git (clone|checkout) /, 'needs the network and your fork: the test packs this checkout instead (test/e2e/package.test.ts)'],
+  [/^npm ci && npm pack\b/, 'npm pack rebuilds dist/, which the other tests are using: test/e2e/package.test.ts packs this checkout and installs the tarball'],
+  [/^npm ci\s/, 'installs the dependencies this test already runs on'],
+  [/^sha256sum pushctl-/, 'needs the tarball of the line above (the GitLab recipe test checks a checksum: test/e2e/examples.test.ts)'],
+  [/^npm install --save-dev \.\/pushctl-/, 'test/e2e/package.test.ts installs the packed tarball into an empty project; the library example below runs'],
+];
+
+/** A run id the README shows as a sample: replaced by the id of a real run made first. */
+const SAMPLE_RUN_ID = /\b\d{8}-\d{6}(?:-[0-9a-f]{4})?\b/g;
+
+/**
+ * Spawns without blocking: the emulator lives in this process and must answer while the child runs (a
+ * synchronous spawn would stall it until the child times out).
+ */
+function spawnAsync(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 let emulator: Emulator;
 let dir: string;
+let runId: string;
+/** The variables the README's `export` lines set, with the emulator's real address. */
+const exported: Record<string, string> = {};
+const here = (text: string) => text.replaceAll('127.0.0.1:8787', new URL(emulator.url).host);
+
 beforeAll(async () => {
   emulator = await createEmulator({ port: 0, rate: 0 });
   dir = mkdtempSync(join(tmpdir(), 'pushctl-readme-'));
-  // The files the README's examples name.
-  // The examples read the repository's own template, as they do on a fresh clone.
+  // The examples read the repository's own files (examples/ids.txt, devices.csv, the template), as they do
+  // on a fresh clone; nothing is made up for them here.
   symlinkSync(join(ROOT, 'examples'), join(dir, 'examples'));
-  writeFileSync(join(dir, 'ids.txt'), Array.from({ length: 2100 }, (_, i) => `device-${i}`).join('\n'));
-  writeFileSync(join(dir, 'devices.csv'), 'client_id,country,language,brand,model,os_version,app_version\ndevice-1,GB,en-GB,Samsung,SM-A546B,33,3.1.0\n');
-  // The run the `pushctl runs show` examples name: a real run's journal, under the id the README shows.
-  const made = await runCli(['send', '--all', '--title', 'Hello', '--journal', 'run.jsonl'], { env: env(), cwd: dir });
+  // The variables the README exports, read from the README itself.
+  for (const line of lines.filter((l) => l.startsWith('export '))) {
+    for (const word of shellWords(line).slice(1)) {
+      const eq = word.indexOf('=');
+      exported[word.slice(0, eq)] = here(word.slice(eq + 1));
+    }
+  }
+  // A real run, whose id stands in for the README's sample id.
+  const made = await runCli(['send', '--all', '--title', 'Hello', '--json'], { env: env(), cwd: dir });
   expect(made.code, made.stderr).toBe(0);
-  mkdirSync(join(dir, 'runs'), { recursive: true });
-  copyFileSync(join(dir, 'run.jsonl'), join(dir, 'runs', '20261122-231502-4f1c.jsonl'));
+  const listed = await runCli(['runs', '--json'], { env: env(), cwd: dir });
+  runId = (JSON.parse(listed.stdout) as { runs: { run_id: string }[] }).runs[0]!.run_id;
 });
 afterAll(async () => {
   await emulator.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const env = () => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), PUSHCTL_BASE_URL: emulator.url, PUSHCTL_APP_ID: 'demo-app', PUSHCTL_APP_SECRET: 'demo-secret' });
+const env = () => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), ...exported });
 
 describe('README examples', () => {
-  it('has examples to run', () => {
-    expect(commands.length).toBeGreaterThan(10);
+  it('has examples to run, and sets the emulator\'s variables before using them', () => {
+    expect(lines.length).toBeGreaterThan(20);
+    expect(Object.keys(exported).sort()).toEqual(['PUSHCTL_APP_ID', 'PUSHCTL_APP_SECRET', 'PUSHCTL_BASE_URL']);
   });
 
   it('runs no package name from the public registry: pushctl comes from a source the user pins', () => {
     const runnable = blocks('(?:sh|yaml|yml)').join('\n');
     expect(runnable).not.toMatch(/\bnpx\b/);
-    expect(runnable).not.toMatch(/npm (?:i|install)(?: -g)? pushctl(?:@|\b)(?!.*\.tgz)/);
+    expect(runnable).not.toMatch(/npm (?:i|install)(?: -g| --save-dev| --global)? pushctl(?:@|\b)(?!.*\.tgz)/);
   });
 
-  for (const line of commands) {
-    const args = shellWords(line).slice(1);
-    if (args[0] === 'serve') {
+  it(`names one version of pushctl, the package's (${VERSION})`, () => {
+    const text = [readme, ...['github-actions.yml', 'gitlab-ci.yml'].map((f) => readFileSync(join(ROOT, 'examples', f), 'utf8'))].join('\n');
+    const named = [...text.matchAll(/pushctl@[0-9a-f]{40} # v(\d+\.\d+\.\d+)|pushctl-(\d+\.\d+\.\d+)\.tgz|releases?(?: upload|\/download\/) ?v(\d+\.\d+\.\d+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+    expect(named.length).toBeGreaterThan(3);
+    expect(new Set(named)).toEqual(new Set([VERSION]));
+  });
+
+  for (const line of lines) {
+    const skip = SKIPPED.find(([pattern]) => pattern.test(line));
+    if (skip) {
+      // Printed, so a skipped line is never silent.
+      it.skip(`${line} — not run: ${skip[1]}`, () => {});
+      continue;
+    }
+    if (line.startsWith('export ')) {
+      it(`sets: ${line}`, () => expect(Object.keys(exported).length).toBeGreaterThan(0));
+      continue;
+    }
+    expect(line, 'a README shell line that this test neither runs nor skips with a reason').toMatch(/^(pushctl |source <\(pushctl |mkdir -p )/);
+    const args = () => shellWords(here(line.replace(SAMPLE_RUN_ID, runId))).slice(1);
+    if (line.startsWith('pushctl serve')) {
       it(`runs: ${line}`, async () => {
         // The emulator runs until interrupted: start it on a free port, wait for its URL, stop it.
-        const child = spawn(process.execPath, [BIN, ...args.map((a) => (a === '8787' ? '0' : a)), ...(args.includes('--port') ? [] : ['--port', '0'])], { cwd: dir, env: env() as NodeJS.ProcessEnv });
+        const given = args();
+        const child = spawn(process.execPath, [BIN, ...given.map((a) => (a === '8787' ? '0' : a)), ...(given.includes('--port') ? [] : ['--port', '0'])], { cwd: dir, env: env() as NodeJS.ProcessEnv });
         onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
         let out = '';
+        let err = '';
         child.stdout.setEncoding('utf8');
-        await new Promise<void>((resolve) => child.stdout.on('data', (d: string) => ((out += d), out.includes('\n') && resolve())));
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+        const [started] = await Promise.race([
+          new Promise<[boolean]>((resolve) => child.stdout.on('data', (d: string) => ((out += d), out.includes('\n') && resolve([true])))),
+          once(child, 'close').then(() => [false] as [boolean]),
+        ]);
+        expect(started, err).toBe(true);
         expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
         child.kill('SIGINT');
-        const [code] = (await once(child, 'close')) as [number | null];
+        const [code] = (child.exitCode !== null ? [child.exitCode] : await once(child, 'close')) as [number | null];
         expect(code).toBe(0);
       });
       continue;
     }
-    if (/[<>|]|\$\(/.test(line.replace(/#.*$/, '').replace(/"[^"]*"/g, ''))) {
-      // A line with redirections or substitutions runs in bash, with `pushctl` standing for the built CLI
-      // and HOME pointing at the scratch directory, so files it writes stay there.
+    if (/[<>|]|\$\(|&&/.test(line.replace(/#.*$/, '').replace(/"[^"]*"/g, ''))) {
+      // A line with redirections, substitutions or && runs in bash, as written, with `pushctl` standing for
+      // the built CLI and HOME pointing at the scratch directory, so files it writes stay there.
       it(`runs: ${line}`, async () => {
-        mkdirSync(join(dir, '.zfunc'), { recursive: true });
-        mkdirSync(join(dir, '.config/fish/completions'), { recursive: true });
-        const script = `set -euo pipefail; pushctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }; ${line}`;
-        const r = spawnSync('bash', ['-c', script], { cwd: dir, env: env() as NodeJS.ProcessEnv, encoding: 'utf8' });
+        const script = `set -euo pipefail; pushctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }; ${here(line)}`;
+        const r = await spawnAsync('bash', ['-c', script], { cwd: dir, env: env() });
         expect(r.status, r.stderr).toBe(0);
       });
       continue;
     }
     it(`runs: ${line}`, async () => {
-      const r = await runCli(args, { env: env(), cwd: dir });
+      const r = await runCli(args(), { env: env(), cwd: dir });
       expect(r.code, r.stderr).toBe(0);
     });
   }
+
+  it('npm run demo: the command it prints works while its emulator runs, Ctrl-C stops it, and no journal reaches the state directory', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'pushctl-demo-state-'));
+    onTestFinished(() => rmSync(state, { recursive: true, force: true }));
+    const demoEnv = cleanEnv({ HOME: dir, XDG_STATE_HOME: state });
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/demo.mjs')], { cwd: ROOT, env: demoEnv as NodeJS.ProcessEnv });
+    onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
+    let err = '';
+    child.stderr.setEncoding('utf8');
+    const pasted = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (d: string) => {
+        err += d;
+        const command = /^ {2}(PUSHCTL_APP_SECRET=\S+ node \S+ send .*)$/m.exec(err)?.[1];
+        if (command) resolve(command);
+      });
+      child.on('close', (code) => reject(new Error(`demo exited ${code} before printing its command:\n${err}`)));
+    });
+    expect(err).toMatch(/✓ sent: message_id emu-/);
+    // Pasted into a second terminal in the repository, while the demo is still running.
+    const again = await spawnAsync('bash', ['-c', `${pasted.replace(/ node /, ` ${JSON.stringify(process.execPath)} `)} --no-journal`], { cwd: ROOT, env: demoEnv });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^emu-/);
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(code).toBe(0);
+    expect(existsSync(join(state, 'pushctl'))).toBe(false);
+  });
+
+  it('the GitHub Actions snippet runs as written: the action with its inputs, against the emulator', async () => {
+    const [snippet] = blocks('yaml');
+    // The snippet restores and saves the journal directory around the step (actions/cache, not run here).
+    const steps = load(snippet!) as { uses: string; with: Record<string, string> }[];
+    const step = steps.find((s) => /\/pushctl@/.test(s.uses))!;
+    expect(steps.map((s) => s.uses.split('@')[0])).toEqual(['actions/cache/restore', 'your-org/pushctl', 'actions/cache/save']);
+    const expressions: Record<string, string> = {
+      'vars.PUSHCTL_APP_ID': 'demo-app',
+      'secrets.PUSHCTL_APP_SECRET': 'demo-secret',
+      'github.ref_name': 'v1.4.0',
+      'runner.temp': join(dir, '.runner-temp'),
+    };
+    const inputs = Object.fromEntries(
+      Object.entries(step.with).map(([key, value]) => [
+        `INPUT_${key.toUpperCase()}`,
+        String(value).replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expr: string) => {
+          expect(Object.keys(expressions), `unknown expression ${expr}`).toContain(expr);
+          return expressions[expr]!;
+        }),
+      ]),
+    );
+    const output = join(dir, '.github-output');
+    writeFileSync(output, '');
+    const runner = { GITHUB_ACTIONS: 'true', GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: join(dir, '.step-summary'), GITHUB_WORKSPACE: dir };
+    emulator.clear();
+    const r = await spawnAsync(process.execPath, [join(ROOT, 'action/index.js')], { cwd: dir, env: cleanEnv({ HOME: dir, PUSHCTL_BASE_URL: emulator.url, PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), ...runner, ...inputs }) });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const [sent] = emulator.messages('demo-app').filter((m) => m.delivered);
+    expect(sent!.body).toMatchObject({ notification: { title: 'Version 1.4.0 is out', desc: expect.stringContaining('Faster sends') } });
+    // "Re-run jobs": the same step with the journal directory restored sends nothing.
+    const again = await spawnAsync(process.execPath, [join(ROOT, 'action/index.js')], { cwd: dir, env: cleanEnv({ HOME: dir, PUSHCTL_BASE_URL: emulator.url, ...runner, ...inputs }) });
+    expect(again.status, again.stdout + again.stderr).toBe(0);
+    expect(emulator.messages('demo-app').filter((m) => m.delivered)).toHaveLength(1);
+    expect(readFileSync(output, 'utf8')).toContain('skipped=true');
+  });
 
   it('runs the library example', async () => {
     const [code] = blocks('js');

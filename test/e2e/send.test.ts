@@ -237,13 +237,14 @@ describe('faults against a scripted server', () => {
     }
   });
 
-  it('connection refused: exit 5 after the allowed attempts, marked not sent', async () => {
+  it('connection refused on loopback: exit 5 at once (nothing listens there), marked not sent', async () => {
     const port = await closedPort();
-    // Two attempts keep the backoff short; the client tests cover the full five with a virtual clock.
+    // A remote refusal is retried (the client tests cover the full five with a virtual clock); on loopback
+    // nothing listens, and retrying cannot start anything there.
     const r = await cli(['send', '--base-url', `http://127.0.0.1:${port}`, '--app-id', 'a1', '--all', '--title', 'x', '--json', '--max-attempts', '2'], withSecret);
     expect(r.code).toBe(5);
     const doc = JSON.parse(r.stdout);
-    expect(doc.batches[0]).toMatchObject({ status: 'not_sent', attempts: 2 });
+    expect(doc.batches[0]).toMatchObject({ status: 'not_sent', attempts: 1 });
     expect(doc.batches[0].reason).toMatch(/ECONNREFUSED/);
   });
 });

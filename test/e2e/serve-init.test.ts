@@ -91,6 +91,20 @@ describe('pushctl serve --host', () => {
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('d.csv: line 2: 2 fields, expected 7');
   });
+
+  it('--tls-cert with an empty certificate is refused at start: exit 6, one line naming the file and the fix', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-tls-'));
+    spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2', '-subj', '/CN=127.0.0.1'], { cwd: dir, stdio: 'ignore' });
+    writeFileSync(join(dir, 'empty.pem'), '');
+    const r = await runCli(['serve', '--port', '0', '--tls-cert', join(dir, 'empty.pem'), '--tls-key', join(dir, 'key.pem')], { env: cleanEnv() });
+    expect(r.code).toBe(6);
+    expect(r.stdout).toBe('');
+    const errors = r.stderr.split('\n').filter((line) => line.startsWith('error:'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`--tls-cert ${join(dir, 'empty.pem')} is empty`);
+    expect(r.stderr).toMatch(/PEM/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
 });
 
 describe('pushctl init (built binary)', () => {

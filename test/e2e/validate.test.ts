@@ -58,7 +58,10 @@ describe('pushctl validate (built binary)', () => {
   it('names the file, line and column of a JSON syntax error (exit 3)', async () => {
     const r = await runCli(['validate', '-f', 'syntax-error.json']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe('error: message file syntax-error.json is not valid JSON: unexpected "}" at line 4, column 1\n');
+    expect(r.stderr).toBe(
+      'error: message file syntax-error.json is not valid JSON: trailing comma at line 3, column 21\n' +
+        'hint: remove the comma at line 3, column 21: JSON allows no comma after the last entry\n',
+    );
   });
 
   it('treats warnings as errors under --strict', async () => {

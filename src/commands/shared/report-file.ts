@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { usageError } from '../../errors.js';
 import { buildReport, reportJsonChunks } from '../../client/report.js';
 import type { BatchResult } from '../../client/send-batches.js';
+import type { SecretScrubber } from '../../output/redact.js';
 
 export interface ReportFile {
   /** As the user wrote it (for messages and the resend command). */
@@ -23,18 +24,60 @@ const fsPromises = () => import('node:fs/promises');
 
 const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-async function openBeside(path: string, target: string): Promise<ReportFile> {
+/** The temporary file a writer with process id `pid` uses for `target`. */
+const tempName = (target: string, pid: number) => join(dirname(target), `.${basename(target)}.${pid}.tmp`);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether process `pid` is running (one of another user's counts as running: we cannot know it is done). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a killed writer left in `dir` (a SIGKILL gives no chance to clean up, and each
+ * holds a whole report's client IDs): only ours, by name (`names` captures the writer's pid), regular files
+ * owned by this user, whose writer is gone. A file of a live process, another user's, or any other name stays.
+ */
+async function removeStaleTemps(dir: string, names: RegExp): Promise<void> {
+  const { lstat, readdir, unlink } = await fsPromises();
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  for (const name of entries) {
+    const pid = Number(names.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0) continue;
+    // Our own pid cannot have a temporary file yet: one with it is a dead writer's whose pid came round again.
+    if (pid !== process.pid && isRunning(pid)) continue;
+    const file = join(dir, name);
+    const info = await lstat(file).catch(() => undefined);
+    if (!info?.isFile() || (process.getuid !== undefined && info.uid !== process.getuid())) continue;
+    await unlink(file).catch(() => {});
+  }
+}
+
+async function openBeside(path: string, target: string, stale: RegExp): Promise<ReportFile> {
   const { open, stat } = await fsPromises();
   if ((await stat(target).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  await removeStaleTemps(dirname(target), stale);
+  const temp = tempName(target, process.pid);
   // Mode 600: a report lists recipients, which are personal data to many apps.
   return { path, target, temp, handle: await open(temp, 'wx', 0o600) };
 }
 
+/** The temporary files of writers of `target`. */
+const tempsOf = (target: string) => new RegExp(`^\\.${escapeRegExp(basename(target))}\\.(\\d+)\\.tmp$`);
+/** The temporary files of automatic reports (their names differ from run to run). */
+const AUTOMATIC_TEMPS = /^\.pushctl-report-[0-9T-]+Z\.json\.(\d+)\.tmp$/;
+
 /** Checks the `--report` path can be written (a usage error, exit 2, when not); an existing report stays as it is until replaced. */
 export async function openReportFile(path: string, cwd: string): Promise<ReportFile> {
   try {
-    return await openBeside(path, resolve(cwd, path));
+    const target = resolve(cwd, path);
+    return await openBeside(path, target, tempsOf(target));
   } catch (error) {
     throw usageError(`--report ${path} cannot be written (${why(error)})`, 'give a path in a directory you can write to');
   }
@@ -47,10 +90,10 @@ export async function openReportFile(path: string, cwd: string): Promise<ReportF
 export async function openAutomaticReportFile(cwd: string): Promise<ReportFile> {
   const name = `pushctl-report-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   try {
-    return await openBeside(name, resolve(cwd, name));
+    return await openBeside(name, resolve(cwd, name), AUTOMATIC_TEMPS);
   } catch {
     const path = join(tmpdir(), name);
-    return openBeside(path, path);
+    return openBeside(path, path, AUTOMATIC_TEMPS);
   }
 }
 
@@ -58,10 +101,13 @@ export async function openAutomaticReportFile(cwd: string): Promise<ReportFile> 
  * Writes the report in pieces (the report of a million recipients never exists as one string), each through
  * the secret filter, then renames it into place.
  */
-export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: { scrub(text: string): string }): Promise<void> {
+export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: Pick<SecretScrubber, 'stream'>): Promise<void> {
   const [{ Readable }, { pipeline }, { rename, unlink }] = await Promise.all([import('node:stream'), import('node:stream/promises'), fsPromises()]);
+  // One scrubbing stream over all the pieces, so a secret that a piece boundary cuts in two is still caught.
   const scrubbed = function* () {
-    for (const chunk of reportJsonChunks(buildReport(results))) yield filter.scrub(chunk);
+    const stream = filter.stream();
+    for (const chunk of reportJsonChunks(buildReport(results))) yield stream.write(chunk);
+    yield stream.end();
   };
   try {
     await pipeline(Readable.from(scrubbed()), file.handle.createWriteStream());

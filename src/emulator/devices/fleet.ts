@@ -1,96 +1,129 @@
-// Simulated devices (SPEC section 9): who a delivered message reaches, and each device's own inbox.
-import type { Audience } from '../handler.js';
-import type { StoredMessage } from '../store.js';
-import { reaches, type Device } from './match.js';
+// Simulated devices (SPEC section 9), held so that a fleet of a million costs little and a message's
+// audience is counted without visiting each device: devices with the same attributes share one profile,
+// and a synthetic fleet's client IDs are computed from their position rather than stored.
+import type { PushMessage } from '../../message/types.js';
+import { matchesTargeting, type Device } from './match.js';
 
-/** What a device's inbox keeps of a message: enough to list it; the full message is in the request log. */
-export interface InboxItem {
-  message_id: string;
-  app_id: string;
-  received_at: string;
-  type: number;
-  title?: string;
-  desc?: string;
+/** Whom a delivered message reached among the simulated devices. */
+export interface Audience {
+  reached: number;
+  unknown_client_ids: number;
+  fleet_size: number;
 }
 
-/** Messages kept per device, newest first out of the bound. */
-const INBOX_SIZE = 50;
+/** Everything about a device but its client ID. */
+export type Profile = Omit<Device, 'client_id'>;
+
+/** The client IDs of a fleet, by position. */
+export interface DeviceIds {
+  at(index: number): string;
+  indexOf(clientId: string): number | undefined;
+}
+
+export interface DeviceListing {
+  devices: Device[];
+  total: number;
+  next_offset: number | null;
+}
+
+const MAX_PAGE = 500;
 
 export class Fleet {
-  private readonly byId = new Map<string, number>();
-  private readonly inboxes: InboxItem[][];
+  private readonly profileSizes: number[];
 
-  constructor(readonly devices: readonly Device[]) {
-    devices.forEach((device, index) => this.byId.set(device.client_id, index));
-    this.inboxes = devices.map(() => []);
+  /** Device i has the client ID `ids.at(i)` and the attributes `profiles[profileOf[i]]`. */
+  constructor(
+    private readonly ids: DeviceIds,
+    private readonly profiles: readonly Profile[],
+    private readonly profileOf: Uint32Array,
+  ) {
+    this.profileSizes = profiles.map(() => 0);
+    for (const index of profileOf) this.profileSizes[index]! += 1;
   }
 
   get size(): number {
-    return this.devices.length;
+    return this.profileOf.length;
   }
 
-  /** Delivers a message to the devices it reaches; client IDs the fleet does not know are counted apart. */
-  deliver(message: StoredMessage): Audience {
-    const { condition, notification } = message.body;
-    const item: InboxItem = {
-      message_id: message.message_id,
-      app_id: message.app_id,
-      received_at: message.received_at,
-      type: message.body.type,
-      ...(notification?.title !== undefined ? { title: notification.title } : {}),
-      ...(notification?.desc !== undefined ? { desc: notification.desc } : {}),
-    };
+  /** Roughly what the fleet holds in memory beyond its client IDs, which a devices file's own array holds. */
+  get bytes(): number {
+    return this.profileOf.byteLength + this.profiles.length * 256;
+  }
+
+  /**
+   * How many devices a message with this condition reaches, and how many listed client IDs are no device's.
+   * Work in proportion to the listed IDs or the distinct profiles, never to the fleet.
+   */
+  audience(condition: PushMessage['condition']): Audience {
     let reached = 0;
     let unknown = 0;
-    const give = (index: number) => {
-      const inbox = this.inboxes[index]!;
-      inbox.push(item);
-      if (inbox.length > INBOX_SIZE) inbox.shift();
-      reached += 1;
-    };
     if (condition.type === 2) {
-      // Listed IDs are looked up, not scanned for: a batch of 1000 against 100,000 devices stays cheap.
       for (const id of condition.client_ids ?? []) {
-        const index = this.byId.get(id);
-        if (index === undefined) unknown += 1;
-        else give(index);
+        if (this.ids.indexOf(id) === undefined) unknown += 1;
+        else reached += 1;
       }
+    } else if (condition.type === 0) {
+      reached = this.size;
     } else {
-      this.devices.forEach((device, index) => {
-        if (reaches(device, condition)) give(index);
+      const targeting = condition.targeting ?? {};
+      this.profiles.forEach((profile, i) => {
+        if (matchesTargeting(profile as Device, targeting)) reached += this.profileSizes[i]!;
       });
     }
-    return { reached, unknown_client_ids: unknown, fleet_size: this.devices.length };
+    return { reached, unknown_client_ids: unknown, fleet_size: this.size };
+  }
+
+  deviceAt(index: number): Device {
+    return { client_id: this.ids.at(index), ...this.profiles[this.profileOf[index]!]! };
+  }
+
+  find(clientId: string): Device | undefined {
+    const index = this.ids.indexOf(clientId);
+    return index === undefined ? undefined : this.deviceAt(index);
   }
 
   /** Devices, filtered by text in any field, from `offset`. */
-  list(query: { q?: string; offset?: number; limit?: number } = {}): { devices: (Device & { inbox: number })[]; total: number; next_offset: number | null } {
+  list(query: { q?: string; offset?: number; limit?: number } = {}): DeviceListing {
     const needle = query.q?.trim().toLowerCase();
-    const limit = Math.min(Math.max(1, query.limit ?? 50), 500);
-    const out: (Device & { inbox: number })[] = [];
+    const offset = query.offset ?? 0;
+    const limit = Math.min(Math.max(1, query.limit ?? 50), MAX_PAGE);
+    // A profile's fields are tested once, not once per device that has them.
+    const profileMatches = needle ? this.profiles.map((p) => Object.values(p).some((value) => value.toLowerCase().includes(needle))) : undefined;
+    const devices: Device[] = [];
     let matched = 0;
     let next: number | null = null;
-    for (let i = 0; i < this.devices.length; i++) {
-      const device = this.devices[i]!;
-      if (needle && !Object.values(device).some((value) => value.toLowerCase().includes(needle))) continue;
+    for (let i = 0; i < this.size; i++) {
+      if (profileMatches && !profileMatches[this.profileOf[i]!] && !this.ids.at(i).toLowerCase().includes(needle!)) continue;
       matched += 1;
-      if (matched <= (query.offset ?? 0)) continue;
-      if (out.length === limit) {
-        next = (query.offset ?? 0) + limit;
-        break;
+      if (matched <= offset) continue;
+      if (devices.length === limit) {
+        next = offset + limit;
+        // The total of a filtered list needs the whole scan; an unfiltered one is the fleet's size.
+        if (!needle) break;
+        continue;
       }
-      out.push({ ...device, inbox: this.inboxes[i]!.length });
+      devices.push(this.deviceAt(i));
     }
-    return { devices: out, total: needle ? matched : this.devices.length, next_offset: next };
+    return { devices, total: needle ? matched : this.size, next_offset: next };
   }
+}
 
-  /** One device and its inbox, newest first. */
-  device(clientId: string): { device: Device; inbox: InboxItem[] } | undefined {
-    const index = this.byId.get(clientId);
-    return index === undefined ? undefined : { device: this.devices[index]!, inbox: [...this.inboxes[index]!].reverse() };
-  }
-
-  clear(): void {
-    for (const inbox of this.inboxes) inbox.length = 0;
-  }
+/** A fleet of these devices (a devices file's); devices with equal attributes share one profile. */
+export function fleetOf(devices: readonly Device[]): Fleet {
+  const byId = new Map<string, number>();
+  const seen = new Map<string, number>();
+  const profiles: Profile[] = [];
+  const profileOf = new Uint32Array(devices.length);
+  devices.forEach((device, index) => {
+    byId.set(device.client_id, index);
+    const profile: Profile = { country: device.country, language: device.language, brand: device.brand, model: device.model, os_version: device.os_version, app_version: device.app_version };
+    const key = Object.values(profile).join('\n');
+    let at = seen.get(key);
+    if (at === undefined) {
+      at = profiles.push(profile) - 1;
+      seen.set(key, at);
+    }
+    profileOf[index] = at;
+  });
+  return new Fleet({ at: (index) => devices[index]!.client_id, indexOf: (id) => byId.get(id) }, profiles, profileOf);
 }

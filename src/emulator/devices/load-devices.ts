@@ -1,126 +1,89 @@
-// The devices of `pushctl serve --devices <file>` (a JSON array, or CSV with a header) and `--fleet <N>`.
-import { seededRandom } from '../chaos.js';
+// The devices of `pushctl serve --devices <file>`: a JSON array (or `{"devices": [...]}`), or CSV with a
+// header (RFC 4180, read by csv-parse: quoted fields, quoted commas and quotes, CRLF). Values are checked
+// by the message's own rules, so a device can be reached by the messages that name it.
+import { parse as parseCsv } from 'csv-parse/sync';
+import * as z from 'zod/mini';
+import { countryCode, languageCode, osVersion } from '../../message/schema.js';
 import type { Device } from './match.js';
 
 export const DEVICE_FIELDS = ['client_id', 'country', 'language', 'brand', 'model', 'os_version', 'app_version'] as const;
 
 export class DevicesFileError extends Error {}
 
-/** Parses a devices file's text: JSON (an array of objects) when it starts with `[`, else CSV. */
+/** Fields checked as the same field of a message's targeting is; empty means unknown and is allowed. */
+const CHECKED: Partial<Record<(typeof DEVICE_FIELDS)[number], z.ZodMiniType<string>>> = { country: countryCode, language: languageCode, os_version: osVersion };
+
+/** Parses a devices file's text: JSON when it starts with `[` or `{`, else CSV. */
 export function parseDevices(text: string): Device[] {
   const body = text.replace(/^\uFEFF/, '');
-  const devices = body.trimStart().startsWith('[') ? parseJsonDevices(body) : parseCsvDevices(body);
+  const json = /^\s*[[{]/.test(body);
+  const located = json ? parseJsonDevices(body) : parseCsvDevices(body);
   const seen = new Set<string>();
-  devices.forEach((device, i) => {
-    if (seen.has(device.client_id)) throw new DevicesFileError(`device ${i + 1}: client_id "${device.client_id}" appears twice`);
+  return located.map(({ device, where }) => {
+    if (seen.has(device.client_id)) throw new DevicesFileError(`${where}: client_id "${device.client_id}" appears twice`);
     seen.add(device.client_id);
+    return device;
   });
-  return devices;
 }
 
-function parseJsonDevices(text: string): Device[] {
+interface Located {
+  device: Device;
+  where: string;
+}
+
+function parseJsonDevices(text: string): Located[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new DevicesFileError(`not valid JSON: ${(error as Error).message}`);
   }
-  if (!Array.isArray(json)) throw new DevicesFileError('a JSON devices file is an array of device objects');
-  return json.map((value, i) => toDevice(value as Record<string, unknown>, `device ${i + 1}`));
+  const list = Array.isArray(json) ? json : (json as { devices?: unknown } | null)?.devices;
+  if (!Array.isArray(list)) throw new DevicesFileError('a JSON devices file is an array of devices or {"devices": [...]}');
+  return list.map((value: unknown, i) => {
+    const where = `device ${i + 1}`;
+    return { device: toDevice(value, where), where };
+  });
 }
 
-function parseCsvDevices(text: string): Device[] {
-  const lines = text.split(/\r?\n/);
-  const header = (lines[0] ?? '').split(',').map((h) => h.trim());
-  if (header.join(',') !== DEVICE_FIELDS.join(',')) {
+function parseCsvDevices(text: string): Located[] {
+  let rows: { record: string[]; info: { lines: number } }[];
+  try {
+    rows = parseCsv(text, { info: true, skip_empty_lines: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as unknown as typeof rows;
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw new DevicesFileError(`line ${line ?? '?'}: not valid CSV (${(error as Error).message.replace(/ at line \d+/, '')})`);
+  }
+  const [header, ...records] = rows;
+  if (header?.record.map((h) => h.trim()).join(',') !== DEVICE_FIELDS.join(',')) {
     throw new DevicesFileError(`line 1: a CSV devices file starts with the header ${DEVICE_FIELDS.join(',')}`);
   }
-  const devices: Device[] = [];
-  lines.slice(1).forEach((line, i) => {
-    if (line.trim() === '') return;
-    const cells = line.split(',');
-    if (cells.length !== DEVICE_FIELDS.length) throw new DevicesFileError(`line ${i + 2}: ${cells.length} fields, expected ${DEVICE_FIELDS.length} (${DEVICE_FIELDS.join(',')})`);
-    devices.push(toDevice(Object.fromEntries(DEVICE_FIELDS.map((field, k) => [field, cells[k]!.trim()])), `line ${i + 2}`));
+  return records.map(({ record, info }) => {
+    const where = `line ${info.lines}`;
+    if (record.length !== DEVICE_FIELDS.length) throw new DevicesFileError(`${where}: ${record.length} fields, expected ${DEVICE_FIELDS.length} (${DEVICE_FIELDS.join(',')})`);
+    return { device: toDevice(Object.fromEntries(DEVICE_FIELDS.map((field, k) => [field, record[k]])), where), where };
   });
-  return devices;
 }
 
-function toDevice(value: Record<string, unknown>, where: string): Device {
-  if (typeof value !== 'object' || value === null) throw new DevicesFileError(`${where}: a device is an object with ${DEVICE_FIELDS.join(', ')}`);
+function toDevice(value: unknown, where: string): Device {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DevicesFileError(`${where}: a device is an object with ${DEVICE_FIELDS.join(', ')}`);
   const device = {} as Record<string, string>;
   for (const field of DEVICE_FIELDS) {
-    const raw = value[field];
+    const raw = (value as Record<string, unknown>)[field];
     const text = typeof raw === 'number' ? String(raw) : raw;
     if (field === 'client_id' ? typeof text !== 'string' || text.trim() === '' : text !== undefined && typeof text !== 'string') {
       throw new DevicesFileError(`${where}: ${field} must be ${field === 'client_id' ? 'a non-empty string' : 'a string'}`);
     }
-    device[field] = typeof text === 'string' ? text.trim() : '';
+    // As in a message, a country is compared upper case.
+    const trimmed = typeof text === 'string' ? text.trim() : '';
+    device[field] = field === 'country' ? trimmed.toUpperCase() : trimmed;
+    const schema = CHECKED[field];
+    const result = schema && trimmed !== '' ? z.safeParse(schema, field === 'country' ? trimmed.toUpperCase() : trimmed) : undefined;
+    if (result && !result.success) {
+      const issue = result.error.issues[0]!;
+      const fix = (issue as { params?: { fix?: string } }).params?.fix;
+      throw new DevicesFileError(`${where}: ${field} ${issue.message}${fix ? `; ${fix}` : ''}`);
+    }
   }
   return device as unknown as Device;
-}
-
-/** Countries with the languages their devices speak, weighted roughly by audience size. */
-const MARKETS: readonly (readonly [country: string, languages: readonly string[], weight: number])[] = [
-  ['IN', ['en-IN', 'hi-IN', 'ta-IN'], 20],
-  ['US', ['en-US', 'es-US'], 14],
-  ['BR', ['pt-BR'], 8],
-  ['ID', ['id-ID'], 7],
-  ['CN', ['zh-CN'], 7],
-  ['GB', ['en-GB'], 5],
-  ['DE', ['de-DE'], 5],
-  ['FR', ['fr-FR'], 4],
-  ['MX', ['es-MX'], 4],
-  ['JP', ['ja-JP'], 4],
-  ['RU', ['ru-RU'], 4],
-  ['TR', ['tr-TR'], 3],
-  ['NG', ['en-NG'], 3],
-  ['VN', ['vi-VN'], 3],
-  ['ES', ['es-ES', 'ca-ES'], 3],
-  ['PH', ['en-PH', 'fil-PH'], 3],
-  ['TW', ['zh-TW'], 2],
-  ['CA', ['en-CA', 'fr-CA'], 1],
-];
-const PHONES: readonly (readonly [brand: string, models: readonly string[], weight: number])[] = [
-  ['Samsung', ['SM-A546B', 'SM-S918B', 'SM-A145F', 'SM-G991B'], 30],
-  ['Xiaomi', ['Redmi Note 12', '2201117TG', 'POCO X5'], 20],
-  ['OPPO', ['CPH2591', 'CPH2477'], 10],
-  ['vivo', ['V2207', 'V2250'], 10],
-  ['Google', ['Pixel 7', 'Pixel 8 Pro'], 8],
-  ['HUAWEI', ['ELS-NX9', 'NOH-NX9'], 7],
-  ['OnePlus', ['CPH2449', 'LE2123'], 6],
-  ['realme', ['RMX3630', 'RMX3771'], 6],
-  ['Motorola', ['moto g54 5G', 'edge 40'], 3],
-];
-const OS_LEVELS: readonly (readonly [level: string, weight: number])[] = [['34', 25], ['33', 30], ['32', 10], ['31', 15], ['30', 12], ['29', 8]];
-const APP_VERSIONS: readonly (readonly [version: string, weight: number])[] = [['3.2.0', 40], ['3.1.4', 30], ['3.1.0', 15], ['3.0.2', 10], ['2.9.9', 5]];
-
-function weighted<T>(random: () => number, items: readonly (readonly [...unknown[], number])[]): T {
-  const total = items.reduce((sum, item) => sum + (item[item.length - 1] as number), 0);
-  let draw = random() * total;
-  for (const item of items) {
-    draw -= item[item.length - 1] as number;
-    if (draw < 0) return item as unknown as T;
-  }
-  return items[items.length - 1] as unknown as T;
-}
-
-/** `count` plausible devices, the same for the same seed: `device-000001`, … */
-export function syntheticFleet(count: number, seed = 1): Device[] {
-  const random = seededRandom(seed);
-  const width = Math.max(6, String(count).length);
-  const devices: Device[] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const [country, languages] = weighted<(typeof MARKETS)[number]>(random, MARKETS);
-    const [brand, models] = weighted<(typeof PHONES)[number]>(random, PHONES);
-    devices[i] = {
-      client_id: `device-${String(i + 1).padStart(width, '0')}`,
-      country,
-      language: languages[Math.floor(random() * languages.length)]!,
-      brand,
-      model: models[Math.floor(random() * models.length)]!,
-      os_version: weighted<(typeof OS_LEVELS)[number]>(random, OS_LEVELS)[0],
-      app_version: weighted<(typeof APP_VERSIONS)[number]>(random, APP_VERSIONS)[0],
-    };
-  }
-  return devices;
 }

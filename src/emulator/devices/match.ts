@@ -30,7 +30,7 @@ function anyMatches(entries: readonly string[] | undefined, test: (entry: string
  * A language entry reaches a device when the tags are equal, or when the entry is a bare language and the
  * device speaks a region of it: `en` reaches `en-GB`; `en-GB` reaches neither `en-US` nor bare `en`.
  */
-export function languageMatches(entry: string, deviceLanguage: string): boolean {
+function languageMatches(entry: string, deviceLanguage: string): boolean {
   const want = languageTag(entry);
   const have = languageTag(deviceLanguage);
   return want === have || (!want.includes('-') && have.startsWith(`${want}-`));

@@ -71,12 +71,13 @@ describe('sendBatches against a scripted server', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('retries a refused connection 5 times, then reports the batch not sent', async () => {
+  it('does not retry a refused connection on loopback (nothing listens there), and reports the batch not sent', async () => {
+    // A remote refusal is retried five times: test/unit/client/send-batches.test.ts and classify-refused.test.ts.
     const port = await closedPort();
     const sleep = vi.fn(async () => undefined);
     const results = await sendBatches({ client: clientFor(`http://127.0.0.1:${port}`), body, clientIds: ['a'], sleep });
-    expect(results).toMatchObject([{ status: 'not_sent', attempts: 5 }]);
-    expect(sleep).toHaveBeenCalledTimes(4);
+    expect(results).toMatchObject([{ status: 'not_sent', attempts: 1 }]);
+    expect(sleep).not.toHaveBeenCalled();
   });
 
   it('reports a mid-run rejection so that the IDs add up to exactly the input', async () => {

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { createEmulator, fleetOf, type Emulator } from '../../../src/emulator/index.js';
 
 const VALID = { type: 1, time_to_live: 3600, condition: { type: 2, client_ids: ['a', 'b'] }, notification: { title: 'Hello', desc: 'World' } };
 let emu: Emulator | undefined;
@@ -132,7 +132,7 @@ describe('bounded by bytes, and never killed by a request', () => {
 
   it('a route that throws answers HTTP 500 and the emulator goes on serving', async () => {
     let calls = 0;
-    emu = await createEmulator({ port: 0, rate: 0, fleet: { deliver: () => { calls += 1; throw new Error('fleet exploded'); }, list: () => ({}), device: () => undefined, clear: () => {} } });
+    emu = await createEmulator({ port: 0, rate: 0, fleet: Object.assign(fleetOf([]), { audience: () => { calls += 1; throw new Error('fleet exploded'); } }) });
     const failed = await push(emu.url, VALID);
     expect(failed).toMatchObject({ http: 500, json: { message: 'emulator internal error: fleet exploded' } });
     expect(calls).toBe(1);

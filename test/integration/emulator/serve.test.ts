@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -139,4 +140,27 @@ describe('serve', () => {
       blocker.close();
     }
   });
+
+  it('refuses at start an empty certificate, and a key that does not match the certificate (exit 6, naming the file and the fix)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-serve-tls-'));
+    const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+    run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'rsa.key', '-out', 'rsa.pem', '-days', '2', '-subj', '/CN=127.0.0.1']);
+    run(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ec.key']);
+    writeFileSync(join(dir, 'empty.pem'), '');
+    const cases: [Partial<ServeOptions>, RegExp][] = [
+      [{ tlsCert: join(dir, 'empty.pem'), tlsKey: join(dir, 'rsa.key') }, /--tls-cert .*empty\.pem/],
+      [{ tlsCert: join(dir, 'rsa.pem'), tlsKey: join(dir, 'ec.key') }, /--tls-key .*ec\.key/],
+    ];
+    for (const [tls, names] of cases) {
+      const t = testCtx();
+      const error = await failure(serve(options(tls), t.ctx));
+      expect(error.exitCode).toBe(ExitCode.config);
+      expect(error.message).toMatch(names);
+      expect(error.message).not.toContain('\n');
+      expect(error.hint).toMatch(/PEM/);
+      // Refused before listening: no URL was printed.
+      expect(t.out).toEqual([]);
+    }
+  });
 });
+

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Fleet } from '../../../src/emulator/devices/fleet.js';
-import { parseDevices, syntheticFleet } from '../../../src/emulator/devices/load-devices.js';
+import { fleetOf } from '../../../src/emulator/devices/fleet.js';
+import { inboxCounts, inboxOf } from '../../../src/emulator/devices/inbox.js';
+import { parseDevices } from '../../../src/emulator/devices/load-devices.js';
+import { syntheticFleet } from '../../../src/emulator/devices/synthetic.js';
 import { reaches, type Device } from '../../../src/emulator/devices/match.js';
 import type { StoredMessage } from '../../../src/emulator/store.js';
 
@@ -41,11 +43,39 @@ describe('devices files', () => {
     expect(csv).toEqual([{ client_id: 'b', country: 'GB', language: 'en-GB', brand: 'Samsung', model: 'SM-A546B', os_version: '33', app_version: '1.0' }]);
   });
 
+  const HEADER = 'client_id,country,language,brand,model,os_version,app_version';
+  const b = { client_id: 'b', country: 'GB', language: 'en-GB', brand: 'Samsung', model: 'SM-A546B', os_version: '33', app_version: '1.0' };
+
+  // RFC 4180 CSV as spreadsheets write it: quoted fields, quoted commas and quotes, a quoted header, CRLF.
+  it.each<[string, string, Partial<typeof b>]>([
+    ['quoted fields lose their quotes', `${HEADER}\n"b","GB","en-GB","Samsung","SM-A546B","33","1.0"\n`, {}],
+    ['a quoted comma stays in its field', `${HEADER}\nb,GB,en-GB,Xiaomi,"Redmi Note 12, Pro",33,1.0\n`, { brand: 'Xiaomi', model: 'Redmi Note 12, Pro' }],
+    ['a doubled quote is one quote', `${HEADER}\nb,GB,en-GB,Samsung,"Galaxy ""S"" 23",33,1.0\n`, { model: 'Galaxy "S" 23' }],
+    ['a quoted header', `${HEADER.split(',').map((h) => `"${h}"`).join(',')}\nb,GB,en-GB,Samsung,SM-A546B,33,1.0\n`, {}],
+    ['CRLF line ends and a byte-order mark', `\uFEFF${HEADER}\r\nb,GB,en-GB,Samsung,SM-A546B,33,1.0\r\n`, {}],
+    ['a lower-case country is upper-cased, as in a message', `${HEADER}\nb,gb,en-GB,Samsung,SM-A546B,33,1.0\n`, {}],
+    ['empty fields other than client_id are allowed', `${HEADER}\nb,,,,,,\n`, { country: '', language: '', brand: '', model: '', os_version: '', app_version: '' }],
+  ])('CSV: %s', (_name, text, changes) => {
+    expect(parseDevices(text)).toEqual([{ ...b, ...changes }]);
+  });
+
+  it('accepts a {"devices": [...]} object as well as a bare array', () => {
+    expect(parseDevices(JSON.stringify({ devices: [b] }))).toEqual([b]);
+  });
+
   it.each([
     ['client,country\na,US', 'line 1: a CSV devices file starts with the header'],
-    ['client_id,country,language,brand,model,os_version,app_version\na,US', 'line 2: 2 fields, expected 7'],
+    [`${HEADER}\na,US`, 'line 2: 2 fields, expected 7'],
+    [`${HEADER}\nb,GB,en-GB,Xiaomi,Redmi Note 12, Pro,33,1.0`, 'line 2: 8 fields, expected 7'],
+    [`${HEADER}\n\nb,USA,en-US,Google,Pixel 7,34,1.0`, 'line 3: country "USA" is not an ISO 3166-1 alpha-2 country code'],
+    [`${HEADER}\nb,US,english,Google,Pixel 7,34,1.0`, 'line 2: language "english" is not a language code'],
+    [`${HEADER}\nb,US,en-US,Google,Pixel 7,14.1,1.0`, 'line 2: os_version "14.1" is not an Android API level'],
+    [`${HEADER}\n"a,b","US\n`, 'line 2:'],
+    [`${HEADER}\na,US,en-US,Google,Pixel 7,34,1.0\na,US,en-US,Google,Pixel 7,34,1.0`, 'line 3: client_id "a" appears twice'],
     ['[{"country":"US"}]', 'device 1: client_id must be a non-empty string'],
-    ['[{"client_id":"a"},{"client_id":"a"}]', 'client_id "a" appears twice'],
+    ['[{"client_id":"a","country":"XX"}]', 'device 1: country "XX" is not an ISO 3166-1 alpha-2 country code'],
+    ['[{"client_id":"a"},{"client_id":"a"}]', 'device 2: client_id "a" appears twice'],
+    ['{"phones":[]}', 'a JSON devices file is an array of devices or {"devices": [...]}'],
     ['[1,', 'not valid JSON'],
   ])('names the line or device and the field: %s', (text, message) => {
     expect(() => parseDevices(text)).toThrow(message);
@@ -58,20 +88,34 @@ describe('Fleet', () => {
     body: { type: 1, time_to_live: 60, condition, notification: { title: 'Hi' } } as StoredMessage['body'],
   });
 
-  it('counts reached devices and unknown client IDs, and fills each device inbox', () => {
-    const fleet = new Fleet([device({ client_id: 'a', country: 'GB' }), device({ client_id: 'b', country: 'US' })]);
-    expect(fleet.deliver(message({ type: 2, client_ids: ['a', 'zzz'] }))).toEqual({ reached: 1, unknown_client_ids: 1, fleet_size: 2 });
-    expect(fleet.deliver(message({ type: 1, targeting: { country: ['US'] } }))).toEqual({ reached: 1, unknown_client_ids: 0, fleet_size: 2 });
-    expect(fleet.device('a')!.inbox.map((m) => m.title)).toEqual(['Hi']);
-    expect(fleet.list({ q: 'us' }).devices.map((d) => d.client_id)).toEqual(['b']);
+  it('counts reached devices and unknown client IDs; an inbox lists the delivered messages that reach the device', () => {
+    const fleet = fleetOf([device({ client_id: 'a', country: 'GB' }), device({ client_id: 'b', country: 'US' })]);
+    expect(fleet.audience({ type: 2, client_ids: ['a', 'zzz'] })).toEqual({ reached: 1, unknown_client_ids: 1, fleet_size: 2 });
+    expect(fleet.audience({ type: 1, targeting: { country: ['US'] } })).toEqual({ reached: 1, unknown_client_ids: 0, fleet_size: 2 });
+    expect(fleet.audience({ type: 0 })).toEqual({ reached: 2, unknown_client_ids: 0, fleet_size: 2 });
+    const kept = [message({ type: 2, client_ids: ['a', 'zzz'] }), message({ type: 1, targeting: { country: ['US'] } }), message({ type: 0 }, true)];
+    expect(inboxOf(fleet.find('a')!, kept).map((m) => m.title)).toEqual(['Hi']);
+    expect(inboxCounts([fleet.find('a')!, fleet.find('b')!], kept)).toEqual([1, 1]);
+    expect(fleet.list({ q: 'us' })).toMatchObject({ devices: [{ client_id: 'b' }], total: 1 });
+    expect(fleet.find('zzz')).toBeUndefined();
   });
 
-  it('a synthetic fleet is the same for the same seed, with consistent country and language', () => {
-    const a = syntheticFleet(2000, 5);
-    expect(a).toEqual(syntheticFleet(2000, 5));
-    expect(a).not.toEqual(syntheticFleet(2000, 6));
+  it('a synthetic fleet is the same for the same seed, with consistent country and language, and IDs found by value', () => {
+    const all = (seed: number) => {
+      const fleet = syntheticFleet(2000, seed);
+      return Array.from({ length: fleet.size }, (_, i) => fleet.deviceAt(i));
+    };
+    const a = all(5);
+    expect(a).toEqual(all(5));
+    expect(a).not.toEqual(all(6));
     expect(new Set(a.map((d) => d.client_id)).size).toBe(2000);
     for (const d of a) expect(d.language.endsWith(`-${d.country}`)).toBe(true);
     expect(new Set(a.map((d) => d.country)).size).toBeGreaterThan(10);
+    const fleet = syntheticFleet(2000, 5);
+    expect(fleet.find('device-000042')).toEqual(a[41]);
+    for (const id of ['device-0042', 'device-002001', 'device-000000', 'x']) expect(fleet.find(id)).toBeUndefined();
+    // Reached as the devices themselves would count it, without visiting them.
+    const gb = { type: 1 as const, targeting: { country: ['GB'], os_version: ['33'] } };
+    expect(fleet.audience(gb).reached).toBe(a.filter((d) => reaches(d, gb)).length);
   });
 });

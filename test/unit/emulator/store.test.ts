@@ -17,7 +17,7 @@ const message = (n: number, app = 'a', ids = 0): StoredMessage => ({
 describe('MessageStore', () => {
   it('lists oldest first, filters by app and limits to the newest', () => {
     const store = new MessageStore();
-    [message(1, 'a'), message(2, 'b'), message(3, 'a')].forEach((m) => store.add(m));
+    [message(1, 'a'), message(2, 'b'), message(3, 'a')].forEach((m) => store.add(m, 100));
     expect(store.list().map((m) => m.message_id)).toEqual(['m1', 'm2', 'm3']);
     expect(store.list('a').map((m) => m.message_id)).toEqual(['m1', 'm3']);
     expect(store.list('a', 1).map((m) => m.message_id)).toEqual(['m3']);
@@ -27,7 +27,7 @@ describe('MessageStore', () => {
 
   it('drops the oldest beyond `keep` messages and counts what it dropped', () => {
     const store = new MessageStore({ keep: 100 });
-    for (let i = 0; i < 5000; i += 1) store.add(message(i));
+    for (let i = 0; i < 5000; i += 1) store.add(message(i), 100);
     const kept = store.list();
     expect(kept).toHaveLength(100);
     expect(kept[0]?.message_id).toBe('m4900');
@@ -37,24 +37,31 @@ describe('MessageStore', () => {
 
   it('bounds the client IDs kept, but always keeps the newest message', () => {
     const store = new MessageStore({ keepClientIds: 2500 });
-    for (let i = 0; i < 10; i += 1) store.add(message(i, 'a', 1000));
+    for (let i = 0; i < 10; i += 1) store.add(message(i, 'a', 1000), 100);
     expect(store.list().map((m) => m.message_id)).toEqual(['m8', 'm9']);
-    store.add(message(10, 'a', 5000));
+    store.add(message(10, 'a', 5000), 100);
     expect(store.list().map((m) => m.message_id)).toEqual(['m10']);
   });
 
   it('writes every message to the sink as one JSON line, even those dropped from memory', () => {
     const lines: string[] = [];
     const store = new MessageStore({ keep: 1, sink: (line) => lines.push(line) });
-    store.add(message(1));
-    store.add(message(2));
+    store.add(message(1), 100);
+    store.add(message(2), 100);
     expect(lines.map((l) => (JSON.parse(l) as StoredMessage).message_id)).toEqual(['m1', 'm2']);
     expect(lines.every((l) => !l.includes('\n'))).toBe(true);
   });
 
+  it('bounds the bytes kept by what each message costs, as it is told, and lists newest first without copying', () => {
+    const store = new MessageStore({ keepBytes: 1000 });
+    for (let i = 0; i < 10; i += 1) store.add(message(i), 300);
+    expect(store.list().map((m) => m.message_id)).toEqual(['m7', 'm8', 'm9']);
+    expect([...store.newestFirst()].map((m) => m.message_id)).toEqual(['m9', 'm8', 'm7']);
+  });
+
   it('clears one app or everything', () => {
     const store = new MessageStore();
-    [message(1, 'a'), message(2, 'b'), message(3, 'a')].forEach((m) => store.add(m));
+    [message(1, 'a'), message(2, 'b'), message(3, 'a')].forEach((m) => store.add(m, 100));
     expect(store.clear('a')).toBe(2);
     expect(store.list().map((m) => m.message_id)).toEqual(['m2']);
     expect(store.stats()).toEqual({ accepted: 1, kept: 1, dropped: 0 });

@@ -92,7 +92,8 @@ describe('assembleMessage', () => {
   it('names the file, line and column of a JSON syntax error (exit 3)', () => {
     const error = failure({ file: { name: 'bad.json', text: '{\n  "type": 1,\n}' }, flags: {} });
     expect(error.exitCode).toBe(ExitCode.invalidMessage);
-    expect(error.message).toMatch(/bad\.json.*line 3, column 1/);
+    expect(error.message).toMatch(/bad\.json.*trailing comma at line 2, column 12/);
+    expect(error.hint).toContain('remove the comma');
   });
 
   it('merges --data-file under --data and rejects a data file that is not an object', () => {

@@ -23,10 +23,11 @@ describe('parseJson', () => {
     expect(parseJson('\ufeff{"a":1}')).toEqual({ a: 1 });
   });
   it.each([
-    ['{\n "a": 1,\n}', 3, 1],
+    // A trailing comma is located at the comma, not at the bracket after it.
+    ['{\n "a": 1,\n}', 2, 8],
     ['{"a": tru}', 1, 10],
     ['{"a":', 1, 6],
-    ['[1,]', 1, 4],
+    ['[1,]', 1, 3],
     ['{} x', 1, 4],
     ['{"a":\n\n  01}', 3, 4],
   ])('locates the error in %j at line %d, column %d', (text, line, column) => {

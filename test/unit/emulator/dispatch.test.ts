@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EmulatorApp } from '../../../src/emulator/apps.js';
-import { handleRequest, type EmulatorRequest, type HandlerState } from '../../../src/emulator/handler.js';
+import type { EmulatorAnswer } from '../../../src/emulator/answers.js';
 import { RateWindow } from '../../../src/emulator/rate-window.js';
-import { MessageStore } from '../../../src/emulator/store.js';
+import { dispatch } from '../../../src/emulator/server.js';
+import { createState, type EmulatorRequest } from '../../../src/emulator/state.js';
 
 const APPS: EmulatorApp[] = [
   { id: 'app', secret: 's3cret' },
@@ -14,17 +15,16 @@ const VALID = { type: 1, time_to_live: 60, condition: { type: 0 }, notification:
 function setup(overrides: { rate?: number; maxClientIds?: number } = {}) {
   let clock = 1_700_000_000_000;
   let n = 0;
-  const state: HandlerState = {
+  const state = createState({
     apps: new Map(APPS.map((a) => [a.id, a])),
-    store: new MessageStore(),
     rate: new RateWindow(overrides.rate ?? 0),
     maxClientIds: overrides.maxClientIds ?? 1000,
     now: () => clock,
     newMessageId: () => `id-${(n += 1)}`,
-  };
+  });
   const call = (request: Partial<EmulatorRequest> & { body?: unknown }) => {
     const { body, ...rest } = request;
-    return handleRequest(
+    return dispatch(
       {
         method: 'POST',
         url: '/v1/message/push/app',
@@ -33,13 +33,13 @@ function setup(overrides: { rate?: number; maxClientIds?: number } = {}) {
         ...rest,
       },
       state,
-    );
+    ) as EmulatorAnswer;
   };
   const status = (request: Parameters<typeof call>[0]) => (call(request).json as { status: number }).status;
   return { state, call, status, tick: (ms: number) => (clock += ms) };
 }
 
-describe('handleRequest: the push endpoint', () => {
+describe('dispatch: the push endpoint', () => {
   it('accepts a valid message and stores the normalised body', () => {
     const { call, state } = setup();
     const answer = call({ body: { ...VALID, condition: { type: 2, client_ids: [' a', 'a', 'b'] } } });
@@ -141,7 +141,7 @@ describe('handleRequest: the push endpoint', () => {
     const answer = setup().call({ body: { type: 3, time_to_live: 60, condition: { type: 0 }, notification: { titel: 'x' } } });
     const json = answer.json as { status: number; message: string; errors: { path: string }[] };
     expect(json.status).toBe(21005);
-    expect(json.message).toMatch(/^Message illegal: type: .*; notification\.titel: /);
+    expect(json.message).toMatch(/^message illegal: type: .*; notification\.titel: /);
     expect(json.errors.map((e) => e.path)).toEqual(['type', 'notification.titel']);
   });
 
@@ -158,7 +158,7 @@ describe('handleRequest: the push endpoint', () => {
   });
 });
 
-describe('handleRequest: the emulator routes', () => {
+describe('dispatch: the emulator routes', () => {
   it('lists accepted messages with an app filter and a limit, and clears them', () => {
     const { call } = setup();
     call({});
@@ -178,6 +178,6 @@ describe('handleRequest: the emulator routes', () => {
   it('answers health checks and 404 for unknown paths', () => {
     const { call } = setup();
     expect(call({ method: 'GET', url: '/v1/emulator/health', bodyText: '' }).json).toMatchObject({ status: 200, apps: 3 });
-    expect(call({ method: 'GET', url: '/', bodyText: '' })).toMatchObject({ httpStatus: 404, json: { status: 404 } });
+    expect(call({ method: 'GET', url: '/nowhere', bodyText: '' })).toMatchObject({ httpStatus: 404, json: { status: 404, message: expect.stringContaining('POST /v1/message/push/{AppID}') } });
   });
 });

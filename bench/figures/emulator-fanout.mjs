@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// SPEC section 7, the emulator's event stream: 1,000 open readers slow pushes by at most 2x (an entry is
+// serialised once, not once per reader), and a reader that never reads adds at most 32 MiB.
+//
+//   node bench/figures/emulator-fanout.mjs [--root <other checkout>]   # needs a fresh `npm run build`
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { parseArgs } from 'node:util';
+import { figure, getJson, MiB, median, pushMany, ROOT, startServe, thousandIds } from '../emulator-harness.mjs';
+
+const { values: args } = parseArgs({ options: { root: { type: 'string', default: ROOT }, pushes: { type: 'string', default: '3000' } } });
+const PUSHES = Number(args.pushes);
+const READERS = 1000;
+const VALID = { type: 1, time_to_live: 3600, condition: { type: 0 }, notification: { title: 'Hello', desc: 'World' } };
+const READERS_SCRIPT = `
+import { request } from 'node:http';
+const [url, count] = process.argv.slice(1);
+for (let i = 0; i < Number(count); i++) {
+  await new Promise((resolve, reject) => {
+    request(url + '/v1/emulator/events', { agent: false }, (res) => {
+      res.once('data', resolve);
+      res.on('data', () => {});
+    }).on('error', reject).end();
+  });
+}
+process.stdout.write('ready\\n');
+`;
+const deadline = setTimeout(() => (process.stderr.write('emulator-fanout: gave up after 300 s\n'), process.exit(1)), 300_000);
+deadline.unref();
+
+// 1. Readers: the same pushes without and with 1,000 readers that read everything.
+{
+  const emu = await startServe([], args.root);
+  await pushMany(emu.url, 300, 8, () => VALID);
+  let cpu = emu.cpu();
+  const without = await pushMany(emu.url, PUSHES, 8, () => VALID);
+  const cpuWithout = emu.cpu() - cpu;
+  // The readers live in a process of their own, as browsers would: reading 1,000 sockets must not slow the
+  // pushes' own client.
+  const readers = spawn(process.execPath, ['--input-type=module', '-e', READERS_SCRIPT, emu.url, String(READERS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    readers.stdout.once('data', resolve);
+    readers.once('exit', (code) => reject(new Error(`the readers exited with ${code}`)));
+  });
+  cpu = emu.cpu();
+  const withReaders = await pushMany(emu.url, PUSHES, 8, () => VALID);
+  const cpuWith = emu.cpu() - cpu;
+  readers.kill('SIGKILL');
+  await emu.stop();
+  const ratio = withReaders.seconds / without.seconds;
+  figure(
+    `${READERS.toLocaleString('en')} event-stream readers slow pushes by`,
+    `${ratio.toFixed(2)}x (${PUSHES} pushes: ${without.seconds.toFixed(2)} s alone, ${withReaders.seconds.toFixed(2)} s with readers; median push ${median(without.times).toFixed(1)} → ${median(withReaders.times).toFixed(1)} ms; emulator CPU ${cpuWithout.toFixed(2)} → ${cpuWith.toFixed(2)} s)`,
+    '≤ 2x',
+    ratio <= 2,
+  );
+}
+
+// 2. A stalled reader: peak RSS of the same 1000-ID pushes with and without a reader that never reads.
+const STALL_PUSHES = 6000;
+async function peakWith(stalled) {
+  const emu = await startServe(['--keep-mb', '96'], args.root);
+  let socket;
+  if (stalled) {
+    const { port } = new URL(emu.url);
+    socket = connect(Number(port), '127.0.0.1');
+    socket.write(`GET /v1/emulator/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    await new Promise((resolve) => socket.once('data', resolve));
+    socket.pause();
+  }
+  await pushMany(emu.url, STALL_PUSHES, 16, (n) => ({ ...VALID, condition: { type: 2, client_ids: thousandIds(n) } }));
+  const health = await getJson(`${emu.url}/v1/emulator/health`);
+  const { peak } = emu.memory();
+  socket?.destroy();
+  await emu.stop();
+  return { peak, buffered: health.event_streams?.buffered_bytes };
+}
+const alone = await peakWith(false);
+const stalled = await peakWith(true);
+const added = stalled.peak - alone.peak;
+figure(
+  'a reader that never reads adds',
+  `${added.toFixed(1)} MiB of peak RSS (${STALL_PUSHES} pushes of 1000 IDs: ${alone.peak.toFixed(0)} MiB alone, ${stalled.peak.toFixed(0)} MiB with it${stalled.buffered === undefined ? '' : `; ${(stalled.buffered / MiB).toFixed(1)} MiB waiting for it`})`,
+  '≤ 32 MiB',
+  added <= 32,
+);
+process.exit(0);

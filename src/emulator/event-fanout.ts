@@ -1,0 +1,86 @@
+// The event stream's readers (`GET /v1/emulator/events`). Each request-log event is serialised once, and
+// the events of a short window are sent together: one Buffer that every reader's socket shares, so a burst
+// of pushes costs each reader one write per window rather than one per push. A reader that does not keep
+// up is not buffered for without end: past READER_BUFFER_BYTES it skips events, and once its socket drains
+// it is told how many it missed (`event: skipped`), so a page can reload the list.
+import type { RequestLog, RequestLogEvent } from './request-log.js';
+
+/** What the fan-out needs of a reader: node's ServerResponse is one. */
+export interface EventReader {
+  write(chunk: Buffer | string): boolean;
+  readonly writableLength: number;
+  once(event: 'drain', listener: () => void): unknown;
+  end(): unknown;
+}
+
+/** Beyond this many bytes waiting for one reader, new events skip it until it drains. */
+const READER_BUFFER_BYTES = 8 * 1024 * 1024;
+/** Events are sent at most this often: a person sees no delay, and a burst becomes one write per reader. */
+const FLUSH_MS = 100;
+
+export interface EventStreamStats {
+  readers: number;
+  /** Bytes written to readers and not yet taken by their sockets (a shared batch counts once per reader). */
+  buffered_bytes: number;
+  /** Events not written to a reader that was behind, since start. */
+  skipped: number;
+}
+
+export class EventFanout {
+  private readonly readers = new Map<EventReader, { skipped: number }>();
+  private pending: Buffer[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private skippedTotal = 0;
+
+  constructor(log: RequestLog) {
+    log.subscribe((event) => this.publish(event));
+  }
+
+  add(reader: EventReader): () => void {
+    this.readers.set(reader, { skipped: 0 });
+    return () => this.readers.delete(reader);
+  }
+
+  stats(): EventStreamStats {
+    let buffered = 0;
+    for (const reader of this.readers.keys()) buffered += reader.writableLength;
+    return { readers: this.readers.size, buffered_bytes: buffered, skipped: this.skippedTotal };
+  }
+
+  private publish(event: RequestLogEvent): void {
+    if (event.type === 'closed') {
+      this.flush();
+      for (const reader of this.readers.keys()) reader.end();
+      this.readers.clear();
+      return;
+    }
+    if (this.readers.size === 0) return;
+    this.pending.push(Buffer.from(event.type === 'request' ? `event: request\nid: ${event.seq}\ndata: ${event.json}\n\n` : 'event: cleared\ndata: {}\n\n'));
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const events = this.pending.length;
+    const batch = events === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.pending = [];
+    for (const [reader, state] of this.readers) {
+      if (reader.writableLength < READER_BUFFER_BYTES) {
+        reader.write(batch);
+        continue;
+      }
+      this.skippedTotal += events;
+      // The first skip arranges the notice; later ones only add to its count.
+      if (state.skipped === 0) {
+        reader.once('drain', () => {
+          if (!this.readers.has(reader)) return;
+          reader.write(`event: skipped\ndata: {"skipped":${state.skipped}}\n\n`);
+          state.skipped = 0;
+        });
+      }
+      state.skipped += events;
+    }
+  }
+}

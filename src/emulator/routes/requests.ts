@@ -1,0 +1,23 @@
+// `GET /v1/emulator/requests?app=&outcome=&kind=&q=&before=&limit=`: every push request answered, newest first.
+import { clip, httpError, ok, type EmulatorAnswer } from '../answers.js';
+import type { RequestQuery } from '../request-log.js';
+import type { RouteCall } from '../state.js';
+import { wholeNumberParam } from './query.js';
+
+export function listRequests({ query, state }: RouteCall): EmulatorAnswer {
+  const limit = wholeNumberParam(query, 'limit');
+  const before = wholeNumberParam(query, 'before');
+  if (limit === 'bad' || before === 'bad') return httpError(400, 'limit and before must be whole numbers');
+  const kind = query.get('kind');
+  if (kind !== null && kind !== '' && kind !== 'notification' && kind !== 'data') return httpError(400, `kind must be notification or data, got "${clip(kind)}"`);
+  const q: RequestQuery = {
+    ...(query.get('app') ? { app: query.get('app')! } : {}),
+    ...(query.get('outcome') ? { outcome: query.get('outcome')! } : {}),
+    ...(kind ? { kind } : {}),
+    ...(query.get('q') ? { q: query.get('q')! } : {}),
+    ...(before !== undefined ? { before } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+  };
+  const page = state.log.list(q);
+  return ok({ ...page }, `listed ${page.entries.length} requests`);
+}

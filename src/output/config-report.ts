@@ -1,0 +1,39 @@
+// What `pushctl config` (and `pushctl check`, before it proves the credentials) shows: each resolved setting
+// and where it came from, as a type and a human table. The secret appears only as set/unset.
+
+export interface Shown {
+  value: string | null;
+  source: string | null;
+}
+
+/** What `pushctl config` reports. The secret appears only as set/unset, never its value. */
+export interface ConfigReport {
+  configFile: Shown;
+  profile: Shown;
+  appId: Shown;
+  appSecret: { set: boolean; source: string | null };
+  region: Shown;
+  baseUrl: Shown;
+  timeout: Shown;
+  /** The proxy a send would use (password masked), or null with the reason in source. */
+  proxy: Shown;
+  insecure: boolean;
+  warnings: string[];
+}
+
+/** The human table: one setting per line with its source in parentheses. */
+export function formatConfigReport(report: ConfigReport): string {
+  const row = (label: string, text: string) => `${label.padEnd(12)}${text}\n`;
+  const value = (s: Shown, unset = 'unset') => (s.value === null ? unset : `${s.value} (${s.source})`);
+  return (
+    row('config file', report.configFile.value === null ? 'none found' : `${report.configFile.value} (${report.configFile.source})`) +
+    row('profile', value(report.profile, 'none')) +
+    row('app ID', value(report.appId)) +
+    row('app secret', report.appSecret.set ? `set (from ${report.appSecret.source})` : 'unset') +
+    row('region', value(report.region)) +
+    row('base URL', value(report.baseUrl)) +
+    row('timeout', value(report.timeout)) +
+    row('proxy', report.proxy.value === null ? (report.proxy.source ?? 'none') : value(report.proxy)) +
+    (report.insecure ? row('insecure', 'yes (flag --insecure)') : '')
+  );
+}

@@ -1,0 +1,170 @@
+// The mistakes of a newcomer's first hour, caught before anything is sent: input → exit code, the culprit
+// named, the fix suggested. Each row runs the built CLI; nothing here needs the network.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { DESC_DISPLAY_CHARS, TITLE_DISPLAY_CHARS } from '../../src/message/display-limits.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-first-hour-'));
+  writeFileSync(join(dir, 'devices.csv'), 'client_id,country\ndevice-1,DE\ndevice-2,FR\n');
+  writeFileSync(join(dir, 'no-header.csv'), 'device-1,DE\ndevice-2,FR\n');
+  // The comma after "Hi" on line 7 makes the "}" on line 8, column 3 unexpected.
+  writeFileSync(
+    join(dir, 'trailing.json'),
+    ['{', '  "type": 1,', '  "time_to_live": 3600,', '  "condition": { "type": 0 },', '  "notification": {', '    "desc": "x",', '    "title": "Hi",', '  }', '}', ''].join('\n'),
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = (extra: Record<string, string> = {}) => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_APP_ID: 'demo-app', PUSHCTL_APP_SECRET: 'demo-secret', PUSHCTL_BASE_URL: 'http://127.0.0.1:9', ...extra });
+
+interface Row {
+  name: string;
+  args: string[];
+  env?: Record<string, string>;
+  code: number;
+  /** What stderr must say: the culprit, and the fix. */
+  says: RegExp[];
+  /** What it must not say. */
+  not?: RegExp[];
+}
+
+const long = (n: number) => 'x'.repeat(n);
+
+const rows: Row[] = [
+  {
+    name: 'a client-ID file that is CSV with a header',
+    args: ['send', '--client-ids-file', 'devices.csv', '--title', 'Hi'],
+    code: 3,
+    says: [/client_id,country/, /header/, /comma/, /cut -d, -f1/],
+  },
+  {
+    name: 'a client-ID file that is CSV without a header',
+    args: ['validate', '--client-ids-file', 'no-header.csv', '--title', 'Hi'],
+    code: 3,
+    says: [/line 1/, /comma/, /cut -d, -f1/],
+  },
+  {
+    name: 'a title the notification shade would cut: a warning, still valid',
+    args: ['validate', '--all', '--title', long(TITLE_DISPLAY_CHARS + 1)],
+    code: 0,
+    says: [/warnings:/, new RegExp(`notification\\.title: ${TITLE_DISPLAY_CHARS + 1} characters.*cut`), new RegExp(`${TITLE_DISPLAY_CHARS}`)],
+  },
+  {
+    name: 'a desc the notification shade would cut, with --strict: an error',
+    args: ['validate', '--all', '--title', 'Hi', '--desc', long(DESC_DISPLAY_CHARS + 1), '--strict'],
+    code: 3,
+    says: [/notification\.desc: .*cut/],
+  },
+  {
+    name: '--ttl 2 days',
+    args: ['send', '--all', '--title', 'Hi', '--ttl', '2', 'days'],
+    code: 2,
+    says: [/"days"/, /--ttl 2d/],
+    not: [/too many arguments/],
+  },
+  {
+    name: 'send --all "Hello world"',
+    args: ['send', '--all', 'Hello world'],
+    code: 2,
+    says: [/"Hello world"/, /--title "Hello world"/],
+    not: [/too many arguments/],
+  },
+  {
+    name: 'send --dry-run',
+    args: ['send', '--dry-run', '--all', '--title', 'Hi'],
+    code: 2,
+    says: [/--dry-run/, /pushctl dry-run --all --title Hi/],
+  },
+  {
+    name: 'config set appId x',
+    args: ['config', 'set', 'appId', 'x'],
+    code: 2,
+    says: [/config only shows/, /pushctl init --app-id x/],
+    not: [/too many arguments/],
+  },
+  {
+    name: 'a trailing comma in a message file',
+    args: ['validate', '-f', 'trailing.json'],
+    code: 3,
+    says: [/trailing comma at line 7, column 18/, /remove the comma/],
+    not: [/line 8/],
+  },
+  {
+    name: 'a trailing comma under GitHub Actions: an annotation on the file',
+    args: ['validate', '-f', 'trailing.json'],
+    env: { GITHUB_ACTIONS: 'true' },
+    code: 3,
+    says: [/^::error file=trailing\.json,line=7,col=18,title=pushctl%3A json::.*trailing comma/m],
+  },
+  {
+    name: '--small-icon-color FF0000',
+    args: ['validate', '--all', '--title', 'Hi', '--small-icon-color', 'FF0000'],
+    code: 3,
+    says: [/"FF0000" is not a colour/, /"#FF0000"/],
+  },
+  {
+    name: '--small-icon-color #FFF',
+    args: ['validate', '--all', '--title', 'Hi', '--small-icon-color', '#FFF'],
+    code: 3,
+    says: [/"#FFF" is not a colour/, /"#FFFFFF"/],
+  },
+  {
+    name: '--small-icon-color 0xff0000',
+    args: ['validate', '--all', '--title', 'Hi', '--small-icon-color', '0xff0000'],
+    code: 3,
+    says: [/"#FF0000"/],
+  },
+  {
+    name: '--ttl 90 minutes',
+    args: ['validate', '--all', '--title', 'Hi', '--ttl', '90', 'minutes'],
+    code: 2,
+    says: [/"minutes"/, /--ttl 90m/],
+  },
+  {
+    name: 'a text value with a space left unquoted',
+    args: ['validate', '--all', '--title', 'Hello', 'world'],
+    code: 2,
+    says: [/"world"/, /--title "Hello world"/],
+  },
+  {
+    name: 'a stray word with --json: the one envelope on stdout, the culprit in it',
+    args: ['send', '--all', 'Hello world', '--json'],
+    code: 2,
+    says: [/"Hello world"/],
+  },
+  {
+    name: 'runs shwo',
+    args: ['runs', 'shwo', 'x'],
+    code: 2,
+    says: [/'runs shwo'/, /did you mean 'runs show'/],
+  },
+  {
+    name: 'normalisation notes are not printed under errors',
+    args: ['validate', '--title', 'Hi', '--country', 'gb', '--small-icon-color', 'FF0000'],
+    code: 3,
+    says: [/invalid/],
+    not: [/normalised/, /→ "GB"/],
+  },
+  {
+    name: 'normalisation notes are printed when the message is valid',
+    args: ['validate', '--title', 'Hi', '--country', 'gb'],
+    code: 0,
+    says: [/normalised/],
+  },
+];
+
+describe('mistakes caught before sending', () => {
+  for (const row of rows) {
+    it(row.name, async () => {
+      const r = await runCli(row.args, { env: env(row.env), cwd: dir });
+      expect(r.code, r.stderr).toBe(row.code);
+      for (const pattern of row.says) expect(r.stderr).toMatch(pattern);
+      for (const pattern of row.not ?? []) expect(r.stderr).not.toMatch(pattern);
+    });
+  }
+});

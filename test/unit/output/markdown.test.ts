@@ -1,0 +1,81 @@
+// Text from outside in the job summary, rendered by a CommonMark + GFM-tables renderer with raw HTML on (as
+// GitHub renders a summary before sanitising): nothing hostile may take effect, and it reads as it arrived.
+import MarkdownIt from 'markdown-it';
+import { describe, expect, it } from 'vitest';
+import { codeBlock, codeSpan, markdownText } from '../../../src/output/markdown.js';
+import { jobSummary } from '../../../src/action/summary.js';
+
+const md = new MarkdownIt({ html: true, linkify: true });
+const render = (markdown: string) => md.render(markdown);
+/** What a reader sees: the rendered HTML's text, entities decoded. */
+const visible = (html: string) =>
+  html.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+const HOSTILE = [
+  '<img src=x onerror=alert(1)>',
+  'key`with`<img src=x>',
+  '``` fence ```',
+  '`',
+  ' spaced ',
+  '**bold** _em_ [link](https://evil.example) ![i](https://evil.example/x.png)',
+  'line one\n::error title=forged::two\r\n# heading',
+  '| cell | break |',
+  '&lt;b&gt; &amp; entity',
+  '<script>alert(1)</script>',
+  'https://evil.example/auto',
+];
+
+/** No element from outside: only the elements the wrapper itself makes. */
+function expectInert(html: string, allowed: RegExp): void {
+  for (const tag of html.match(/<[a-z][^>]*>/gi) ?? []) expect(tag).toMatch(allowed);
+}
+
+describe('Markdown escaping of text from outside', () => {
+  it.each(HOSTILE)('codeSpan shows %j literally, on one line, as one code element', (text) => {
+    const html = render(`x ${codeSpan(text)} y`);
+    expectInert(html, /^<(p|code)>$/);
+    expect(html.match(/<code>/g)).toHaveLength(1);
+    expect(visible(html)).toContain(text.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
+  });
+
+  it.each(HOSTILE)('markdownText shows %j literally, on one line, as plain text', (text) => {
+    const html = render(`said: ${markdownText(text)}`);
+    expectInert(html, /^<p>$/);
+    expect(visible(html).trim()).toBe(`said: ${text.replace(/\r/g, '\\r').replace(/\n/g, '\\n')}`.trim());
+  });
+
+  it('codeBlock keeps a command with backtick fences inside its block', () => {
+    const html = render(`${codeBlock("pushctl send --file 'a```b.json' --title '<img src=x>'", 'sh')}after`);
+    expectInert(html, /^<(pre|code class="language-sh"|p)>$/);
+    expect(visible(html)).toContain("pushctl send --file 'a```b.json' --title '<img src=x>'");
+  });
+});
+
+describe('the job summary', () => {
+  it('renders a hostile message_id, error, field path and report path as text, with the table intact', () => {
+    const summary = jobSummary({
+      mode: 'send',
+      exitCode: 7,
+      skipped: false,
+      messageIds: ['id-1\n::error title=forged::x', '`<img src=x onerror=alert(1)>`'],
+      summary: { batches: { total: 2, accepted: 1, rejected: 0, unknown: 0, not_sent: 1 }, recipients: { total: 1001, accepted: 1000, rejected: 0, unknown: 0, not_sent: 1 } },
+      error: { message: 'rejected: 21005 message illegal (service: "<img src=x> **pwned** [x](https://evil.example)")' },
+      errors: [{ path: 'data["k`<img src=x>"]', rule: 'unknown', message: 'unknown field "<b>x</b>" | split' }],
+      report: 'r`e<p>ort.json',
+      advice: { command: "pushctl send -f 'x```y.json' --client-ids-file report.json", notSent: 1, inDoubt: 0, unit: 'recipients' },
+    } as Parameters<typeof jobSummary>[0]);
+    const html = render(summary);
+    expectInert(html, /^<(h2|p|table|thead|tbody|tr|th|td|code|strong|pre|code class="language-sh")>$/);
+    // The outcome table has its four rows, the findings table its one.
+    expect(html.match(/<tr>/g)).toHaveLength(5 + 2);
+    const text = visible(html);
+    expect(text).toContain('id-1\\n::error title=forged::x');
+    expect(text).toContain('`<img src=x onerror=alert(1)>`');
+    expect(text).toContain('(service: "<img src=x> **pwned** [x](https://evil.example)")');
+    expect(text).toContain('data["k`<img src=x>"]');
+    expect(text).toContain('unknown field "<b>x</b>" | split');
+    expect(text).toContain('r`e<p>ort.json');
+    expect(text).toContain("pushctl send -f 'x```y.json' --client-ids-file report.json");
+    expect(summary.split('\n').some((line) => line.startsWith('::'))).toBe(false);
+  });
+});
