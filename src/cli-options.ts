@@ -88,7 +88,7 @@ export function addDeliveryOptions(cmd: Command, forMessage = true): Command {
   return cmd
     .option('--include-unknown', 'also send to recipients in doubt (a journal or report\'s unknown ones: they may already have the message)')
     .option('--batch-size <n>', 'client IDs per request, at most 1000', ranged('--batch-size', 1, 1000, 'the service takes at most 1000 client IDs per request'))
-    .option('--concurrency <n>', 'requests in flight at once (default 8)', ranged('--concurrency', 1, 1000))
+    .option('--concurrency <n>', 'most requests in flight at once (default: as many as the rate and latency need, up to 256)', ranged('--concurrency', 1, 1000))
     .option('--rate <n>', 'requests per second, shared by all batches (default 50)', ranged('--rate', 0, 100_000, '0 = no limit'))
     .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
     .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', ranged('--max-attempts', 1, 5, '1 = no retries'))

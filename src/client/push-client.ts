@@ -28,7 +28,16 @@ interface Connection {
 
 /** Anything that can make one attempt; sendBatches takes this so tests can script outcomes. */
 export interface PushSender {
-  send(body: PushMessage | object, options?: { signal?: AbortSignal }): Promise<AttemptOutcome>;
+  send(body: PushMessage | object, options?: SendOptions): Promise<AttemptOutcome>;
+}
+
+export interface SendOptions {
+  signal?: AbortSignal;
+  /**
+   * Called once the whole request has been handed to the connection: after a new connection's TCP and TLS
+   * handshakes, which can take long enough to change which of the service's rate windows it lands in.
+   */
+  onWritten?: () => void;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -94,11 +103,11 @@ export class PushClient implements PushSender {
    * aborts before the request is fully sent, the promise rejects with the abort reason (nothing was
    * delivered); after that, the attempt is reported as ambiguous.
    */
-  async send(body: PushMessage | object, options: { signal?: AbortSignal } = {}): Promise<AttemptOutcome> {
+  async send(body: PushMessage | object, options: SendOptions = {}): Promise<AttemptOutcome> {
     options.signal?.throwIfAborted();
     const connection = await this.connection();
     options.signal?.throwIfAborted();
-    return this.request(connection, JSON.stringify(body), options.signal);
+    return this.request(connection, JSON.stringify(body), options.signal, options.onWritten);
   }
 
   /** Close idle keep-alive sockets so the process can exit. */
@@ -121,7 +130,7 @@ export class PushClient implements PushSender {
   }
 
   /** The only I/O in the client. */
-  private request({ transport, agent }: Connection, payload: string, signal: AbortSignal | undefined): Promise<AttemptOutcome> {
+  private request({ transport, agent }: Connection, payload: string, signal: AbortSignal | undefined, onWritten?: () => void): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve, reject) => {
       let connected = false;
       let written = false;
@@ -173,7 +182,10 @@ export class PushClient implements PushSender {
         if (!socket.connecting) connected = true;
         else socket.once('connect', () => (connected = true));
       });
-      req.on('finish', () => (written = true));
+      req.on('finish', () => {
+        written = true;
+        onWritten?.();
+      });
       // A proxy that refused the tunnel says with what status (client/proxy-tunnel-error.ts).
       req.on('error', (error: NodeJS.ErrnoException & { proxyStatus?: number }) => fail(error.code ?? 'ERROR', error.message, error.proxyStatus));
       req.on('response', (res) => {

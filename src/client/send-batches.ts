@@ -4,9 +4,9 @@ import type { ClientIdSource } from '../message/recipients.js';
 import { MAX_BATCH_SIZE, planBatches } from './batches.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { PushSender } from './push-client.js';
-import type { RateLimiter } from './rate-limiter.js';
 import { decideRetry, type RetryPolicyOptions } from './retry.js';
-import { realSleep, type Sleep } from './sleep.js';
+import { InFlight } from './in-flight.js';
+import { monotonicNow, realSleep, type Sleep } from './sleep.js';
 
 /** Where a batch ended up; the same four words the report uses. */
 export type BatchStatus = 'accepted' | 'rejected' | 'unknown' | 'not_sent';
@@ -53,6 +53,18 @@ export interface AttemptEvent {
   retryInMs?: number;
 }
 
+/** What sendBatches needs of a rate limiter (a RateLimiter, or a test's stand-in). */
+export interface Pacer {
+  /** Resolves when a request may start, with its start time. */
+  acquire(signal?: AbortSignal): Promise<number | void>;
+  /** A 22001 answer to the request that started at `startedAt`. */
+  slowDown(startedAt?: number): void;
+  /** The request that started at `startedAt` actually left (was written) at `at`. */
+  departed?(startedAt: number, at: number): void;
+  /** Requests per second at the fastest, to size the number in flight; absent or 0: a fixed number. */
+  readonly peakRate?: number;
+}
+
 export interface SendBatchesOptions {
   client: PushSender;
   /** The validated message; its `condition.client_ids`, if any, are replaced per batch. */
@@ -63,9 +75,14 @@ export interface SendBatchesOptions {
    */
   clientIds?: ClientIdSource;
   batchSize?: number;
+  /**
+   * The most requests in flight at once. With a limiter that tells its pace, fewer are used while answers
+   * are quick: as many as the pace times the observed latency needs (Little's law), up to this cap (default
+   * {@link MAX_CONCURRENCY}). Without one (no rate limit), exactly this many (default 8).
+   */
   concurrency?: number;
   /** Shared by every batch (and every run sharing the same app); none means no pacing. */
-  limiter?: Pick<RateLimiter, 'acquire' | 'slowDown'>;
+  limiter?: Pacer;
   retry?: RetryPolicyOptions;
   /** Aborting stops new batches and retries; requests in flight are allowed to finish. */
   signal?: AbortSignal;
@@ -84,8 +101,15 @@ export interface SendBatchesOptions {
   /** Every attempt, with its raw response, for `--verbose` and the journal. */
   onAttempt?: (event: AttemptEvent) => void;
   sleep?: Sleep;
+  /** A monotonic clock in ms, for the latencies that size the concurrency. */
+  now?: () => number;
   random?: () => number;
 }
+
+/** Requests in flight at most when the concurrency follows the latency and no `concurrency` caps it. */
+export const MAX_CONCURRENCY = 256;
+/** Requests in flight without a rate limit to size them by (and the old fixed default). */
+export const DEFAULT_CONCURRENCY = 8;
 
 /**
  * Send a message to many recipients: split, pace, retry what is safe to retry, and account for every batch.
@@ -94,8 +118,11 @@ export interface SendBatchesOptions {
 export async function sendBatches(options: SendBatchesOptions): Promise<BatchResult[]> {
   const { client, body, limiter, signal, onProgress, onAttempt } = options;
   const sleep = options.sleep ?? realSleep;
+  const now = options.now ?? monotonicNow;
   const random = options.random ?? Math.random;
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
+  const explicit = options.concurrency === undefined ? undefined : Math.max(1, Math.floor(options.concurrency));
+  const pace = limiter?.peakRate === undefined ? undefined : () => limiter.peakRate ?? 0;
+  const inFlight = new InFlight({ cap: explicit ?? MAX_CONCURRENCY, unpaced: explicit ?? DEFAULT_CONCURRENCY, ...(pace ? { pace } : {}) });
   const source = options.clientIds && options.clientIds.length > 0 ? options.clientIds : undefined;
   const batches: readonly (readonly [number, number])[] = planBatches(source?.length ?? 0, options.batchSize ?? MAX_BATCH_SIZE);
   const idsOf = (index: number): (() => readonly string[]) => {
@@ -112,6 +139,25 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   let requests = 0;
   // Set when the service refuses the app itself: the remaining batches would only be refused the same way.
   let halted: string | undefined;
+  let failure: { error: unknown } | undefined;
+  let backingOff = 0;
+  // The dispatcher below waits for something to change: a batch done or started, a stop, or time passing
+  // (the oldest request's age alone can raise the limit).
+  let wake: (() => void) | undefined;
+  const changed = (): void => {
+    const go = wake;
+    wake = undefined;
+    go?.();
+  };
+  const settledOrRisen = async (at: number | undefined, t: number): Promise<void> => {
+    const timer = new AbortController();
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const waits: Promise<unknown>[] = [woken];
+    if (at !== undefined) waits.push(sleep(at - t, timer.signal).catch(() => undefined));
+    await Promise.race(waits);
+    wake = undefined;
+    timer.abort();
+  };
 
   const bodyFor = (clientIds: readonly string[]): object =>
     clientIds.length === 0
@@ -129,8 +175,9 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
     // With --retry-ambiguous, an earlier attempt may have been delivered even if the last one certainly was not.
     let earlierAmbiguous: string | undefined;
     for (;;) {
+      let startedAt: number | void;
       try {
-        await limiter?.acquire(signal);
+        startedAt = await limiter?.acquire(signal);
       } catch {
         stopped = 'interrupted while waiting for the rate limit';
         break;
@@ -153,8 +200,15 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
       // The run's signal is not passed on: cutting a request already on the wire would make it ambiguous.
       // Only a stop-now does that, on purpose.
       if (outcome?.kind === 'ambiguous') earlierAmbiguous = outcome.reason;
-      outcome = await sendOnce(client, batchBody, options.stopNow);
-      if (outcome.kind === 'retryable' && outcome.code === STATUS_RATE_LIMITED) limiter?.slowDown();
+      const token = inFlight.started(now());
+      changed();
+      try {
+        const departed = typeof startedAt === 'number' && limiter?.departed ? () => limiter.departed!(startedAt as number, now()) : undefined;
+        outcome = await sendOnce(client, batchBody, options.stopNow, departed);
+      } finally {
+        inFlight.finished(token, now());
+      }
+      if (outcome.kind === 'retryable' && outcome.code === STATUS_RATE_LIMITED) limiter?.slowDown(startedAt ?? undefined);
       const decision = decideRetry(outcome, attempt, random(), options.retry);
       onAttempt?.({ batch: index, attempt, body: batchBody, outcome, ...(decision.retry ? { retryInMs: decision.delayMs } : {}) });
       if (!decision.retry) break;
@@ -162,30 +216,67 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
         stopped = 'interrupted before a retry';
         break;
       }
+      // A batch waiting to retry is no request in flight: it does not hold back the others.
+      backingOff += 1;
+      changed();
       try {
         await sleep(decision.delayMs, signal);
       } catch {
         stopped = 'interrupted before a retry';
         break;
+      } finally {
+        backingOff -= 1;
       }
     }
     return batchResult(index, ids, end - start, settle(attempt, outcome, stopped, earlierAmbiguous));
   };
 
-  const worker = async (): Promise<void> => {
-    while (next < batches.length && !signal?.aborted && !options.stopNow?.aborted && halted === undefined) {
-      const index = next++;
-      const result = await runBatch(index);
-      results[index] = result;
-      if (result.status === 'rejected' && result.code !== undefined && APP_WIDE_STATUSES.has(result.code)) {
-        halted ??= `the service refused the app (${result.code} ${describeStatus(result.code).meaning}); fix that and resend`;
-      }
-      batchesDone += 1;
-      recipientsDone += recipientCount(result);
-      onProgress?.({ batchesDone, batchesTotal: batches.length, recipientsDone, recipientsTotal, requests, last: result });
+  const finish = (index: number, result: BatchResult): void => {
+    results[index] = result;
+    if (result.status === 'rejected' && result.code !== undefined && APP_WIDE_STATUSES.has(result.code)) {
+      halted ??= `the service refused the app (${result.code} ${describeStatus(result.code).meaning}); fix that and resend`;
     }
+    batchesDone += 1;
+    recipientsDone += recipientCount(result);
+    onProgress?.({ batchesDone, batchesTotal: batches.length, recipientsDone, recipientsTotal, requests, last: result });
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+
+  // Batches start in order, each as soon as the rate limiter and the number in flight allow.
+  const running = new Set<Promise<void>>();
+  const stopping = () => signal?.aborted === true || options.stopNow?.aborted === true || halted !== undefined || failure !== undefined;
+  const onStop = () => changed();
+  signal?.addEventListener('abort', onStop);
+  options.stopNow?.addEventListener('abort', onStop);
+  try {
+    while (next < batches.length && !stopping()) {
+      const active = running.size - backingOff;
+      const t = now();
+      if (active >= inFlight.limit(t)) {
+        await settledOrRisen(inFlight.risesAt(active, t), t);
+        continue;
+      }
+      const index = next++;
+      const task = runBatch(index).then(
+        (result) => finish(index, result),
+        (error: unknown) => {
+          // Not the network's (sendOnce turns every network failure into an outcome): a journal that cannot
+          // be written, or a bug. Nothing more starts; what is in flight is awaited, then the error thrown.
+          failure ??= { error };
+          changed();
+        },
+      );
+      running.add(task);
+      void task.finally(() => {
+        running.delete(task);
+        changed();
+      });
+    }
+    await Promise.all(running);
+  } finally {
+    signal?.removeEventListener('abort', onStop);
+    options.stopNow?.removeEventListener('abort', onStop);
+  }
+  if (failure) throw failure.error;
   if (halted !== undefined) {
     for (let index = next; index < batches.length; index++) {
       const [start, end] = batches[index]!;
@@ -196,9 +287,9 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
 }
 
 /** One attempt; a stop-now before the request left is an attempt that certainly was not processed. */
-async function sendOnce(client: PushSender, body: object, stopNow: AbortSignal | undefined): Promise<AttemptOutcome> {
+async function sendOnce(client: PushSender, body: object, stopNow: AbortSignal | undefined, onWritten: (() => void) | undefined): Promise<AttemptOutcome> {
   try {
-    return await client.send(body, stopNow ? { signal: stopNow } : {});
+    return await client.send(body, { ...(stopNow ? { signal: stopNow } : {}), ...(onWritten ? { onWritten } : {}) });
   } catch (error) {
     if (!stopNow?.aborted) throw error;
     return { kind: 'retryable', reason: 'stopped before the request was sent', permanent: true };

@@ -134,8 +134,10 @@ export function formatSummary(summary: DeliverySummary, results: readonly BatchR
   ];
   // Group failures by cause so a 200-batch run shows a handful of lines, not two hundred.
   const causes = new Map<string, number>();
-  for (const r of results.map(inert)) {
-    if (r.status === 'accepted') continue;
+  for (const raw of results) {
+    // Accepted batches are only counted; and no batch is copied whole (its client IDs are made on reading).
+    if (raw.status === 'accepted') continue;
+    const r = inert(raw);
     const cause = r.code !== undefined ? describeCode(r.code, r.message) : (r.reason ?? r.status);
     causes.set(`${r.status}: ${cause}`, (causes.get(`${r.status}: ${cause}`) ?? 0) + 1);
   }
@@ -162,11 +164,18 @@ export function formatAttempt(event: AttemptEvent, request: RequestView): string
 
 const truncate = (text: string, max = 4000) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
 
-/** A result whose server-given texts have their control characters escaped, for the terminal. */
-function inert(result: BatchResult): BatchResult {
-  const out = { ...result };
-  if (out.messageId !== undefined) out.messageId = escapeControl(out.messageId);
-  if (out.reason !== undefined) out.reason = escapeControl(out.reason);
+/** What the terminal shows of a batch: its outcome, without its client IDs. */
+type ResultText = Pick<BatchResult, 'status' | 'messageId' | 'code' | 'message' | 'reason'>;
+
+/**
+ * A result's texts with the server-given ones' control characters escaped, for the terminal. Only the
+ * fields it shows are copied: spreading a result would make its client ID strings (a getter) for nothing.
+ */
+function inert(result: BatchResult): ResultText {
+  const { status, code, message } = result;
+  const out: ResultText = { status, code, message };
+  if (result.messageId !== undefined) out.messageId = escapeControl(result.messageId);
+  if (result.reason !== undefined) out.reason = escapeControl(result.reason);
   return out;
 }
 

@@ -22,9 +22,16 @@ export async function startProgress(sink: TextSink, enabled: boolean, text: stri
   // isEnabled is our decision (a TTY), not ora's guess from the CI variable; stdin is left alone so
   // Ctrl-C still reaches the process as SIGINT. NO_COLOR (and FORCE_COLOR=0) apply to the spinner too.
   const spinner = ora({ text, stream: terminal, isEnabled: true, discardStdin: false, color: wantsColor(sink, env) ? 'cyan' : false }).start();
+  let drawn = false;
   return {
     update: (t) => {
       spinner.text = t;
+      // ora draws on its own timer (every 80 ms); the first count is drawn at once, so a run shorter than a
+      // frame (five batches go out in 60 ms) still shows how far it got.
+      if (!drawn) {
+        drawn = true;
+        spinner.render();
+      }
     },
     stop: () => {
       spinner.stop();

@@ -123,7 +123,7 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
       body: request.body,
       ...(clientIds ? { clientIds } : {}),
       batchSize: request.batchSize,
-      concurrency: request.concurrency ?? 8,
+      ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
       limiter: new RateLimiter({ rate: request.rate ?? 50 }),
       retry: { retryAmbiguous: request.retryAmbiguous === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
       signal: ctx.interrupt,

