@@ -1,4 +1,4 @@
-// Shared by the emulator's figures (bench/figures/emulator-*.mjs): the built `pushctl serve` in a child
+// Shared by the emulator's figures (bench/emulator-fanout.mjs, bench/emulator-memory.mjs, run by the figures in bench/figures/emulator-*.mjs): the built `pushctl serve` in a child
 // process, its memory read from /proc, pushes over keep-alive connections, and the figure lines.
 // Every server listens on 127.0.0.1 only and every child is killed when the figure ends.
 import { spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ const START_TIMEOUT_MS = 30_000;
 /** Starts `pushctl serve --port 0 --rate 0 ...flags` from dist/ (or from `root`, for a before/after). */
 export async function startServe(flags = [], root = ROOT) {
   const bin = `${root.endsWith('/') ? root : `${root}/`}bin/pushctl.cjs`;
-  if (!existsSync(bin.replace('bin/pushctl.cjs', 'dist/pushctl.cjs'))) throw new Error(`${bin}: dist/ is missing; run npm run build first`);
+  if (!existsSync(bin.replace('bin/pushctl.cjs', 'dist/main.cjs'))) throw new Error(`${bin}: dist/ is missing; run npm run build first`);
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PUSHCTL_') && k !== 'NODE_OPTIONS' && k !== 'NODE_EXTRA_CA_CERTS'));
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--rate', '0', ...flags], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   // The request log goes to stderr: read and dropped, as a terminal would show and forget it.

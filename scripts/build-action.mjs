@@ -12,7 +12,7 @@ await build({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',

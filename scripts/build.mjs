@@ -5,13 +5,12 @@
 // that island's file; everything else is bundled in. A command thus loads two files (main and its own), and
 // the price is some code repeated across files on disk, which no single run loads twice.
 //
-// The CLI's islands are CommonJS (dist/*.cjs), loaded by src/islands/load-island.ts with V8's code cache,
-// which the build writes by running the CLI (scripts/train-code-cache.mjs). The library's are ES modules
-// (dist/*.js) for `import 'pushctl'`.
+// The CLI's islands are CommonJS (dist/*.cjs), plain files that bin/pushctl.cjs and each other load with
+// require(): an ES module entry starts Node's ESM loader, about 8 ms on Node 20 that a CLI run never needs.
+// The library's are ES modules (dist/*.js) for `import 'pushctl'`.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import path from 'node:path';
 
 const OUT = 'dist';
@@ -23,81 +22,57 @@ const SHARED = {
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',
 };
+// One file per command: every command that src/cli.ts loads with import(), so a new command gets its own
+// file rather than joining main.cjs, which every run loads.
+const COMMANDS = [...readFileSync('src/cli.ts', 'utf8').matchAll(/import\('\.\/commands\/([\w-]+)\.js'\)/g)].map((m) => m[1]);
 const CLI_ISLANDS = {
   main: 'src/main.ts',
-  'commands/validate': 'src/commands/validate.ts',
-  'commands/send': 'src/commands/send.ts',
-  'commands/serve': 'src/commands/serve.ts',
-  'commands/init': 'src/commands/init.ts',
-  'commands/config': 'src/commands/config.ts',
-  'commands/check': 'src/commands/check.ts',
-  'commands/schema': 'src/commands/schema.ts',
-  'commands/completion': 'src/commands/completion.ts',
-  'commands/runs': 'src/commands/runs.ts',
+  ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name}`, `src/commands/${name}.ts`])),
   ...SHARED,
 };
-const LIB_ISLANDS = { lib: 'src/lib.ts', ...SHARED };
+// The library is one file: nothing it exports loads another island (the emulator, the client and the
+// validator are all in it), so ES module copies of the CLI's shared islands would be dead weight.
+const LIB_ISLANDS = { lib: 'src/lib.ts' };
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 /** Island name by what a dynamic import() names: an absolute source path (extension-less) or a package. */
 const islandKey = (importPath, resolveDir) => (importPath.startsWith('.') ? path.resolve(resolveDir, importPath).replace(/\.[jt]s$/, '') : importPath);
-const islandNames = (set) => new Map(Object.entries(set).map(([name, src]) => [src.startsWith('src/') ? path.resolve(src).replace(/\.ts$/, '') : src, name]));
-const BUILTINS = new Set(builtinModules);
 
 /**
- * ES module islands: a dynamic import of another island stays a dynamic import of its file, relative to
- * this island's file.
+ * A dynamic import of another island stays an import of that island's output file (`extension`), relative
+ * to this island's file; any other import is bundled in.
+ *
+ * In the CommonJS files, esbuild makes such an import() a require() and, since our sources are ES modules
+ * to Node, gives it Node's shape: `default` is the whole module.exports. An island is an ES module that
+ * esbuild turned into CommonJS (marked __esModule), so its `default` is its own default export (ora's
+ * spinner function): a one-line re-export, outside Node's rules, gives import() that shape.
  */
-const esmIslands = (self, set) => ({
-  name: 'esm-islands',
+const islands = (self, set, extension) => ({
+  name: 'islands',
   setup(b) {
-    const names = islandNames(set);
+    const names = new Map(Object.entries(set).map(([name, src]) => [src.startsWith('src/') ? path.resolve(src).replace(/\.ts$/, '') : src, name]));
     b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.namespace === 'island') return { path: args.path, external: true };
       if (args.kind !== 'dynamic-import') return undefined;
       const target = names.get(islandKey(args.path, args.resolveDir));
       if (target === undefined || target === self) return undefined;
       const relative = path.relative(path.dirname(path.join(OUT, self)), path.join(OUT, target));
-      return { path: `${relative.startsWith('.') ? '' : './'}${relative}.js`, external: true };
+      const file = `${relative.startsWith('.') ? '' : './'}${relative}${extension}`;
+      return extension === '.cjs' ? { path: file, namespace: 'island' } : { path: file, external: true };
     });
-  },
-});
-
-/**
- * CommonJS islands: the loader's `__pushctl_island(name)` stands in for a dynamic import of another island,
- * through a small module that gives it the shape import() would (its default export is an ES module's
- * default, or a CommonJS module's exports). A dynamic import of a Node built-in becomes require(), so the
- * CLI never starts Node's ESM loader; only an import() of a runtime path (an .mjs config file) remains.
- */
-const cjsIslands = (self, set) => ({
-  name: 'cjs-islands',
-  setup(b) {
-    const names = islandNames(set);
-    b.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
-      if (BUILTINS.has(args.path.replace(/^node:/, ''))) return { path: args.path, namespace: 'builtin' };
-      const target = names.get(islandKey(args.path, args.resolveDir));
-      if (target === undefined || target === self) return undefined;
-      return { path: target, namespace: 'island' };
-    });
-    b.onResolve({ filter: /^island-exports:/ }, (args) => ({ path: args.path.slice('island-exports:'.length), namespace: 'island-exports' }));
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
-    b.onLoad({ filter: /.*/, namespace: 'island-exports' }, (args) => ({ contents: `module.exports = __pushctl_island(${JSON.stringify(args.path)});`, loader: 'js' }));
-    b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({
-      contents: [
-        `const m = __pushctl_island(${JSON.stringify(args.path)});`,
-        'export default m.__esModule ? m.default : m;',
-        `export * from ${JSON.stringify(`island-exports:${args.path}`)};`,
-      ].join('\n'),
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({ contents: `export * from ${JSON.stringify(args.path)}; export { default } from ${JSON.stringify(args.path)};`, loader: 'js' }));
   },
 });
 
 // Bundled CommonJS dependencies (commander, cosmiconfig) call require() for Node built-ins, so ESM output
 // needs one; files without CommonJS code are written without it, saving the createRequire call.
 const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+// CommonJS has no import.meta: the emulator finds its inbox page beside its own file. Written only into
+// the files that use it.
+const META_URL = '__pushctl_meta_url';
+const META_URL_BANNER = `var ${META_URL}=require('node:url').pathToFileURL(__filename).href;`;
 
 /**
  * commander requires node:child_process at load time for stand-alone executable subcommands, which pushctl
@@ -114,27 +89,6 @@ const lazyChildProcess = {
       contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
       loader: 'js',
     }));
-  },
-};
-
-const ISLAND_HEAD = '(function (exports, require, module, __filename, __dirname, __pushctl_island, __pushctl_meta_url, __pushctl_import) {';
-
-/**
- * cosmiconfig loads a JavaScript config file with import() of a path known only at run time. Code compiled
- * by vm.Script cannot make that import without an experimental option (and its warning), so in the CLI's
- * islands it calls the loader's own import() instead.
- */
-const COSMICONFIG_LOADERS = `${path.sep}cosmiconfig${path.sep}dist${path.sep}loaders.js`;
-const islandImport = {
-  name: 'island-import',
-  setup(b) {
-    b.onLoad({ filter: /cosmiconfig[\\/]dist[\\/]loaders\.js$/ }, (args) => {
-      if (!args.path.endsWith(COSMICONFIG_LOADERS)) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      const contents = text.replace(/\bimport\(/g, '__pushctl_import(');
-      if (contents === text) throw new Error(`${args.path}: no import() to route through the island loader; check the cosmiconfig upgrade`);
-      return { contents, loader: 'js' };
-    });
   },
 };
 
@@ -155,7 +109,7 @@ const common = {
 };
 const results = await Promise.all([
   ...Object.entries(LIB_ISLANDS).map(([name, entry]) =>
-    build({ ...common, entryPoints: { [name]: entry }, format: 'esm', plugins: [esmIslands(name, LIB_ISLANDS), lazyChildProcess], banner: { js: REQUIRE_BANNER } }),
+    build({ ...common, entryPoints: { [name]: entry }, format: 'esm', plugins: [islands(name, LIB_ISLANDS, '.js'), lazyChildProcess], banner: { js: REQUIRE_BANNER } }),
   ),
   ...Object.entries(CLI_ISLANDS).map(([name, entry]) =>
     build({
@@ -163,24 +117,18 @@ const results = await Promise.all([
       entryPoints: { [name]: entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [cjsIslands(name, CLI_ISLANDS), lazyChildProcess, islandImport],
-      // The loader passes the island's file URL in; CommonJS has no import.meta.
-      define: { ...common.define, 'import.meta.url': '__pushctl_meta_url' },
-      // Wrapped as the loader compiles it (ISLAND_HEAD in src/islands/load-island.ts, which checks it).
-      banner: { js: ISLAND_HEAD },
-      footer: { js: '})' },
+      plugins: [islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess],
+      define: { ...common.define, 'import.meta.url': META_URL },
+      // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
+      // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES
+      // module on Node 20.
+      ...(name === 'vendor/cosmiconfig' ? {} : { supported: { 'dynamic-import': false } }),
     }),
   ),
-  // The loader itself, which bin/pushctl.cjs requires.
-  build({ ...common, entryPoints: { pushctl: 'src/islands/cli-entry.ts' }, format: 'cjs', outExtension: { '.js': '.cjs' } }),
 ]);
 for (const file of results.flatMap((r) => r.outputFiles)) {
-  // An island compiled by vm.Script cannot make an import() of its own (see islandImport): fail here, not at run time.
-  if (file.path.endsWith('.cjs') && !file.path.endsWith(`${path.sep}pushctl.cjs`) && /(?<![\w$])import\(/.test(file.text)) {
-    throw new Error(`${file.path}: an import() the island loader cannot make; route it through __pushctl_import (scripts/build.mjs)`);
-  }
   mkdirSync(path.dirname(file.path), { recursive: true });
-  if (!file.path.endsWith('.js')) writeFileSync(file.path, file.text);
+  if (file.path.endsWith('.cjs')) writeFileSync(file.path, file.text.includes(META_URL) ? file.text.replace(/^("use strict";)?/, (head) => head + META_URL_BANNER) : file.text);
   else {
     const body = file.text.slice(REQUIRE_BANNER.length);
     writeFileSync(file.path, /\brequire\b/.test(body) ? file.text : body.replace(/^\n/, ''));
@@ -203,4 +151,3 @@ const bytes = outputs.reduce((n, o) => n + o.bytes, 0);
 console.error(`built dist/ (${(bytes / 1024).toFixed(0)} KiB in ${outputs.length} files)`);
 // The GitHub Action's committed bundle, rebuilt with everything else so a stale one shows in `git status`.
 await import('./build-action.mjs');
-await import('./train-code-cache.mjs');

@@ -1,13 +1,12 @@
 // The GitHub Action run as the runner runs it: `node action/index.js` (the committed bundle) with its inputs
 // as INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and GITHUB_ACTIONS=true.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv } from '../helpers/run-cli.js';
+import { cleanEnv, runProcess } from '../helpers/run-cli.js';
 import { ok, startScriptedServer } from '../helpers/scripted-server.js';
 import { parseOutputFile } from '../helpers/github-output.js';
 
@@ -43,18 +42,13 @@ function runAction(inputs: Record<string, string>, env: Record<string, string> =
   writeFileSync(summaryFile, '');
   const inputEnv = Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]));
   const childEnv = cleanEnv({ HOME: work, XDG_CONFIG_HOME: join(work, '.config'), GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: work, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...inputEnv, ...env });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ACTION], { cwd: work, env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    onSpawn?.(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout, stderr, outputs: parseOutputFile(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') }),
-    );
-  });
+  return runProcess(process.execPath, [ACTION], { cwd: work, env: childEnv, ...(onSpawn ? { onSpawn } : {}) }).then(({ code, stdout, stderr }) => ({
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+    summary: readFileSync(summaryFile, 'utf8'),
+  }));
 }
 
 const MESSAGE = '{\n  "type": 1,\n  "time_to_live": 3600,\n  "condition": { "type": 0 },\n  "notification": { "title": "Version {{version}}", "desc": "{{notes}}" }\n}\n';

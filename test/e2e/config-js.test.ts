@@ -1,6 +1,6 @@
-// Config files written as JavaScript, read by the built CLI. cosmiconfig loads them with import(), which in
-// the CLI's islands (compiled with vm.Script) must go through Node's own loader: and quietly, since a
-// warning on stderr is noise in every CI log.
+// Config files written as JavaScript, read by the built CLI. cosmiconfig loads them with import(), which
+// the CommonJS CLI must leave as Node's own (require() cannot load an ES module on Node 20): and quietly,
+// since a warning on stderr is noise in every CI log.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

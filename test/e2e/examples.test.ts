@@ -3,7 +3,6 @@
 // run them. The GitHub workflow's pushctl steps run this checkout's action bundle as the runner would
 // (INPUT_* variables, GITHUB_OUTPUT); the GitLab job's download and install are answered by stand-ins for
 // curl and npm that install the built CLI, while the checksum check is the real sha256sum.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { BIN, cleanEnv } from '../helpers/run-cli.js';
+import { BIN, cleanEnv, runProcess } from '../helpers/run-cli.js';
 import { parseOutputFile } from '../helpers/github-output.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -69,15 +68,7 @@ const baseEnv = (vars: Record<string, string>) =>
   cleanEnv({ ...vars, HOME: work, XDG_CONFIG_HOME: join(work, '.config'), PATH: `${bin}:${process.env.PATH}`, PUSHCTL_BASE_URL: emulator.url });
 
 function spawnIn(command: string, args: string[], env: Record<string, string | undefined>): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: work, env: env as NodeJS.ProcessEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(command, args, { cwd: work, env });
 }
 
 /** Runs a script as the CI would, in the checkout, with only the given variables (and the stand-ins). */

@@ -4,8 +4,7 @@
 // thread pool for a pipe's writer cannot exit before the writer comes, whatever it is sent but SIGKILL:
 // libuv joins its threads at exit. Answering is what is in pushctl's hands.)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { closeSync, constants, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,12 +21,16 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Whether a thread of the process waits in open() for a pipe's writer (its wchan, in /proc). */
-function waitsForWriter(pid: number): boolean {
+/**
+ * The pipe's write end, opened without waiting: the open succeeds only once a reader has opened the pipe
+ * (POSIX: ENXIO while there is none), i.e. once the CLI has started waiting for it.
+ */
+function writerOnceRead(fifo: string): number | undefined {
   try {
-    return readdirSync(`/proc/${pid}/task`).some((tid) => readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'utf8') === 'wait_for_partner');
-  } catch {
-    return false;
+    return openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') return undefined;
+    throw error;
   }
 }
 
@@ -53,11 +56,14 @@ describe.runIf(process.platform === 'linux')('a file that is a pipe whose writer
       },
     });
     const child = started.at(-1)!;
-    await until(() => waitsForWriter(child.pid!));
+    let writer: number | undefined;
+    await until(() => (writer = writerOnceRead(fifo)) !== undefined);
+    // The pipe is open at both ends and gives nothing yet: the writer is slow.
     child.kill('SIGINT');
     // A process blocked in a synchronous read would print this only once the pipe had given everything.
     await until(() => stderr.includes('SIGINT: stopping:'));
-    await writeFile(fifo, content);
+    writeSync(writer!, content);
+    closeSync(writer!);
     const r = await result;
     expect(r.code, r.stderr).toBe(exitCode);
   });

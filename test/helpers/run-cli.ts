@@ -1,4 +1,5 @@
-// Runs the built CLI (bin/pushctl.cjs → dist/) as a user would, and captures what it prints.
+// Runs a program as a user would, the built CLI (bin/pushctl.cjs → dist/) above all, and captures what it
+// prints: the one spawn-and-capture helper of the tests.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,8 @@ export interface RunOptions {
   cwd?: string;
   /** Called once the process has started, e.g. to send it a signal later. */
   onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** Milliseconds before the child is sent SIGTERM (it then ends with that signal). */
+  timeout?: number;
 }
 
 /** Run journals of this test process go here, never into the real ~/.local/state. */
@@ -33,12 +36,17 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   return { ...env, NO_COLOR: '1', XDG_STATE_HOME: STATE_HOME, ...extra };
 }
 
-export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+/**
+ * Runs a program without a shell and captures what it prints; resolves with how it ended, whatever that
+ * was (rejects only when it could not start). Its stdin is a pipe that gets `input`, then ends.
+ */
+export function runProcess(file: string, args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: (options.env ?? cleanEnv()) as NodeJS.ProcessEnv,
-      cwd: options.cwd ?? FIXTURES,
+    const child = spawn(file, args, {
+      env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+      cwd: options.cwd ?? process.cwd(),
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.timeout ? { timeout: options.timeout } : {}),
     });
     let stdout = '';
     let stderr = '';
@@ -46,7 +54,14 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A child that never reads its stdin may exit before the write lands: that is not an error here.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
     options.onSpawn?.(child);
   });
+}
+
+/** The built CLI, in the fixtures folder and a clean environment unless told otherwise. */
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  return runProcess(process.execPath, [BIN, ...args], { ...options, env: options.env ?? cleanEnv(), cwd: options.cwd ?? FIXTURES });
 }

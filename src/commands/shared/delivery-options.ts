@@ -1,33 +1,27 @@
 // The options every delivering command takes (send, dry-run, resend), checked by one schema: a value out of
 // range is a usage error naming the flag and the range, before anything is read or sent.
-import { z } from 'zod';
+// zod/mini, as the message schema: the full zod API weighs 450 kB in every command file that loads it.
+import * as z from 'zod/mini';
 import { usageError } from '../../errors.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import { DEFAULT_RETRY_POLICY } from '../../client/retry.js';
 
+const BATCH_SIZE = `--batch-size is out of range: use 1 to ${MAX_BATCH_SIZE} (the service takes at most ${MAX_BATCH_SIZE} client IDs per request)`;
+const MAX_ATTEMPTS = `--max-attempts is out of range: use 1 (no retries) to ${DEFAULT_RETRY_POLICY.maxAttempts}`;
+
 export const deliveryOptionsSchema = z.object({
-  batchSize: z
-    .number()
-    .int()
-    .min(1, { message: `--batch-size is out of range: use 1 to ${MAX_BATCH_SIZE} (the service takes at most ${MAX_BATCH_SIZE} client IDs per request)` })
-    .max(MAX_BATCH_SIZE, { message: `--batch-size is out of range: use 1 to ${MAX_BATCH_SIZE} (the service takes at most ${MAX_BATCH_SIZE} client IDs per request)` })
-    .optional(),
-  concurrency: z.number().int().min(1, { message: '--concurrency must be at least 1: e.g. --concurrency 8' }).optional(),
-  maxAttempts: z
-    .number()
-    .int()
-    .min(1, { message: `--max-attempts is out of range: use 1 (no retries) to ${DEFAULT_RETRY_POLICY.maxAttempts}` })
-    .max(DEFAULT_RETRY_POLICY.maxAttempts, { message: `--max-attempts is out of range: use 1 (no retries) to ${DEFAULT_RETRY_POLICY.maxAttempts}` })
-    .optional(),
-  rate: z.number().optional(),
-  retryAmbiguous: z.boolean().optional(),
-  report: z.string().optional(),
+  batchSize: z.optional(z.int().check(z.minimum(1, BATCH_SIZE), z.maximum(MAX_BATCH_SIZE, BATCH_SIZE))),
+  concurrency: z.optional(z.int().check(z.minimum(1, '--concurrency must be at least 1: e.g. --concurrency 8'))),
+  maxAttempts: z.optional(z.int().check(z.minimum(1, MAX_ATTEMPTS), z.maximum(DEFAULT_RETRY_POLICY.maxAttempts, MAX_ATTEMPTS))),
+  rate: z.optional(z.number()),
+  retryAmbiguous: z.optional(z.boolean()),
+  report: z.optional(z.string()),
   /** `--journal <path>`, or false with `--no-journal`. */
-  journal: z.union([z.string(), z.boolean()]).optional(),
-  includeUnknown: z.boolean().optional(),
-  json: z.boolean().optional(),
-  quiet: z.boolean().optional(),
-  verbose: z.boolean().optional(),
+  journal: z.optional(z.union([z.string(), z.boolean()])),
+  includeUnknown: z.optional(z.boolean()),
+  json: z.optional(z.boolean()),
+  quiet: z.optional(z.boolean()),
+  verbose: z.optional(z.boolean()),
 });
 
 export type DeliveryOptions = z.infer<typeof deliveryOptionsSchema>;

@@ -2,9 +2,9 @@
 // SPEC section 7, the emulator's memory and its fleet: RSS within --keep-mb + 64 MiB under 1000-ID pushes
 // and with --fleet 1000000, and an --all push to a 1,000,000-device fleet answered within 50 ms.
 //
-//   node bench/figures/emulator-memory.mjs [--root <other checkout>]   # needs a fresh `npm run build`
+//   node bench/emulator-memory.mjs [--root <other checkout>]   # needs a fresh `npm run build`
 import { parseArgs } from 'node:util';
-import { figure, median, push, pushMany, ROOT, startServe, thousandIds } from '../emulator-harness.mjs';
+import { figure, median, push, pushMany, ROOT, startServe, thousandIds } from './emulator-harness.mjs';
 
 const { values: args } = parseArgs({ options: { root: { type: 'string', default: ROOT }, pushes: { type: 'string', default: '10000' } } });
 const KEEP_MB = 96;

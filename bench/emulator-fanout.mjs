@@ -2,11 +2,11 @@
 // SPEC section 7, the emulator's event stream: 1,000 open readers slow pushes by at most 2x (an entry is
 // serialised once, not once per reader), and a reader that never reads adds at most 32 MiB.
 //
-//   node bench/figures/emulator-fanout.mjs [--root <other checkout>]   # needs a fresh `npm run build`
+//   node bench/emulator-fanout.mjs [--root <other checkout>]   # needs a fresh `npm run build`
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
-import { figure, getJson, MiB, median, pushMany, ROOT, startServe, thousandIds } from '../emulator-harness.mjs';
+import { figure, getJson, MiB, median, pushMany, ROOT, startServe, thousandIds } from './emulator-harness.mjs';
 
 const { values: args } = parseArgs({ options: { root: { type: 'string', default: ROOT }, pushes: { type: 'string', default: '3000' } } });
 const PUSHES = Number(args.pushes);
