@@ -1,7 +1,9 @@
 // `pushctl runs` and `pushctl runs show`: what the journals say about recent runs (SPEC section 8).
 import { dirname } from 'node:path';
+import * as z from 'zod/mini';
 import type { Ctx } from '../context.js';
-import { ExitCode, usageError } from '../errors.js';
+import { checkOptions, wholeNumber } from './shared/check-options.js';
+import { ExitCode } from '../errors.js';
 import { locateRun } from './shared/locate-run.js';
 import { readRunHead, readRunWhole, resendsOf } from '../journal/read-run.js';
 import { listRunFiles, runsDir } from '../journal/runs-dir.js';
@@ -24,9 +26,10 @@ export interface RunsShowOptions {
 }
 
 const DEFAULT_LIMIT = 20;
+const runsListSchema = z.object({ limit: z.optional(wholeNumber('limit', 1, 100_000, '--limit 50')) });
 
 export async function runsListCommand(options: RunsListOptions, ctx: Ctx): Promise<number> {
-  if (options.limit !== undefined && options.limit < 1) throw usageError('--limit must be at least 1', 'e.g. --limit 50');
+  checkOptions(runsListSchema, options);
   const dir = runsDir(ctx.env);
   const runs: RunOverview[] = [];
   for (const file of listRunFiles(dir).slice(0, options.limit ?? DEFAULT_LIMIT)) {

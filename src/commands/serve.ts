@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
+import * as z from 'zod/mini';
 import type { Ctx } from '../context.js';
+import { checkOptions, wholeNumber } from './shared/check-options.js';
 import { isLoopbackHost } from '../client/loopback.js';
 import { configError, usageError } from '../errors.js';
 import type { Emulator, EmulatorApp, Fleet } from '../emulator/index.js';
@@ -36,19 +38,25 @@ const MAX_SEED = 2 ** 32 - 1;
 const MAX_KEEP_MB = 16_384;
 const MAX_FLEET = 1_000_000;
 
+/** The numbers `pushctl serve` takes, each in its range. */
+const serveOptionsSchema = z.object({
+  port: wholeNumber('port', 0, 65_535, '--port 8787 (or 0 for any free port)'),
+  rate: wholeNumber('rate', 0, MAX_RATE, '--rate 50 (0 = no limit)'),
+  maxClientIds: wholeNumber('max-client-ids', 0, MAX_CLIENT_IDS, '--max-client-ids 1000 (0 = no limit)'),
+  chaosSeed: z.optional(wholeNumber('chaos-seed', 0, MAX_SEED, '--chaos-seed 7')),
+  keepMb: z.optional(wholeNumber('keep-mb', 1, MAX_KEEP_MB, '--keep-mb 96')),
+  fleet: z.optional(wholeNumber('fleet', 1, MAX_FLEET, '--fleet 10000')),
+});
+
 /**
  * Runs the emulator until `ctx.interrupt` fires, then closes it and returns exit code 0.
  * The URL goes to stdout alone (so `pushctl serve --port 0` can be captured by a script);
  * instructions and one line per request go to stderr.
  */
 export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
-  checkNumber(options.port, 'port', 0, 65_535, '--port 8787 (or 0 for any free port)');
-  checkNumber(options.rate, 'rate', 0, MAX_RATE, '--rate 50 (0 = no limit)');
-  checkNumber(options.maxClientIds, 'max-client-ids', 0, MAX_CLIENT_IDS, '--max-client-ids 1000 (0 = no limit)');
+  checkOptions(serveOptionsSchema, options);
   const chaosSeed = options.chaosSeed ?? 1;
   const keepMb = options.keepMb ?? 96;
-  checkNumber(chaosSeed, 'chaos-seed', 0, MAX_SEED, '--chaos-seed 7');
-  checkNumber(keepMb, 'keep-mb', 1, MAX_KEEP_MB, '--keep-mb 96');
 
   boundHeapGrowth(ctx.env.NODE_OPTIONS);
   // The emulator is loaded only here, so the other commands never pay for it at start-up.
@@ -63,7 +71,6 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   }
 
   if (options.devices !== undefined && options.fleet !== undefined) throw usageError('--devices and --fleet both give the simulated devices', 'use one of them');
-  if (options.fleet !== undefined) checkNumber(options.fleet, 'fleet', 1, MAX_FLEET, '--fleet 10000');
   let fleet: Fleet | undefined;
   if (options.fleet !== undefined) fleet = emu.syntheticFleet(options.fleet, chaosSeed);
   if (options.devices !== undefined) {
@@ -213,13 +220,6 @@ function batchedLines(write: (text: string) => void): { add: (line: string) => v
     },
     flush,
   };
-}
-
-function checkNumber(value: number, name: string, min: number, max: number | undefined, example: string): void {
-  if (!Number.isSafeInteger(value) || value < min || (max !== undefined && value > max)) {
-    const range = max === undefined ? `of ${min} or more` : `from ${min} to ${max}`;
-    throw usageError(`--${name} must be a whole number ${range}, got ${value}`, `for example ${example}`);
-  }
 }
 
 function listenHint(code: string): string {

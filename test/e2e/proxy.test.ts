@@ -1,12 +1,13 @@
 // Sending through a real proxy (tinyproxy on loopback): plain http forwarding to the emulator, https through
 // a CONNECT tunnel to the emulator serving TLS with a throwaway CA, NO_PROXY, --proxy, and failures.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { makeCertificates } from '../helpers/certificates.js';
 import { freePort, startTinyProxy, type TinyProxy } from '../helpers/tinyproxy.js';
 import { startFailingProxy, type ProxyFailure } from '../helpers/failing-proxy.js';
 
@@ -19,16 +20,6 @@ let proxy: TinyProxy;
 let dir: string;
 let tlsServe: ChildProcess;
 let tlsUrl: string;
-
-/** A throwaway CA and a server certificate for 127.0.0.1 and localhost, signed by it. */
-function makeCertificates(at: string): { ca: string; cert: string; key: string } {
-  const run = (args: string[]) => execFileSync('openssl', args, { cwd: at, stdio: 'ignore' });
-  run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=pushctl test CA']);
-  run(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
-  writeFileSync(join(at, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  run(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf']);
-  return { ca: join(at, 'ca.pem'), cert: join(at, 'server.pem'), key: join(at, 'server.key') };
-}
 
 let certs: ReturnType<typeof makeCertificates>;
 

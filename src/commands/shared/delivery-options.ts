@@ -2,7 +2,7 @@
 // range is a usage error naming the flag and the range, before anything is read or sent.
 // zod/mini, as the message schema: the full zod API weighs 450 kB in every command file that loads it.
 import * as z from 'zod/mini';
-import { usageError } from '../../errors.js';
+import { checkOptions } from './check-options.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import { DEFAULT_RETRY_POLICY } from '../../client/retry.js';
 
@@ -28,11 +28,7 @@ export type DeliveryOptions = z.infer<typeof deliveryOptionsSchema>;
 
 /** Checks the delivery options; the first problem is a usage error (exit 2) that says the range. */
 export function checkDeliveryOptions(options: DeliveryOptions): void {
-  const parsed = deliveryOptionsSchema.safeParse(options);
-  if (parsed.success) return;
-  const [issue] = parsed.error.issues;
-  const [message, hint] = (issue?.message ?? 'a delivery option is invalid').split(': ');
-  throw usageError(`${message} (got ${String((options as Record<string, unknown>)[String(issue?.path[0])])})`, hint);
+  checkOptions(deliveryOptionsSchema, options);
 }
 
 type Tuning = Partial<Pick<DeliveryOptions, 'concurrency' | 'rate' | 'retryAmbiguous' | 'maxAttempts' | 'journal'>> & { human: boolean; verbose: boolean };

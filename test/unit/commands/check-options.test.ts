@@ -1,0 +1,39 @@
+// Each command's options go through one schema; a bad value is a usage error naming the flag, the range,
+// the value given and an example.
+import * as z from 'zod/mini';
+import { describe, expect, it } from 'vitest';
+import { CliError, ExitCode } from '../../../src/errors.js';
+import { checkOptions, wholeNumber } from '../../../src/commands/shared/check-options.js';
+import { checkDeliveryOptions } from '../../../src/commands/shared/delivery-options.js';
+
+const schema = z.object({ port: wholeNumber('port', 0, 65_535, '--port 8787'), keepMb: z.optional(wholeNumber('keep-mb', 1, 16_384, '--keep-mb 96')) });
+
+const failure = (run: () => void): CliError => {
+  try {
+    run();
+  } catch (error) {
+    return error as CliError;
+  }
+  throw new Error('no error');
+};
+
+describe('checkOptions', () => {
+  it.each([
+    [{ port: 70_000 }, '--port must be a whole number from 0 to 65535, got 70000', 'for example --port 8787'],
+    [{ port: 1.5 }, 'got 1.5', undefined],
+    [{ port: 8787, keepMb: 0 }, '--keep-mb must be a whole number from 1 to 16384, got 0', 'for example --keep-mb 96'],
+  ])('%j → a usage error naming the flag', (options, message, hint) => {
+    const error = failure(() => checkOptions(schema, options));
+    expect(error).toBeInstanceOf(CliError);
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toContain(message);
+    if (hint) expect(error.hint).toBe(hint);
+  });
+
+  it('passes good options, and the delivery options use the same path', () => {
+    expect(() => checkOptions(schema, { port: 0, keepMb: 96 })).not.toThrow();
+    const error = failure(() => checkDeliveryOptions({ batchSize: 1001 }));
+    expect(error.message).toBe('--batch-size is out of range, got 1001');
+    expect(error.hint).toContain('use 1 to 1000');
+  });
+});
