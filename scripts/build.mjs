@@ -18,6 +18,9 @@ const SHARED = {
   emulator: 'src/emulator/index.ts',
   'client-ids': 'src/input/read-client-ids.ts',
   'proxy-agents': 'src/client/proxy-agents.ts',
+  // What send, dry-run and resend share once they deliver: one copy in the package, not one per command.
+  'delivery/connect': 'src/commands/shared/connect.ts',
+  'delivery/deliver': 'src/commands/shared/deliver.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',

@@ -12,9 +12,8 @@ import { printDelivery } from '../output/delivery.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { formatResendPreview, resendPreviewDocument } from '../output/resend-preview.js';
 import { styleFor } from '../output/style.js';
-import { connect } from './shared/connect.js';
 import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import { asDeliveryOutcome, deliver } from './shared/deliver.js';
+import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { locateRun } from './shared/locate-run.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, remainingOf } from './shared/resume.js';
@@ -48,6 +47,8 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
     appId: options.appId ?? header.app_id,
     ...(options.baseUrl === undefined && options.region === undefined ? { baseUrl: header.base_url ?? `https://${header.host}` } : {}),
   };
+  // Connecting and delivering load only now, from files that send and resend share (see scripts/build.mjs).
+  const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
   const connection = await connect(settings, ctx, scrubber, { dryRun: header.dry_run, human });
   const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
   if (human) ctx.stderr.write(`resending run ${header.run_id}: ${left.clientIds ? `${left.clientIds.length} recipients` : left.audience}${options.includeUnknown && left.inDoubt > 0 ? ` (${left.inDoubt} of them in doubt, included by --include-unknown)` : ''}\n`);

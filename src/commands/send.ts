@@ -16,9 +16,9 @@ import { styleFor, type Style } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { envelopeText } from '../output/envelope.js';
 import { ExitCode } from '../errors.js';
-import { connect } from './shared/connect.js';
 import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import { asDeliveryOutcome, deliver, type Delivery } from './shared/deliver.js';
+import type { Delivery } from './shared/deliver.js';
+import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { prepareMessage } from './shared/prepare-message.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
@@ -94,6 +94,8 @@ export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: S
   }
 
   // 3. Where to send it, and as whom; the report path is checked before anything is sent.
+  // Connecting and delivering load only now, from files that send and resend share (see scripts/build.mjs).
+  const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
   const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human });
   const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd).catch((error) => {
     connection.client.close();

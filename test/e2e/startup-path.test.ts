@@ -54,8 +54,8 @@ describe('the start-up path of the built CLI', () => {
     expect(r.stdout + r.stderr).toContain('valid');
   });
 
-  it('a one-message send needs main.cjs and its own file: no emulator, spinner, cosmiconfig, proxy agents or colour', async () => {
-    const r = await runWithOnly(['main.cjs', 'commands/send.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
+  it('a one-message send needs main.cjs, its own file and the delivery files it shares with resend: no emulator, spinner, cosmiconfig, proxy agents or colour', async () => {
+    const r = await runWithOnly(['main.cjs', 'commands/send.cjs', 'delivery/connect.cjs', 'delivery/deliver.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
     expect(r.code, r.stderr).toBe(0);
     expect(emulator.messages('demo-app').map((m) => m.body.condition.client_ids)).toContainEqual(['device-1']);
   });

@@ -10,12 +10,12 @@ import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
 import { sendBatches, type BatchResult } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
 import type { ClientIdSource } from '../../message/recipients.js';
-import type { MessageIssue, PushMessage } from '../../message/types.js';
+import type { PushMessage } from '../../message/types.js';
 import { audienceWords } from '../../message/audience.js';
 import { RunJournal } from '../../journal/run-journal.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import type { JournalWriteError } from '../../journal/writer.js';
-import { formatAttempt, type DeliveryOutcome } from '../../output/delivery.js';
+import { formatAttempt } from '../../output/delivery.js';
 import { movingRate, startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
@@ -200,14 +200,4 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
 /** How the user names a run: its id when its journal is in the runs directory `pushctl runs` reads, else its path. */
 function runReference(journal: RunJournal, option: string | boolean | undefined, env: Record<string, string | undefined>): string {
   return typeof option === 'string' || !journal.path.startsWith(runsDir(env)) ? journal.path : journal.runId;
-}
-
-/** A delivery in output/'s terms, with what the command knows beside it. */
-export function asDeliveryOutcome(delivery: Delivery, extra: { batched: boolean; warnings: MessageIssue[]; notes: MessageIssue[]; resumedFrom?: string }): DeliveryOutcome {
-  const failure = delivery.journalFailure;
-  return {
-    ...delivery,
-    ...extra,
-    ...(failure ? { journalError: { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } } : {}),
-  };
 }
