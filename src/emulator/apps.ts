@@ -1,3 +1,4 @@
+import { parseJson } from '../message/parse-json.js';
 import { readFile } from 'node:fs/promises';
 
 /** An application the emulator knows: its ID, its secret, and whether its push SDK is disabled (21007). */
@@ -80,7 +81,7 @@ export async function loadAppsFile(path: string): Promise<EmulatorApp[]> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch (error) {
     throw new EmulatorConfigError(`${path} is not valid JSON: ${(error as Error).message}`, FILE_SHAPE_HINT);
   }

@@ -1,6 +1,6 @@
 // Where a value sits in a JSON text, by the path the validator reports (`condition.targeting.country[2]`),
 // so CI annotations can point at the offending line and column of the message file.
-import { lineAndColumn } from './parse-json.js';
+import { jsonStringEnd, lineAndColumn } from './parse-json.js';
 
 export interface JsonPosition {
   line: number;
@@ -50,10 +50,11 @@ function walk(text: string, visit: (path: string, offset: number) => void): void
   };
   const string = (): string => {
     const start = i;
-    i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    if (i >= text.length) throw new Error('unterminated string');
-    i++;
+    try {
+      i = jsonStringEnd(text, i);
+    } catch {
+      throw new Error('unterminated string');
+    }
     return JSON.parse(text.slice(start, i)) as string;
   };
   const value = (path: (string | number)[]): void => {

@@ -117,22 +117,7 @@ export function firstErrorOffset(text: string): number {
     for (const ch of word) if (text[i] === ch) i++; else fail();
   };
   const string = () => {
-    i++; // opening quote
-    while (i < text.length) {
-      const ch = text[i]!;
-      if (ch === '"') return void i++;
-      if (ch < ' ') fail();
-      if (ch === '\\') {
-        i++;
-        const esc = text[i];
-        if (esc === 'u') {
-          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) { i += k; fail(); }
-          i += 5;
-        } else if (esc !== undefined && '"\\/bfnrt'.includes(esc)) i++;
-        else fail();
-      } else i++;
-    }
-    fail();
+    i = jsonStringEnd(text, i);
   };
   const number = () => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
@@ -186,4 +171,29 @@ export function firstErrorOffset(text: string): number {
   } catch (offset) {
     return typeof offset === 'number' ? offset : 0;
   }
+}
+
+/**
+ * Where the JSON string whose opening quote is at `start` ends: the offset just past its closing quote.
+ * Throws the offset of the first character that makes it invalid (a control character, a bad escape, the
+ * end of the text). The one string scanner of the message module: firstErrorOffset and json-position use it.
+ */
+export function jsonStringEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"') return i + 1;
+    if (ch < ' ') throw i;
+    if (ch !== '\\') {
+      i++;
+      continue;
+    }
+    const esc = text[i + 1];
+    if (esc === 'u') {
+      for (let k = 2; k <= 5; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) throw i + k;
+      i += 6;
+    } else if (esc !== undefined && '"\\/bfnrt'.includes(esc)) i += 2;
+    else throw i + 1;
+  }
+  throw i;
 }

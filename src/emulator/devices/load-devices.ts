@@ -1,6 +1,7 @@
 // The devices of `pushctl serve --devices <file>`: a JSON array (or `{"devices": [...]}`), or CSV with a
 // header (RFC 4180, read by csv-parse: quoted fields, quoted commas and quotes, CRLF). Values are checked
 // by the message's own rules, so a device can be reached by the messages that name it.
+import { parseJson } from '../../message/parse-json.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as z from 'zod/mini';
 import { countryCode, languageCode, osVersion } from '../../message/schema.js';
@@ -34,7 +35,7 @@ interface Located {
 function parseJsonDevices(text: string): Located[] {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch (error) {
     throw new DevicesFileError(`not valid JSON: ${(error as Error).message}`);
   }

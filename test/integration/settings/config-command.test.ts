@@ -1,17 +1,11 @@
 import { chmod } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configCommand, showConfig } from '../../../src/commands/config.js';
-import { sandbox, testCtx, type Sandbox } from './helpers.js';
+import { testCtx, useSandbox } from './helpers.js';
 
 const canary = 'CANARY-s3cr3t-7d1f0a';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await box.cleanup();
-});
+const box = useSandbox();
 
 describe('pushctl config', () => {
   it('shows each setting with its source, the secret only as set', async () => {

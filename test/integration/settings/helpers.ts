@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach } from 'vitest';
 import type { Ctx } from '../../../src/context.js';
 
 /** A temporary home with a project inside it; the env points HOME and XDG_CONFIG_HOME into it. */
@@ -12,6 +13,27 @@ export interface Sandbox {
   env: Record<string, string | undefined>;
   write(relative: string, text: string, mode?: number): Promise<string>;
   cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh sandbox for every test of the file that calls this at its top level: made before each test,
+ * removed after it. The object returned stands for the current test's sandbox.
+ */
+export function useSandbox(): Sandbox {
+  let current: Sandbox | undefined;
+  beforeEach(async () => {
+    current = await sandbox();
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return new Proxy({} as Sandbox, {
+    get: (_, key) => {
+      if (!current) throw new Error('the sandbox exists only while a test runs');
+      return Reflect.get(current, key);
+    },
+  });
 }
 
 export async function sandbox(): Promise<Sandbox> {

@@ -1,21 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { init, initCommand } from '../../../src/commands/init.js';
 import { ExitCode } from '../../../src/errors.js';
 import { loadConfigFile } from '../../../src/settings/load.js';
-import { sandbox, testCtx, type Sandbox } from './helpers.js';
+import { testCtx, useSandbox } from './helpers.js';
 import { rejectionOf } from '../../helpers/cli-error.js';
 
 const canary = 'CANARY-init-9b2e';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await box.cleanup();
-});
+const box = useSandbox();
 
 const ctxFor = (options: { stdin?: string; tty?: boolean; answers?: string[]; env?: Record<string, string | undefined> } = {}) =>
   testCtx({ cwd: box.project, env: options.env ?? box.env, stdin: options.stdin, tty: options.tty, answers: options.answers });

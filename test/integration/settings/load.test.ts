@@ -1,18 +1,12 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import { loadConfigFile, searchDirs, userConfigDir } from '../../../src/settings/load.js';
-import { sandbox, type Sandbox } from './helpers.js';
+import { useSandbox } from './helpers.js';
 import { rejectionOf } from '../../helpers/cli-error.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await box.cleanup();
-});
+const box = useSandbox();
 
 
 const load = (cwd = box.project, explicitPath?: string, env = box.env) => loadConfigFile({ cwd, explicitPath, env, platform: 'linux' });

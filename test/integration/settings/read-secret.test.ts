@@ -1,19 +1,13 @@
 import { PassThrough } from 'node:stream';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/errors.js';
 import { loadSettings } from '../../../src/settings/load-settings.js';
 import { readSecret, stripTrailingNewlines } from '../../../src/settings/read-secret.js';
-import { sandbox, type Sandbox } from './helpers.js';
+import { useSandbox } from './helpers.js';
 import { rejectionOf } from '../../helpers/cli-error.js';
 
-let box: Sandbox;
-beforeEach(async () => {
-  box = await sandbox();
-});
-afterEach(async () => {
-  await box.cleanup();
-});
+const box = useSandbox();
 
 const stdinOf = (text: string) => {
   const stream = new PassThrough();

@@ -119,3 +119,10 @@ describe('Fleet', () => {
     expect(fleet.audience(gb).reached).toBe(a.filter((d) => reaches(d, gb)).length);
   });
 });
+
+describe('a JSON devices file that is not JSON', () => {
+  it('is named at its line and column by the message module parser (one JSON reader for message, apps and devices files)', () => {
+    expect(() => parseDevices('[\n  {"client_id": "a",}\n]')).toThrow(/trailing comma at line 2, column 20/);
+    expect(() => parseDevices('[\n  {"client_id": "a"\n')).toThrow(/at line 3, column 1/);
+  });
+});
