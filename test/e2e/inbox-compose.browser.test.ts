@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserFound, startInbox, type Inbox } from '../helpers/inbox-browser.js';
+import { browserFound, startInbox, type Inbox, openInbox } from '../helpers/inbox-browser.js';
 import { runCli } from '../helpers/run-cli.js';
 import { shellWords } from '../helpers/shell-words.js';
 
@@ -32,9 +32,7 @@ async function compose(fields: Record<string, string>): Promise<void> {
 describe.skipIf(!browserFound)('the inbox compose panel (chromium)', () => {
   beforeAll(async () => {
     inbox = await startInbox(() => ['--fleet', '20']);
-    page = await inbox.browser.newPage({ colorScheme: 'light' });
-    await page.goto(`${inbox.url}/`);
-    await page.locator('#live.on').waitFor();
+    page = await openInbox(inbox);
     await page.click('#compose-toggle');
     await page.locator('#compose').waitFor();
   }, 60_000);

@@ -4,7 +4,7 @@
 // and a CSP without inline script.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserFound, startInbox, type Inbox } from '../helpers/inbox-browser.js';
+import { browserFound, startInbox, type Inbox, openInbox } from '../helpers/inbox-browser.js';
 
 let inbox: Inbox;
 let page: Page;
@@ -23,9 +23,7 @@ describe.skipIf(!browserFound)('the inbox page: links, filters, devices, hostile
     for (const title of ['First light', 'Second wind', 'Third time']) expect((await inbox.send('send', '--all', '--title', title)).code).toBe(0);
     expect((await inbox.send('dry-run', '--country', 'US', '--title', 'Rehearsal')).code).toBe(0);
     expect((await inbox.send('send', '--client-id', 'device-000007', '--title', 'Just seven', '--style', 'button', '--button-text', 'Go')).code).toBe(0);
-    page = await inbox.browser.newPage({ colorScheme: 'light' });
-    await page.goto(`${inbox.url}/`);
-    await page.locator('#live.on').waitFor();
+    page = await openInbox(inbox);
   }, 60_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserFound, startInbox, type Inbox } from '../helpers/inbox-browser.js';
+import { browserFound, startInbox, type Inbox, openInbox } from '../helpers/inbox-browser.js';
 
 let inbox: Inbox;
 let dir: string;
@@ -22,9 +22,7 @@ describe.skipIf(!browserFound)('the inbox page (chromium)', () => {
         ),
     );
     dir = inbox.dir;
-    page = await inbox.browser.newPage({ colorScheme: 'light' });
-    await page.goto(`${inbox.url}/`);
-    await page.locator('#live.on').waitFor();
+    page = await openInbox(inbox);
   }, 60_000);
 
   afterAll(async () => {

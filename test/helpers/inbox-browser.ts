@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { BIN, cleanEnv, runCli } from './run-cli.js';
 
 export const BROWSER = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -22,6 +22,14 @@ export interface Inbox {
   send(...args: string[]): ReturnType<typeof runCli>;
   env(): Record<string, string | undefined>;
   stop(): Promise<void>;
+}
+
+/** A new tab on the inbox page, once its live stream is connected. */
+export async function openInbox(inbox: Inbox, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await inbox.browser.newPage({ colorScheme });
+  await page.goto(`${inbox.url}/`);
+  await page.locator('#live.on').waitFor();
+  return page;
 }
 
 /** Starts `pushctl serve --port 0 --rate 0 <serveArgs>` in a fresh directory (`prepare` writes files into it first) and a browser. */

@@ -2,19 +2,14 @@
 /// <reference lib="dom.iterable" />
 // The simulated devices (SPEC section 9): a paged list that says where it is in the whole ("101–200 of
 // 1,000"), found by text, each device with its own inbox whose messages link to their permalinks.
+import type { Device } from '../devices/match.js';
 import { $, button, el, num, plural } from './dom.js';
 import { hashOfMessage } from './url-state.js';
 
 const PAGE = 100;
 
-interface DeviceRow {
-  client_id: string;
-  country: string;
-  language: string;
-  brand: string;
-  model: string;
-  os_version: string;
-  app_version: string;
+/** A device as the devices API lists it: the emulator's own Device, with its inbox's size. */
+interface DeviceRow extends Device {
   inbox: number;
 }
 interface DevicePage {
