@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { PushMessage } from '../message/types.js';
 import { APP_WIDE_STATUSES, describeStatus, STATUS_RATE_LIMITED } from './codes.js';
 import type { ClientIdSource } from '../message/recipients.js';
@@ -245,6 +246,9 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   const running = new Set<Promise<void>>();
   const stopping = () => signal?.aborted === true || options.stopNow?.aborted === true || halted !== undefined || failure !== undefined;
   const onStop = () => changed();
+  // Every request in flight, and every batch waiting for the rate limiter, listens on these signals: up to
+  // 256 at once, far past Node's default of 10 before it warns of a leak on stderr.
+  for (const s of [signal, options.stopNow]) if (s) setMaxListeners(0, s);
   signal?.addEventListener('abort', onStop);
   options.stopNow?.addEventListener('abort', onStop);
   try {

@@ -177,3 +177,23 @@ describe('sendBatches against a scripted server', () => {
     expect(peak).toBeLessThanOrEqual(40);
   });
 });
+
+describe('many requests in flight', () => {
+  it('warn of no listener leak: every request listens on the stop signals (Node warns past 10)', async () => {
+    const server = await serve(() => ({ ...ok(), delayMs: 50 }));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const stop = new AbortController();
+      const stopNow = new AbortController();
+      const results = await sendBatches({ client: clientFor(server.url), body, clientIds: ids(30), batchSize: 1, concurrency: 30, signal: stop.signal, stopNow: stopNow.signal });
+      expect(results.every((r) => r.status === 'accepted')).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
