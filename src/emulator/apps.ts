@@ -1,3 +1,4 @@
+import { CliError, ExitCode } from '../errors.js';
 import { parseJson } from '../message/parse-json.js';
 import { readFile } from 'node:fs/promises';
 
@@ -11,13 +12,13 @@ export interface EmulatorApp {
 /** The app used when none is configured, so that `pushctl serve` alone is enough to try everything. */
 export const DEMO_APP: Readonly<EmulatorApp> = Object.freeze({ id: 'demo-app', secret: 'demo-secret' });
 
-/** A problem in the apps configuration, with a one-line fix. */
-export class EmulatorConfigError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
+/**
+ * A problem in the emulator's configuration, with a one-line fix: the CLI's one error class (exit 6, the
+ * configuration's code), so the hint travels the same way as every other.
+ */
+export class EmulatorConfigError extends CliError {
+  constructor(message: string, hint: string) {
+    super(message, ExitCode.config, hint);
     this.name = 'EmulatorConfigError';
   }
 }
