@@ -186,8 +186,10 @@ describe('the pushctl GitHub Action', () => {
       // run's journal marks unknown (its request had started when the kill came), left out without
       // --include-unknown; and every ID the journal says was not sent went out in the re-run.
       const journals = join(work, 'journals');
-      const killedRun = readdirSync(journals).sort()[0]!;
-      const { results } = readJournal(readFileSync(join(journals, killedRun), 'utf8'));
+      // The killed run is the journal that resends nothing (the re-run's names it as its parent).
+      const runs = readdirSync(journals).map((name) => readJournal(readFileSync(join(journals, name), 'utf8')));
+      expect(runs).toHaveLength(2);
+      const { results } = runs.find((run) => run.header?.parent === undefined)!;
       const inDoubt = new Set(results.filter((r) => r.status === 'unknown').flatMap((r) => r.clientIds));
       const notSent = results.filter((r) => r.status === 'not_sent').flatMap((r) => r.clientIds);
       const reached = new Set([...firstIds, ...resent]);
