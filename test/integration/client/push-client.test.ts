@@ -38,6 +38,15 @@ describe('PushClient against a scripted server', () => {
     expect(JSON.parse(request!.body)).toEqual(message);
   });
 
+  it('sends JSON.stringify of the body byte for byte, with its length in bytes (non-ASCII text, many IDs)', async () => {
+    const server = await serve([ok()]);
+    const body = { ...message, condition: { type: 2, client_ids: Array.from({ length: 1000 }, (_, i) => `id-${i}-é`) }, notification: { title: 'Grüße 日本 🎉 "q" \\ \u2028' } };
+    await clientFor(server.url).send(body);
+    const [request] = server.requests;
+    expect(request!.body).toBe(JSON.stringify(body));
+    expect(request!.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(body))));
+  });
+
   it('keeps a base URL path prefix', async () => {
     const server = await serve([ok()]);
     await clientFor(`${server.url}/prefix/`).send(message);
