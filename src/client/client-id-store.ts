@@ -10,6 +10,8 @@ import { firstControlCharacter } from '../message/control-character.js';
  */
 const PAGE_BYTES = 1 << 20;
 const INITIAL_CAPACITY = 1024;
+/** 2^-32: scales a 32-bit hash to a slot of a table of any size. */
+const TWO_TO_MINUS_32 = 1 / 4294967296;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 /** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
@@ -222,6 +224,12 @@ export interface CollectedClientIds {
  *
  * Repeats are found with an open-addressing table of indices, comparing a 32-bit hash and then the bytes;
  * no string is made for an ID while reading.
+ *
+ * Growing the per-ID arrays and the table means copying them, the old and the new held at once, and
+ * re-inserting every ID (random writes into a table of tens of megabytes: most of the reading time at five
+ * million IDs). Told how many bytes of input are coming ({@link expectBytes}), the collector grows them once
+ * to the size the bytes per new ID so far call for instead of doubling on the way; any size that is not a
+ * power of two is fine for the table, which maps a hash to a slot by scaling rather than masking.
  */
 export class ClientIdCollector {
   private readonly parts: Pages = { pages: [], firstIds: [], asciiPages: [], ends: new Int32Array(INITIAL_CAPACITY), count: 0, odd: undefined };
@@ -229,7 +237,11 @@ export class ClientIdCollector {
   private page: Buffer = Buffer.alloc(0);
   private used = 0;
   private hashes: Int32Array = new Int32Array(INITIAL_CAPACITY);
-  private table: Int32Array = new Int32Array(INITIAL_CAPACITY).fill(-1);
+  /** Indices of IDs, -1 for an empty slot; kept at most half full so probes stay short. */
+  private table: Int32Array = new Int32Array(2 * INITIAL_CAPACITY).fill(-1);
+  /** Input bytes expected in all (see expectBytes), and given so far (each line counted with its line end). */
+  private expectedBytes = 0;
+  private bytesSeen = 0;
   /** The IDs that are not well-formed UTF-16, by their string. */
   private oddIndex: Map<string, number> | undefined;
   private duplicates = 0;
@@ -240,8 +252,23 @@ export class ClientIdCollector {
     this.pageBytes = Math.max(1, Math.floor(options.pageBytes ?? PAGE_BYTES));
   }
 
+  /**
+   * About how many bytes of lines are coming in all (a file's size), so the per-ID arrays and the table are
+   * sized once rather than doubled on the way. Only a hint: a wrong one costs memory or a growth, never a
+   * wrong result.
+   */
+  expectBytes(bytes: number): this {
+    this.expectedBytes = Number.isFinite(bytes) && bytes > 0 ? bytes : 0;
+    return this;
+  }
+
   /** Add one raw ID: trimmed, skipped when blank, counted when a repeat. */
   add(raw: string): void {
+    this.bytesSeen += raw.length + 1;
+    this.addString(raw);
+  }
+
+  private addString(raw: string): void {
     const id = raw.trim();
     if (id === '') return;
     // A control character inside an ID (NUL, escape...): no device has such an ID, and it corrupts output.
@@ -280,6 +307,7 @@ export class ClientIdCollector {
    * making a string when the bytes are plain ASCII.
    */
   addUtf8(bytes: Buffer, start = 0, end: number = bytes.length): void {
+    this.bytesSeen += end - start + 1;
     while (start < end && isAsciiSpace(bytes[start]!)) start++;
     while (end > start && isAsciiSpace(bytes[end - 1]!)) end--;
     if (start === end) return;
@@ -294,7 +322,7 @@ export class ClientIdCollector {
           const at = firstInvalidUtf8(bytes, start, end);
           throw new ClientIdError('invalid UTF-8 in a client ID', at);
         }
-        this.add(bytes.toString('utf8', start, end));
+        this.addString(bytes.toString('utf8', start, end));
         return;
       }
       hash = Math.imul(hash ^ byte, FNV_PRIME);
@@ -318,14 +346,14 @@ export class ClientIdCollector {
    */
   private insert(bytes: Buffer, start: number, end: number, hash: number, ascii: boolean, inPlace: boolean): void {
     const table = this.table;
-    const mask = table.length - 1;
-    let slot = hash & mask;
+    const size = table.length;
+    let slot = slotOf(hash, size);
     for (let index = table[slot]!; index !== -1; index = table[slot]!) {
       if (this.hashes[index] === hash && this.equals(index, bytes, start, end)) {
         this.duplicates += 1;
         return;
       }
-      slot = (slot + 1) & mask;
+      slot = slot + 1 === size ? 0 : slot + 1;
     }
     const length = end - start;
     if (!inPlace) {
@@ -351,9 +379,8 @@ export class ClientIdCollector {
     }
     // Zero bytes in the page; the hash table never matches it, as every other ID has at least one byte.
     this.reserve(0);
-    const mask = this.table.length - 1;
     let slot = 0;
-    while (this.table[slot] !== -1) slot = (slot + 1) & mask;
+    while (this.table[slot] !== -1) slot++;
     this.table[slot] = this.parts.count;
     const index = this.append(0);
     this.oddIndex.set(id, index);
@@ -365,15 +392,27 @@ export class ClientIdCollector {
     const parts = this.parts;
     const index = parts.count;
     if (index === parts.ends.length) {
-      parts.ends = grown(parts.ends);
-      this.hashes = grown(this.hashes);
+      const capacity = this.nextCapacity(index);
+      parts.ends = grown(parts.ends, capacity);
+      this.hashes = grown(this.hashes, capacity);
     }
     parts.ends[index] = this.used;
     this.hashes[index] = hash;
     parts.count = index + 1;
-    // Keep the table at most half full so probes stay short.
-    if (parts.count * 2 > this.table.length) this.growTable();
+    if (parts.count * 2 > this.table.length) this.growTable(2 * parts.ends.length);
     return index;
+  }
+
+  /**
+   * Room for how many IDs, when `count` fill the arrays: twice as many; or, when the input's size is known,
+   * as many as the rest of it holds at the rate of new IDs per byte so far (plus a twentieth), but at least
+   * half as many again, so a hint that is too small still grows in few steps.
+   */
+  private nextCapacity(count: number): number {
+    if (this.expectedBytes === 0 || this.bytesSeen === 0) return count * 2;
+    const rest = Math.max(0, this.expectedBytes - this.bytesSeen);
+    const estimate = Math.ceil(count + ((count * rest) / this.bytesSeen) * 1.05);
+    return Math.max(estimate, Math.ceil(count * 1.5));
   }
 
   /** Make room for `bytes` more bytes after the last ID, starting a new page if needed. */
@@ -405,13 +444,14 @@ export class ClientIdCollector {
     return true;
   }
 
-  private growTable(): void {
-    const table = new Int32Array(this.table.length * 2).fill(-1);
-    const mask = table.length - 1;
+  private growTable(size: number): void {
+    const table = new Int32Array(size).fill(-1);
+    const { hashes } = this;
     const { count } = this.parts;
     for (let index = 0; index < count; index++) {
-      let slot = this.hashes[index]! & mask;
-      while (table[slot] !== -1) slot = (slot + 1) & mask;
+      // An ID with no UTF-8 form has hash 0 (see addOdd): slot 0 onwards, where addOdd looks.
+      let slot = slotOf(hashes[index]!, size);
+      while (table[slot] !== -1) slot = slot + 1 === size ? 0 : slot + 1;
       table[slot] = index;
     }
     this.table = table;
@@ -430,8 +470,13 @@ function isAsciiSpace(byte: number): boolean {
   return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
-function grown(array: Int32Array): Int32Array {
-  const bigger = new Int32Array(array.length * 2);
+function grown(array: Int32Array, length: number): Int32Array {
+  const bigger = new Int32Array(length);
   bigger.set(array);
   return bigger;
+}
+
+/** The table slot of a hash: its share of 2^32 scaled to the table (exact enough; always below `size`). */
+function slotOf(hash: number, size: number): number {
+  return Math.floor((hash >>> 0) * size * TWO_TO_MINUS_32);
 }

@@ -1,6 +1,6 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
-import { createReadStream, openSync } from 'node:fs';
+import { createReadStream, fstatSync, openSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
 import type { ClientIdList } from './read-client-ids.js';
@@ -64,6 +64,8 @@ async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, c
   } catch (error) {
     throw unreadable(error, 'client ID file', path);
   }
+  // Its size lets the collector size its tables once (0 for a pipe: no hint).
+  collector.expectBytes(fstatSync(fd).size);
   return readClientIds(createReadStream(full, { fd, highWaterMark: 1 << 20 }), collector, { includeUnknown });
 }
 

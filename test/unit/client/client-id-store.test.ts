@@ -153,6 +153,62 @@ describe('ClientIdStore', () => {
   });
 });
 
+describe('ClientIdCollector growth', () => {
+  // Thousands of IDs: the tables start with room for 1,024 and grow (or are sized from the hint) on the way.
+  const idOf = (n: number): string => (n % 97 === 0 ? `é${n}` : n % 89 === 0 ? `x\ud800${n}` : `id-${n.toString(16).padStart(8, '0')}`);
+  const bytesOf = (raws: readonly string[]): number => raws.reduce((sum, raw) => sum + Buffer.byteLength(raw) + 1, 0);
+
+  it('finds repeats across growths, without a size hint and with one that is right or wrong either way', () => {
+    const unique = Array.from({ length: 6000 }, (_, n) => idOf(n));
+    // Repeats of early IDs right after each power of two, then the whole list again.
+    const raws = [...unique.slice(0, 1030), ...unique.slice(0, 10), ...unique.slice(1030, 2050), ...unique.slice(1020, 1030), ...unique.slice(2050), ...unique];
+    const expected = reference(raws);
+    const exact = bytesOf(raws);
+    for (const hint of [undefined, 0, 1, 100, exact / 10, exact / 2, exact, exact * 2, exact * 1000, Number.NaN, -5, Number.POSITIVE_INFINITY]) {
+      for (const as of ['bytes', 'strings'] as const) {
+        const collector = new ClientIdCollector();
+        if (hint !== undefined) collector.expectBytes(hint);
+        for (const raw of raws) {
+          if (as === 'bytes' && !raw.includes('\ud800')) collector.addUtf8(Buffer.from(raw));
+          else collector.add(raw);
+        }
+        const { ids, duplicates } = collector.result();
+        expect({ hint, as, duplicates }).toEqual({ hint, as, duplicates: expected.duplicates });
+        expect(ids.toArray()).toEqual(expected.ids);
+      }
+    }
+  });
+
+  it('a size hint never changes the result (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(3000), { minLength: 900, maxLength: 4000 }), fc.option(fc.nat(400_000)), fc.integer({ min: 1, max: 4096 }), (ns, hint, pageBytes) => {
+        const raws = ns.map(idOf);
+        const collector = new ClientIdCollector({ pageBytes });
+        if (hint !== null) collector.expectBytes(hint);
+        for (const raw of raws) collector.add(raw);
+        const expected = reference(raws);
+        const { ids, duplicates } = collector.result();
+        expect(duplicates).toBe(expected.duplicates);
+        expect(ids.toArray()).toEqual(expected.ids);
+      }),
+      // Shrinking thousands of IDs takes minutes: report the first counterexample as it is.
+      { numRuns: 40, endOnFailure: true },
+    );
+  });
+
+  it('takes the hint after IDs were already added (--client-id values, then the file)', () => {
+    const first = Array.from({ length: 1500 }, (_, n) => idOf(n));
+    const file = Array.from({ length: 5000 }, (_, n) => idOf(n + 1000));
+    const collector = new ClientIdCollector().addAll(first).expectBytes(bytesOf(file));
+    for (const raw of file) collector.addUtf8(Buffer.from(raw));
+    // A lone surrogate has no UTF-8 form: as bytes from a file it is U+FFFD.
+    const expected = reference([...first, ...file.map((raw) => Buffer.from(raw).toString('utf8'))]);
+    const { ids, duplicates } = collector.result();
+    expect(duplicates).toBe(expected.duplicates);
+    expect(ids.toArray()).toEqual(expected.ids);
+  });
+});
+
 describe('readClientIds into a store', () => {
   // Lines of tricky text with any line ends, an optional BOM, cut into chunks at any byte (inside a
   // multi-byte character too): the result is that of splitting the decoded text at CR and LF.
