@@ -47,6 +47,37 @@ describe('PushClient against a scripted server', () => {
     expect(request!.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(body))));
   });
 
+  it('sends each body intact when body buffers are reused: one after another, and many at once of different sizes', async () => {
+    const server = await serve(() => ok());
+    const client = clientFor(server.url);
+    const bodyOf = (i: number) => ({ ...message, condition: { type: 2, client_ids: Array.from({ length: 1 + ((i * 37) % 300) }, (_, j) => `b${i}-${j}`) } });
+    for (let i = 0; i < 5; i++) await client.send(bodyOf(i));
+    await Promise.all(Array.from({ length: 40 }, (_, i) => client.send(bodyOf(5 + i))));
+    const received = server.requests.map((request) => request.body).sort();
+    expect(received).toEqual(Array.from({ length: 45 }, (_, i) => JSON.stringify(bodyOf(i))).sort());
+  });
+
+  it('sends JSON.stringify of every body byte for byte, whatever its text and IDs hold', async () => {
+    const server = await serve(() => ok());
+    const client = clientFor(server.url);
+    const mark = '\u0000pushctl:client_ids\u0000';
+    const ids = (...extra: unknown[]) => [...Array.from({ length: 100 }, (_, i) => `id-${i}`), ...extra];
+    const bodies: object[] = [
+      { ...message, condition: { type: 2, client_ids: ids('é', '日本', '😀', '\u2028', '\u007f') } },
+      { ...message, condition: { type: 2, client_ids: ids('a"b') } },
+      { ...message, condition: { type: 2, client_ids: ids('back\\slash') } },
+      { ...message, condition: { type: 2, client_ids: ids('lone\ud800') } },
+      { ...message, condition: { type: 2, client_ids: ids(7, null) } },
+      { ...message, condition: { type: 2, client_ids: [] } },
+      { ...message, notification: { title: mark }, condition: { type: 2, client_ids: ids() } },
+      { ...message, notification: { title: JSON.stringify(mark) }, condition: { type: 2, client_ids: ids() } },
+      { data: { client_ids: ['x'] }, condition: { client_ids: ids(), type: 2, after: 1 }, last: true },
+      { condition: { type: 2, client_ids: ids(), toJSON: () => ({ replaced: true }) } },
+    ];
+    for (const body of bodies) await client.send(body);
+    expect(server.requests.map((request) => request.body)).toEqual(bodies.map((body) => JSON.stringify(body)));
+  });
+
   it('keeps a base URL path prefix', async () => {
     const server = await serve([ok()]);
     await clientFor(`${server.url}/prefix/`).send(message);
