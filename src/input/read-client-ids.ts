@@ -22,6 +22,11 @@ export interface ClientIdList {
 export interface ReadClientIdsOptions {
   /** From a report or a journal, take the unknown IDs too (they may already have the message). */
   includeUnknown?: boolean;
+  /**
+   * Called after each piece of a list of IDs (never a report or a journal, which are read whole) has gone
+   * into the collector: a plan can then grow while the rest is read.
+   */
+  onLines?: () => void;
 }
 
 const NEWLINE = 0x0a;
@@ -45,7 +50,7 @@ const MAX_LINE_BYTES = 64 * 1024;
 export async function readClientIds(input: Readable, collector = new ClientIdCollector(), options: ReadClientIdsOptions = {}): Promise<ClientIdList> {
   const lines = new LineCounter(collector);
   try {
-    return await readLines(input, collector, lines, options.includeUnknown === true);
+    return await readLines(input, collector, lines, options.includeUnknown === true, options.onLines);
   } catch (error) {
     if (!(error instanceof ClientIdError)) throw error;
     const where = lines.report ? 'in the report' : `at line ${lines.line}${error.byte !== undefined ? `, byte ${error.byte + 1}` : ''} of the client-ID input`;
@@ -67,7 +72,7 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean): Promise<ClientIdList> {
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean, onLines: (() => void) | undefined): Promise<ClientIdList> {
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
   let sniffed = false;
@@ -125,6 +130,7 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
       carry = Buffer.from(chunk.subarray(start));
       checkLineLength(carry);
     }
+    onLines?.();
   }
   if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeUnknown);
   if (report) {

@@ -1,0 +1,116 @@
+// Client IDs that are still being read while a run sends (SPEC section 7: at a million IDs the first request
+// leaves within 0.3 s). The reader keeps filling the collector in the background; the feed is the collector
+// as the delivery reads it, and says when it grew, ended or failed.
+import type { Readable } from 'node:stream';
+import type { ClientIdCollector } from '../client/client-id-store.js';
+import type { GrowingClientIds } from '../message/recipients.js';
+import { readClientIds, type ClientIdList, type ReadClientIdsOptions } from './read-client-ids.js';
+
+export { readClientIds } from './read-client-ids.js';
+
+/**
+ * A list shorter than this is read whole before anything is sent, as before: its plan costs some tens of
+ * milliseconds, and a bad line in it then stops the run before anyone has the message. Only a longer list
+ * is sent while it is read.
+ */
+export const STREAM_AFTER = 50_000;
+
+export class ClientIdFeed implements GrowingClientIds {
+  readonly growing = true;
+  /** The whole list, once read to its end. */
+  list: ClientIdList | undefined;
+  /** Why reading stopped short (an invalid line, a read error), once it did. */
+  failure: unknown;
+  private cancelled = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly collector: ClientIdCollector,
+    private readonly input: Readable,
+  ) {}
+
+  /** IDs read so far. */
+  get length(): number {
+    return this.collector.count;
+  }
+
+  /** Whether nothing more will come: read to the end, failed, or cancelled. */
+  get settled(): boolean {
+    return this.list !== undefined || this.failure !== undefined || this.cancelled;
+  }
+
+  slice(start: number, end: number): string[] {
+    return this.collector.current().slice(start, end);
+  }
+
+  jsonBytes(start: number, end: number): Buffer {
+    return this.collector.current().jsonBytes(start, end);
+  }
+
+  /** Calls `listener` whenever IDs were added or reading settled; returns the function that unsubscribes. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stop reading (a second Ctrl-C, a journal that cannot be written): the rest of the input stays unread. */
+  cancel(): void {
+    if (this.settled) return;
+    this.cancelled = true;
+    this.input.destroy();
+    this.notify();
+  }
+
+  /** @internal The reader's side. */
+  grew(): void {
+    if (!this.settled) this.notify();
+  }
+
+  /** @internal */
+  ended(list: ClientIdList): void {
+    if (this.cancelled) return;
+    this.list = list;
+    this.notify();
+  }
+
+  /** @internal */
+  failed(error: unknown): void {
+    if (this.cancelled) return;
+    this.failure = error;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+/**
+ * Reads client IDs from `input` into `collector`. Returns the whole list when it ends (or is a report or a
+ * journal) before `streamAfter` IDs (default {@link STREAM_AFTER}; Infinity: always whole); otherwise
+ * returns a feed at that point, and reading goes on.
+ * An error before that point is thrown; after it, it is the feed's `failure`.
+ */
+export async function feedClientIds(
+  input: Readable,
+  collector: ClientIdCollector,
+  options: Omit<ReadClientIdsOptions, 'onLines'> & { streamAfter?: number } = {},
+): Promise<ClientIdList | ClientIdFeed> {
+  const { streamAfter = STREAM_AFTER, ...readOptions } = options;
+  const feed = new ClientIdFeed(collector, input);
+  let streaming: (() => void) | undefined;
+  const started = new Promise<void>((resolve) => (streaming = resolve));
+  const read = readClientIds(input, collector, {
+    ...readOptions,
+    onLines: () => {
+      if (collector.count >= streamAfter) streaming?.();
+      feed.grew();
+    },
+  });
+  read.then(
+    (list) => feed.ended(list),
+    (error: unknown) => feed.failed(error),
+  );
+  await Promise.race([started, read]);
+  return feed.list ?? feed;
+}
