@@ -65,7 +65,8 @@ export function readRunHead(path: string): RunView | undefined {
     const header = journalHeader(path);
     if (!header) return undefined;
     const end = closingRecord(path);
-    if (end) return { path, header, end, state: stateOf(header, end, undefined), summary: end.summary };
+    // A run that closed without reading all of its input is read whole, to say what it planned.
+    if (end && end.input_stopped === undefined) return { path, header, end, state: stateOf(header, end, undefined), summary: end.summary };
     return readRunWhole(path);
   } catch {
     return undefined;

@@ -92,6 +92,11 @@ export interface EndRecord {
   interrupted: boolean;
   exit_code: number;
   summary: DeliverySummary;
+  /**
+   * Why the run read its client-ID input no further (an invalid line, a second Ctrl-C): its plan has no
+   * `plan` record and reads as incomplete. Absent when the input was read to its end.
+   */
+  input_stopped?: string;
 }
 
 export type JournalRecord = HeaderRecord | PlanRecord | BatchRecord | StartRecord | OutcomeRecord | EndRecord;

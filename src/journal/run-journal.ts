@@ -7,7 +7,7 @@ import type { BatchPlan } from '../client/batches.js';
 import type { DeliverySummary } from '../client/report.js';
 import type { AttemptEvent } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
-import { JOURNAL_FORMAT, type HeaderRecord, type OutcomeRecord } from './records.js';
+import { JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
 import { journalPath, newRunId, pruneRuns, runsDir } from './runs-dir.js';
 import { processStartTicks } from './process-start.js';
 import { JournalWriter, JournalWriteError, type Scrub } from './writer.js';
@@ -160,9 +160,13 @@ export class RunJournal {
     this.quietly(() => this.writer.write(record));
   }
 
-  /** The closing record; then the file is synced and closed, and old runs are pruned. */
-  end(summary: DeliverySummary, exitCode: number, interrupted: boolean): void {
-    this.quietly(() => this.writer.write({ t: 'end', ended_at: new Date().toISOString(), interrupted, exit_code: exitCode, summary }));
+  /**
+   * The closing record; then the file is synced and closed, and old runs are pruned. `inputStopped`: why the
+   * client-ID input was read no further, when the plan did not reach its end.
+   */
+  end(summary: DeliverySummary, exitCode: number, interrupted: boolean, inputStopped?: string): void {
+    const record: EndRecord = { t: 'end', ended_at: new Date().toISOString(), interrupted, exit_code: exitCode, summary, ...(inputStopped !== undefined ? { input_stopped: inputStopped } : {}) };
+    this.quietly(() => this.writer.write(record));
     this.writer.close();
     if (this.dir !== undefined && !this.writer.failure) pruneRuns(this.dir, Date.now());
   }

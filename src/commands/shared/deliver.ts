@@ -192,7 +192,7 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
   // An input that failed half-way is the user's to fix: its own exit code (3 for an invalid line).
   const exitCode = journalFailure ? ExitCode.usage : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
-  journal?.end(summary, exitCode, interrupted);
+  journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
   const audience = audienceWords(request.body);
   const own = leftToSend(summary, audience);
   const left = { notSent: own.notSent, inDoubt: own.inDoubt + (request.inheritedInDoubt ?? 0) };
@@ -214,7 +214,7 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
 
   const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
   // A run that did not read its whole input is resent with that input given again.
-  const unread = plan.open && request.input !== undefined ? request.input : undefined;
+  const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
   const commandFor = runRef !== undefined ? resendRun(runRef, unread) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
   const advice = commandFor ? resendAdvice(commandFor, left, audience) : undefined;
   return {
