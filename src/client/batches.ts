@@ -49,7 +49,8 @@ export class BatchPlan {
   /** A complete plan over `recipients` known IDs (one empty batch when there are none: all devices, targeting). */
   static of(recipients: number, size: number = MAX_BATCH_SIZE): BatchPlan {
     const plan = new BatchPlan(size);
-    plan.ranges.push(...planBatches(recipients, size));
+    // One push per range: a spread of 200,000 ranges (batch size 1) would overflow the call stack.
+    for (const range of planBatches(recipients, size)) plan.ranges.push(range);
     plan.planned = recipients;
     plan.complete = true;
     return plan;
@@ -75,9 +76,9 @@ export class BatchPlan {
     while (available - this.planned >= this.size || (last && available > this.planned)) {
       const range: [number, number] = [this.planned, Math.min(this.planned + this.size, available)];
       added.push(range);
+      this.ranges.push(range);
       this.planned = range[1];
     }
-    this.ranges.push(...added);
     if (last) {
       if (this.ranges.length === 0) this.ranges.push([0, 0]);
       this.complete = true;

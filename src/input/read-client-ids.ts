@@ -149,7 +149,13 @@ function readJournalIds(text: string, collector: ClientIdCollector, includeUnkno
   const run = readJournal(text);
   if (!run.header) throw invalidMessageError('The client-ID input looks like a run journal but has no header record.', 'Give the journal as pushctl wrote it, or one client ID per line.');
   if (run.incomplete) {
-    throw usageError(`the client-ID input is an incomplete run journal and cannot be a resend source: ${run.incomplete.reason}`, 'nothing was sent before its plan was complete: send again from the original input');
+    const sent = run.results.some((r) => r.attempts > 0);
+    throw usageError(
+      `the client-ID input is an incomplete run journal and cannot be a resend source: ${run.incomplete.reason}`,
+      sent
+        ? `it sent some of its input before it stopped: finish it with pushctl resend <the journal> --client-ids-file ${run.header.input ?? '<its client-ID file>'}`
+        : 'nothing was sent before its plan was complete: send again from the original input',
+    );
   }
   const of = (status: 'unknown' | 'not_sent') => run.results.filter((r) => r.status === status);
   if (includeUnknown) for (const r of of('unknown')) collector.addAll(r.clientIds);

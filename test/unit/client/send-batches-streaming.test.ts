@@ -32,6 +32,11 @@ describe('BatchPlan', () => {
     expect(BatchPlan.of(0)).toMatchObject({ complete: true, ranges: [[0, 0]] });
   });
 
+  it('holds a plan of 300,000 one-ID batches, known or grown at once', () => {
+    expect(BatchPlan.of(300_000, 1).ranges).toHaveLength(300_000);
+    expect(new BatchPlan(1).extend(300_000, true)).toHaveLength(300_000);
+  });
+
   it('refuses a batch size the service would not take', () => {
     expect(() => new BatchPlan(1001)).toThrow(RangeError);
   });
