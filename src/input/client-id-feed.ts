@@ -23,6 +23,8 @@ export class ClientIdFeed implements GrowingClientIds {
   failure: unknown;
   private cancelled = false;
   private readonly listeners = new Set<() => void>();
+  /** Set while reading waits for the send to start (see hold). */
+  private held: { promise: Promise<void>; release: () => void } | undefined;
 
   constructor(
     private readonly collector: ClientIdCollector,
@@ -55,15 +57,34 @@ export class ClientIdFeed implements GrowingClientIds {
 
   /** Stop reading (a second Ctrl-C, a journal that cannot be written): the rest of the input stays unread. */
   cancel(): void {
+    this.release();
     if (this.settled) return;
     this.cancelled = true;
     this.input.destroy();
     this.notify();
   }
 
-  /** @internal The reader's side. */
-  grew(): void {
+  /**
+   * Reading goes on once the send has started: until then it would only take the CPU from what must happen
+   * before the first request (loading the client, the settings, the journal's first records).
+   */
+  release(): void {
+    const held = this.held;
+    this.held = undefined;
+    held?.release();
+  }
+
+  /** @internal The reader's side: the reader waits for the promise it returns, if any. */
+  grew(): Promise<void> | undefined {
     if (!this.settled) this.notify();
+    return this.held?.promise;
+  }
+
+  /** @internal Hold reading at the next piece until `release`. */
+  hold(): void {
+    let release = (): void => {};
+    const promise = new Promise<void>((resolve) => (release = resolve));
+    this.held = { promise, release };
   }
 
   /** @internal */
@@ -91,6 +112,9 @@ export class ClientIdFeed implements GrowingClientIds {
  * returns a feed at that point, and reading goes on.
  * An error before that point is thrown; after it, it is the feed's `failure`.
  */
+/**
+ * (The feed holds reading where it starts streaming, until the delivery releases it as it starts sending.)
+ */
 export async function feedClientIds(
   input: Readable,
   collector: ClientIdCollector,
@@ -103,8 +127,12 @@ export async function feedClientIds(
   const read = readClientIds(input, collector, {
     ...readOptions,
     onLines: () => {
-      if (collector.count >= streamAfter) streaming?.();
-      feed.grew();
+      if (streaming && collector.count >= streamAfter) {
+        streaming();
+        streaming = undefined;
+        feed.hold();
+      }
+      return feed.grew();
     },
   });
   read.then(

@@ -24,9 +24,9 @@ export interface ReadClientIdsOptions {
   includeUnknown?: boolean;
   /**
    * Called after each piece of a list of IDs (never a report or a journal, which are read whole) has gone
-   * into the collector: a plan can then grow while the rest is read.
+   * into the collector: a plan can then grow while the rest is read. Reading waits for the promise it returns.
    */
-  onLines?: () => void;
+  onLines?: () => Promise<void> | undefined | void;
 }
 
 const NEWLINE = 0x0a;
@@ -72,7 +72,7 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean, onLines: (() => void) | undefined): Promise<ClientIdList> {
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean, onLines: ReadClientIdsOptions['onLines']): Promise<ClientIdList> {
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
   let sniffed = false;
@@ -130,7 +130,8 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
       carry = Buffer.from(chunk.subarray(start));
       checkLineLength(carry);
     }
-    onLines?.();
+    const held = onLines?.();
+    if (held) await held;
   }
   if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeUnknown);
   if (report) {

@@ -35,6 +35,8 @@ export interface GrowingClientIds extends ClientIdSource {
   onChange(listener: () => void): () => void;
   /** Stop reading: the rest of the input stays unread. */
   cancel(): void;
+  /** Go on reading: it waits from the point where a send could start until the send has started. */
+  release(): void;
 }
 
 export function isGrowing(ids: ClientIdSource | undefined): ids is GrowingClientIds {

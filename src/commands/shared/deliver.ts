@@ -137,7 +137,7 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
   const started = monotonicNow();
   let results: BatchResult[];
   try {
-    results = await sendBatches({
+    const sending = sendBatches({
       client,
       body: request.body,
       ...(clientIds ? { clientIds } : {}),
@@ -166,6 +166,9 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
         }
       },
     });
+    // The first batch is on its way: the rest of the input may take the CPU now.
+    feed?.release();
+    results = await sending;
   } catch (error) {
     journal?.abandon();
     if (request.report) await discardReport(request.report);
