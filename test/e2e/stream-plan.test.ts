@@ -98,6 +98,31 @@ describe('a long client-ID list is sent while it is read', () => {
     expect(run.results.flatMap((r) => r.clientIds)).toEqual([...first, ...rest]);
   }, 60_000);
 
+  it('Ctrl-C while the list is read: nothing more starts, the rest is still read and listed as not sent, and the bare resend sends exactly it', async () => {
+    const first = ids(60_000);
+    const rest = ids(30_000, 60_000);
+    const { child, exit } = sendFromStdin();
+    child.stdin!.write(lines(first));
+    await requestsReach(1, exit);
+    child.kill('SIGINT');
+    // The run waits for the rest of its input, so that its journal lists every recipient.
+    child.stdin!.end(lines(rest));
+    const result = await exit;
+    expect([7, 130]).toContain(result.code);
+    const doc = JSON.parse(result.stdout) as { run_id: string; resend_command: string; summary: { recipients: { total: number; not_sent: number } } };
+    expect(doc.summary.recipients.total).toBe(90_000);
+    const sentBefore = sentIds();
+    expect(doc.summary.recipients.not_sent).toBe(90_000 - sentBefore.length);
+    expect(doc.resend_command).toBe(`pushctl resend ${doc.run_id}`);
+    const run = readJournal(readFileSync(journalFile(), 'utf8'));
+    expect(run.incomplete).toBeUndefined();
+    expect(run.results.flatMap((r) => r.clientIds)).toEqual([...first, ...rest]);
+
+    const resend = await cli(['resend', doc.run_id, '--base-url', server.url, '--rate', '0']);
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(sentIds()).toEqual(sorted([...first, ...rest]));
+  }, 60_000);
+
   it('a short list is read whole before anything is sent: a bad line in it sends nothing', async () => {
     writeFileSync(join(work, 'ids.txt'), lines([...ids(3000), 'bad\u0001id', ...ids(10, 3000)]));
     const result = await cli(['send', '--base-url', server.url, '--app-id', 'app', '--title', 'x', '--client-ids-file', 'ids.txt', '--rate', '0']);
