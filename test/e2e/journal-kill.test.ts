@@ -85,6 +85,29 @@ function delivered(record: string): Map<string, number> {
   return counts;
 }
 
+/** After the resend of what was not sent: every ID not in doubt delivered exactly once, none in doubt sent again. */
+function expectOnceExceptInDoubt(list: readonly string[], unknown: ReadonlySet<string>, before: Map<string, number>, now: Map<string, number>): void {
+  for (const id of list) {
+    if (unknown.has(id)) expect(now.get(id) ?? 0, `${id} (in doubt) was sent again without --include-unknown`).toBe(before.get(id) ?? 0);
+    else expect(now.get(id), `${id} should be delivered exactly once`).toBe(1);
+  }
+}
+
+/** After the resend with --include-unknown: every ID delivered, twice only if it was in doubt. Returns how many twice. */
+function expectAtMostTwiceInDoubt(list: readonly string[], unknown: ReadonlySet<string>, now: Map<string, number>): number {
+  let duplicates = 0;
+  for (const id of list) {
+    const times = now.get(id) ?? 0;
+    expect(times, `${id} was never delivered`).toBeGreaterThanOrEqual(1);
+    if (times > 1) {
+      duplicates += 1;
+      expect(unknown.has(id), `${id} delivered ${times} times but was not unknown`).toBe(true);
+      expect(times).toBeLessThanOrEqual(2);
+    }
+  }
+  return duplicates;
+}
+
 /** Records (delivered or not) the emulator has written so far. */
 function readLines(record: string): number {
   try {
@@ -180,11 +203,7 @@ async function checkRecovery(served: Served, journalDir: string, name: string): 
   } else {
     expect(document.run.resend_command).toBeUndefined();
   }
-  const middle = delivered(served.record);
-  for (const id of ids) {
-    if (unknown.has(id)) expect(middle.get(id) ?? 0, `${id} (in doubt) was sent again without --include-unknown`).toBe(before.get(id) ?? 0);
-    else expect(middle.get(id), `${id} should be delivered exactly once`).toBe(1);
-  }
+  expectOnceExceptInDoubt(ids, unknown, before, delivered(served.record));
   // 2. Those in doubt, only when asked: at most twice.
   if (unknown.size > 0) {
     expect(document.run.include_unknown_command).toMatch(/^pushctl resend \S+ --include-unknown$/);
@@ -192,17 +211,7 @@ async function checkRecovery(served: Served, journalDir: string, name: string): 
     const again = await runCli([...args, ...RESEND_FLAGS], { env: env(journalDir), cwd: dir });
     expect(again.code, again.stderr).toBe(0);
   }
-  const after = delivered(served.record);
-  let duplicates = 0;
-  for (const id of ids) {
-    const times = after.get(id) ?? 0;
-    expect(times, `${id} was never delivered`).toBeGreaterThanOrEqual(1);
-    if (times > 1) {
-      duplicates += 1;
-      expect(unknown.has(id), `${id} delivered ${times} times but was not unknown`).toBe(true);
-      expect(times).toBeLessThanOrEqual(2);
-    }
-  }
+  const duplicates = expectAtMostTwiceInDoubt(ids, unknown, delivered(served.record));
   // Resending the run again finds nothing left: the run and its resends are one family.
   const last = await runCli(['resend', journal, '--json'], { env: env(journalDir), cwd: dir });
   expect(last.code, last.stderr).toBe(0);
@@ -386,26 +395,12 @@ describe('the kill matrix: the plan, the closing record, a full disk', () => {
       const [, ...args] = shellWords(shown.run.resend_command);
       const again = await runCli([...args, ...RESEND_FLAGS], { env: env(journalDir), cwd: dir, input: whole });
       expect(again.code, again.stderr).toBe(0);
-      const middle = delivered(served.record);
-      for (const id of input) {
-        if (unknown.has(id)) expect(middle.get(id) ?? 0, `${id} (in doubt) was sent again without --include-unknown`).toBe(before.get(id) ?? 0);
-        else expect(middle.get(id), `${id} should be delivered exactly once`).toBe(1);
-      }
+      expectOnceExceptInDoubt(input, unknown, before, delivered(served.record));
       if (unknown.size > 0) {
         const withUnknown = await runCli([...args, '--include-unknown', ...RESEND_FLAGS], { env: env(journalDir), cwd: dir, input: whole });
         expect(withUnknown.code, withUnknown.stderr).toBe(0);
       }
-      const after = delivered(served.record);
-      let duplicates = 0;
-      for (const id of input) {
-        const times = after.get(id) ?? 0;
-        expect(times, `${id} was never delivered`).toBeGreaterThanOrEqual(1);
-        if (times > 1) {
-          duplicates += 1;
-          expect(unknown.has(id), `${id} delivered ${times} times but was not unknown`).toBe(true);
-          expect(times).toBeLessThanOrEqual(2);
-        }
-      }
+      const duplicates = expectAtMostTwiceInDoubt(input, unknown, delivered(served.record));
       const last = await runCli([...args, '--json'], { env: env(journalDir), cwd: dir, input: whole });
       expect(JSON.parse(last.stdout)).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 0 });
       trials.push({ name: 'stream', unknown: unknown.size, duplicates });
