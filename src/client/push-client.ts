@@ -42,9 +42,6 @@ export interface SendOptions {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
-/** Stands in for the client IDs while the rest of a body is made JSON; refused in IDs (a control character). */
-const IDS_MARK = '\u0000pushctl:client_ids\u0000';
-const IDS_MARK_JSON = JSON.stringify(IDS_MARK);
 /** Body buffers kept for reuse: about as many as requests are usually in flight. */
 const SPARE_BODIES = 16;
 // Idle keep-alive sockets are dropped before the common 5 s server keep-alive timeout, so a request is
@@ -125,16 +122,11 @@ export class PushClient implements PushSender {
    * freed only when collected, a thousand of them left the C heap fragmented and tens of megabytes larger.
    */
   private bodyBytes(body: PushMessage | object): { bytes: Buffer; release: () => void } {
-    const split = splitIds(body);
-    const text = split ? undefined : JSON.stringify(body);
-    const size = split ? Buffer.byteLength(split.head) + idsJsonBytes(split.ids) + Buffer.byteLength(split.tail) : Buffer.byteLength(text!);
+    const text = JSON.stringify(body);
+    const size = Buffer.byteLength(text, 'utf8');
     let buffer = this.spareBodies.pop();
     if (buffer === undefined || buffer.length < size) buffer = Buffer.allocUnsafeSlow(Math.max(size, buffer?.length ?? 0));
-    if (split) {
-      let at = buffer.write(split.head, 0);
-      at = writeIdsJson(split.ids, buffer, at);
-      buffer.write(split.tail, at);
-    } else buffer.write(text!, 0);
+    buffer.write(text, 0, 'utf8');
     const owned = buffer;
     return {
       bytes: buffer.subarray(0, size),
@@ -247,57 +239,6 @@ export class PushClient implements PushSender {
       req.end(payload);
     });
   }
-}
-
-/**
- * A body whose client IDs are an array of strings, as the JSON text before and after that array. The IDs
- * are most of a body: written straight into its buffer (see writeIdsJson) rather than through
- * JSON.stringify, whose result for a thousand IDs was built in parts and then flattened, two and a half
- * copies of the IDs on the heap per request. The mark must appear once in the text (a title could hold it).
- */
-function splitIds(body: object): { head: string; ids: readonly string[]; tail: string } | undefined {
-  const found = (body as { condition?: unknown }).condition;
-  const condition = typeof found === 'object' && found !== null ? (found as { client_ids?: unknown }) : undefined;
-  const ids = condition?.client_ids;
-  if (!condition || !Array.isArray(ids) || ids.length === 0 || 'toJSON' in body || 'toJSON' in condition) return undefined;
-  for (const id of ids as unknown[]) if (typeof id !== 'string') return undefined;
-  // Spreading keeps every key where it was, so the text differs from the whole body's only at the mark.
-  const shell = JSON.stringify({ ...body, condition: { ...condition, client_ids: IDS_MARK } });
-  const at = shell.indexOf(IDS_MARK_JSON);
-  if (at === -1 || shell.includes(IDS_MARK_JSON, at + 1)) return undefined;
-  return { head: shell.slice(0, at), ids: ids as string[], tail: shell.slice(at + IDS_MARK_JSON.length) };
-}
-
-/** Whether JSON.stringify writes `id` as it is between quotes, one byte per character: printable ASCII, no quote or backslash. */
-function plainAscii(id: string): boolean {
-  for (let i = 0; i < id.length; i++) {
-    const code = id.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
-  }
-  return true;
-}
-
-/** The UTF-8 size of `JSON.stringify(ids)`. */
-function idsJsonBytes(ids: readonly string[]): number {
-  let size = 1 + ids.length;
-  for (const id of ids) size += plainAscii(id) ? id.length + 2 : Buffer.byteLength(JSON.stringify(id));
-  return size;
-}
-
-/** Writes `JSON.stringify(ids)` into `buffer` at `at`, plain ASCII IDs byte by byte; returns where it ends. */
-function writeIdsJson(ids: readonly string[], buffer: Buffer, at: number): number {
-  buffer[at++] = 0x5b; // [
-  for (let n = 0; n < ids.length; n++) {
-    if (n > 0) buffer[at++] = 0x2c; // ,
-    const id = ids[n]!;
-    if (plainAscii(id)) {
-      buffer[at++] = 0x22;
-      for (let i = 0; i < id.length; i++) buffer[at++] = id.charCodeAt(i);
-      buffer[at++] = 0x22;
-    } else at += buffer.write(JSON.stringify(id), at);
-  }
-  buffer[at++] = 0x5d; // ]
-  return at;
 }
 
 function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
