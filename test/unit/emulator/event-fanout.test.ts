@@ -102,7 +102,7 @@ describe('EventFanout window', () => {
     expect(readers.every((r) => r.chunks.length === 2 && /"title":"two".*"title":"three"/s.test(String(r.chunks[1])))).toBe(true);
   });
 
-  it('never waits longer than a second, and sends at once what would hold more than 4 MiB', () => {
+  it('never waits longer than a second, and sends a batch of 64 KiB on the next turn of the loop', () => {
     const log = new RequestLog({ keepBytes: 64 * 1024 * 1024 });
     let clock = 0;
     const fanout = new EventFanout(log, () => clock);
@@ -114,9 +114,12 @@ describe('EventFanout window', () => {
     log.add(entry('late'));
     vi.advanceTimersByTime(1000);
     expect(reader.chunks).toHaveLength(2);
-    const big = 'x'.repeat(1024 * 1024);
+    const big = 'x'.repeat(16 * 1024);
     for (let i = 0; i < 4; i++) log.add(entry(big));
+    expect(reader.chunks).toHaveLength(2);
+    vi.advanceTimersByTime(1);
     expect(reader.chunks).toHaveLength(3);
+    expect(String(reader.chunks[2]).match(/event: request/g)).toHaveLength(4);
     expect(vi.getTimerCount()).toBe(0);
   });
 });
