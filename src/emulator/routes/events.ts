@@ -15,7 +15,8 @@ export function openEvents({ state }: RouteCall): StreamReply {
       res.useChunkedEncodingByDefault = false;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' });
       res.write(': connected\n\n');
-      const socket = res.socket!;
+      const socket = res.socket;
+      if (!socket) return;
       const remove = state.events.add({
         write: (chunk) => socket.write(chunk),
         get writableLength() {
