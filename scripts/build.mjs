@@ -16,7 +16,7 @@ import path from 'node:path';
 const OUT = 'dist';
 const SHARED = {
   emulator: 'src/emulator/index.ts',
-  'client-ids': 'src/input/read-client-ids.ts',
+  'client-ids': 'src/input/client-id-feed.ts',
   'proxy-agents': 'src/client/proxy-agents.ts',
   // What send, dry-run and resend share once they deliver: one copy in the package, not one per command.
   'delivery/connect': 'src/commands/shared/connect.ts',

@@ -149,8 +149,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         ...(delivery.advice ? { advice: delivery.advice } : {}),
         ...(request.once ? { once: request.once } : {}),
         ...(outcome.resumedFrom ? { resumedFrom: outcome.resumedFrom } : {}),
-        ...(rendered.journalError ? { error: { message: inActionTerms(rendered.journalError.message), ...(rendered.journalError.hint ? { hint: inActionTerms(rendered.journalError.hint) } : {}) } } : {}),
-        ...(outcome.exitCode !== 0 && !rendered.journalError ? { error: { message: outcomeLine(rendered.summary, outcome.exitCode) } } : {}),
+        ...(rendered.stopError ? { error: { message: inActionTerms(rendered.stopError.message), ...(rendered.stopError.hint ? { hint: inActionTerms(rendered.stopError.hint) } : {}) } } : {}),
+        ...(outcome.exitCode !== 0 && !rendered.stopError ? { error: { message: outcomeLine(rendered.summary, outcome.exitCode) } } : {}),
       };
     }
   }

@@ -26,3 +26,81 @@ export function planBatches(recipients: number, size: number = MAX_BATCH_SIZE): 
 export function chunkClientIds<T>(ids: { readonly length: number; slice(start: number, end: number): T[] }, size: number = MAX_BATCH_SIZE): T[][] {
   return batchRanges(ids.length, size).map(([start, end]) => ids.slice(start, end));
 }
+
+/**
+ * The batches of a run as its recipients become known (SPEC section 7: the first request leaves while the
+ * input is still being read). Ranges are only ever appended, in order; the delivery engine sends each as soon
+ * as it is here, and ends once the plan is `complete` (or `stopped`: the input failed, nothing more will come).
+ * A plan of a known list is complete from the start.
+ */
+export class BatchPlan {
+  readonly ranges: [start: number, end: number][] = [];
+  /** Every recipient is planned: no range will be added. */
+  complete = false;
+  /** Why the plan stopped short of its input (an unreadable or invalid line): no range will be added. */
+  stoppedBy: string | undefined;
+  private planned = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(readonly size: number = MAX_BATCH_SIZE) {
+    batchRanges(0, size);
+  }
+
+  /** A complete plan over `recipients` known IDs (one empty batch when there are none: all devices, targeting). */
+  static of(recipients: number, size: number = MAX_BATCH_SIZE): BatchPlan {
+    const plan = new BatchPlan(size);
+    // One push per range: a spread of 200,000 ranges (batch size 1) would overflow the call stack.
+    for (const range of planBatches(recipients, size)) plan.ranges.push(range);
+    plan.planned = recipients;
+    plan.complete = true;
+    return plan;
+  }
+
+  /** Whether ranges may still be added. */
+  get open(): boolean {
+    return !this.complete && this.stoppedBy === undefined;
+  }
+
+  /** Recipients planned so far. */
+  get recipients(): number {
+    return this.planned;
+  }
+
+  /**
+   * Plan the batches that `available` recipients fill; with `last`, the short batch at the end too, and the
+   * plan is complete. Returns the new ranges (the caller journals them before anyone can send them).
+   */
+  extend(available: number, last = false): [number, number][] {
+    if (!this.open) throw new Error('the plan is closed');
+    const added: [number, number][] = [];
+    while (available - this.planned >= this.size || (last && available > this.planned)) {
+      const range: [number, number] = [this.planned, Math.min(this.planned + this.size, available)];
+      added.push(range);
+      this.ranges.push(range);
+      this.planned = range[1];
+    }
+    if (last) {
+      if (this.ranges.length === 0) this.ranges.push([0, 0]);
+      this.complete = true;
+    }
+    if (added.length > 0 || last) this.notify();
+    return added;
+  }
+
+  /** No more ranges: the input failed with `reason`. */
+  stop(reason: string): void {
+    if (!this.open) return;
+    this.stoppedBy = reason;
+    this.notify();
+  }
+
+  /** Calls `listener` whenever ranges are added or the plan closes; returns the function that unsubscribes. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -223,6 +223,7 @@ export class ClientIdCollector {
   /** The IDs that are not well-formed UTF-16, by their string. */
   private oddIndex: Map<string, number> | undefined;
   private duplicates = 0;
+  private snapshot: ClientIdStore | undefined;
   private readonly pageBytes: number;
 
   /** `pageBytes` (default 1 MiB) is for tests, to cross page boundaries with few IDs. */
@@ -299,7 +300,21 @@ export class ClientIdCollector {
 
   /** The IDs collected so far, as a store that later additions do not change. */
   result(): CollectedClientIds {
-    return { ids: new ClientIdStore(this.parts), duplicates: this.duplicates };
+    return { ids: this.current(), duplicates: this.duplicates };
+  }
+
+  /** How many unique IDs are collected so far. */
+  get count(): number {
+    return this.parts.count;
+  }
+
+  /**
+   * The IDs collected so far as a store, remade only when more have come since the last call: a plan that
+   * grows while the input is read takes each batch from it. Stored bytes never move, so a store stays valid.
+   */
+  current(): ClientIdStore {
+    if (this.snapshot?.length !== this.parts.count) this.snapshot = new ClientIdStore(this.parts);
+    return this.snapshot;
   }
 
   /**

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { PushMessage } from '../message/types.js';
 import { APP_WIDE_STATUSES, describeStatus, STATUS_RATE_LIMITED } from './codes.js';
 import type { ClientIdSource } from '../message/recipients.js';
-import { MAX_BATCH_SIZE, planBatches } from './batches.js';
+import { BatchPlan, MAX_BATCH_SIZE } from './batches.js';
 import type { AttemptOutcome } from './outcome.js';
 import type { PushSender } from './push-client.js';
 import { decideRetry, type RetryPolicyOptions } from './retry.js';
@@ -37,7 +37,10 @@ export interface BatchResult {
 
 export interface BatchProgress {
   batchesDone: number;
+  /** Batches planned so far: the total once `planComplete`. */
   batchesTotal: number;
+  /** Whether every recipient has been read (false while a plan still grows). */
+  planComplete: boolean;
   recipientsDone: number;
   recipientsTotal: number;
   /** Requests made so far, retries included. */
@@ -76,6 +79,12 @@ export interface SendBatchesOptions {
    */
   clientIds?: ClientIdSource;
   batchSize?: number;
+  /**
+   * The batches, when they are planned as the recipients are read (a growing `clientIds`): each is sent once
+   * it is in the plan, and the run ends when the plan is complete or stopped. Default: every batch of
+   * `clientIds` as it is now.
+   */
+  plan?: BatchPlan;
   /**
    * The most requests in flight at once. With a limiter that tells its pace, fewer are used while answers
    * are quick: as many as the pace times the observed latency needs (Little's law), up to this cap (default
@@ -124,16 +133,17 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   const explicit = options.concurrency === undefined ? undefined : Math.max(1, Math.floor(options.concurrency));
   const pace = limiter?.peakRate === undefined ? undefined : () => limiter.peakRate ?? 0;
   const inFlight = new InFlight({ cap: explicit ?? MAX_CONCURRENCY, unpaced: explicit ?? DEFAULT_CONCURRENCY, ...(pace ? { pace } : {}) });
-  const source = options.clientIds && options.clientIds.length > 0 ? options.clientIds : undefined;
-  const batches: readonly (readonly [number, number])[] = planBatches(source?.length ?? 0, options.batchSize ?? MAX_BATCH_SIZE);
+  // A growing plan reads its recipients as they come, so an empty list now is not a message without any.
+  const source = options.clientIds && (options.plan || options.clientIds.length > 0) ? options.clientIds : undefined;
+  const plan = options.plan ?? BatchPlan.of(source?.length ?? 0, options.batchSize ?? MAX_BATCH_SIZE);
+  const batches = plan.ranges;
   const idsOf = (index: number): (() => readonly string[]) => {
     const [start, end] = batches[index]!;
-    return source ? () => source.slice(start, end) : () => [];
+    return source && end > start ? () => source.slice(start, end) : () => [];
   };
-  const results: BatchResult[] = batches.map(([start, end], index) =>
-    batchResult(index, idsOf(index), end - start, { status: 'not_sent', attempts: 0, reason: 'interrupted before this batch was sent' }),
-  );
-  const recipientsTotal = options.clientIds?.length ?? 0;
+  // Filled as batches end; a batch never started is filled in at the end.
+  const results: BatchResult[] = [];
+  const recipientsTotal = (): number => (plan.complete ? plan.recipients : Math.max(plan.recipients, options.clientIds?.length ?? 0));
   let next = 0;
   let batchesDone = 0;
   let recipientsDone = 0;
@@ -239,7 +249,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
     }
     batchesDone += 1;
     recipientsDone += recipientCount(result);
-    onProgress?.({ batchesDone, batchesTotal: batches.length, recipientsDone, recipientsTotal, requests, last: result });
+    onProgress?.({ batchesDone, batchesTotal: batches.length, planComplete: plan.complete, recipientsDone, recipientsTotal: recipientsTotal(), requests, last: result });
   };
 
   // Batches start in order, each as soon as the rate limiter and the number in flight allow.
@@ -251,8 +261,15 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
   for (const s of [signal, options.stopNow]) if (s) setMaxListeners(0, s);
   signal?.addEventListener('abort', onStop);
   options.stopNow?.addEventListener('abort', onStop);
+  const unsubscribe = plan.onChange(changed);
   try {
-    while (next < batches.length && !stopping()) {
+    while (!stopping()) {
+      if (next >= batches.length) {
+        if (!plan.open) break;
+        // The next batch is still being read: wait for the plan to grow (or close, or a stop).
+        await settledOrRisen(undefined, now());
+        continue;
+      }
       const active = running.size - backingOff;
       const t = now();
       if (active >= inFlight.limit(t)) {
@@ -276,16 +293,19 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
       });
     }
     await Promise.all(running);
+    // Stopped early while the input is still being read: the rest of it is planned (and journaled) all the
+    // same, so the run lists every recipient, as not sent. Only a stop-now or a failure leaves it unread.
+    while (plan.open && options.stopNow?.aborted !== true && failure === undefined) await settledOrRisen(undefined, now());
   } finally {
+    unsubscribe();
     signal?.removeEventListener('abort', onStop);
     options.stopNow?.removeEventListener('abort', onStop);
   }
   if (failure) throw failure.error;
-  if (halted !== undefined) {
-    for (let index = next; index < batches.length; index++) {
-      const [start, end] = batches[index]!;
-      results[index] = batchResult(index, idsOf(index), end - start, { status: 'not_sent', attempts: 0, reason: halted });
-    }
+  const never = halted ?? 'interrupted before this batch was sent';
+  for (let index = next; index < batches.length; index++) {
+    const [start, end] = batches[index]!;
+    results[index] = batchResult(index, idsOf(index), end - start, { status: 'not_sent', attempts: 0, reason: never });
   }
   return results;
 }

@@ -16,10 +16,15 @@ import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './sh
 import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { locateRun } from './shared/locate-run.js';
 import { openReportFile } from './shared/report-file.js';
-import { checkResumable, familyOf, remainingOf } from './shared/resume.js';
+import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from './shared/resume.js';
+import { readMessageInput } from '../input/read-message-input.js';
+import type { ClientIdSource } from '../message/recipients.js';
+import { usageError } from '../errors.js';
 
 export interface ResendOptions extends SettingsOptions, DeliveryOptions {
   run: string;
+  /** The run's own client-ID file again, for a run stopped before it read all of it. */
+  clientIdsFile?: string;
   /** Show what would be sent, send nothing. */
   dryRun?: boolean;
   argv: readonly string[];
@@ -31,8 +36,9 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
   const { human } = deliveryTuning(options);
   const { path, ref } = locateRun(options.run, ctx);
   const run = readRunWhole(path);
-  checkResumable(run, ref);
-  const left = remainingOf(familyOf(run, ctx.env), options.includeUnknown === true);
+  checkResumable(run, ref, options.clientIdsFile !== undefined);
+  const input = options.clientIdsFile === undefined ? undefined : await readRunInput(run, options.clientIdsFile, ctx);
+  const left = remainingOf(familyOf(run, ctx.env), options.includeUnknown === true, input);
   const { header } = run;
 
   if (options.dryRun || !left.any) {
@@ -74,4 +80,13 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
   );
   printDelivery(asDeliveryOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id }), options, ctx, style);
   return delivery.exitCode;
+}
+
+/** The input of a run stopped before it read all of it, given again: checked to be that input, and where the run stopped in it. */
+async function readRunInput(run: ReadRun, file: string, ctx: Ctx): Promise<{ ids: ClientIdSource; after: number }> {
+  const { recipients } = await readMessageInput({ clientIdsFile: file }, ctx);
+  if (!recipients || recipients.fromReport) {
+    throw usageError(`--client-ids-file ${file} is a report or a journal; a resend of run ${run.header.run_id} needs the client-ID file the run read`, `give that file${run.header.input !== undefined && run.header.input !== '-' ? ` (${run.header.input})` : ''}`);
+  }
+  return { ids: recipients.ids, after: checkSameInput(run, recipients.ids, file) };
 }

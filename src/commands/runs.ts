@@ -12,7 +12,7 @@ import type { SecretScrubber } from '../output/redact.js';
 import { formatRunDetail, formatRunTable, type RunDetail } from '../output/runs.js';
 import { openReportFile, writeReport } from './shared/report-file.js';
 import { resendAdvice, resendRun } from './shared/resend-command.js';
-import { familyOf, remainingOf } from './shared/resume.js';
+import { familyOf, remainingOf, resendWithInput } from './shared/resume.js';
 
 export interface RunsListOptions {
   json?: boolean;
@@ -51,13 +51,15 @@ export async function runsShowCommand(options: RunsShowOptions, ctx: Ctx, scrubb
   // What a resend of this run would send: what the run and its resends left together.
   const left = run.incomplete || run.state === 'running' ? undefined : remainingOf(familyOf(run, ctx.env), false);
   const advice = left ? resendAdvice(resendRun(ref), left, base.audience) : undefined;
+  // Stopped before it read all of its input: the one command is the resend given that input again.
+  const withInput = run.state === 'running' ? undefined : resendWithInput(run, ref);
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
   const detail: RunDetail = {
     ...base,
     message_ids: messageIds(run.results),
     ...(children.length > 0 ? { resent_by: children } : {}),
     ...(report ? { report: report.path } : {}),
-    ...(advice?.command ? { resend_command: advice.command } : {}),
+    ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeUnknownCommand ? { include_unknown_command: advice.includeUnknownCommand } : {}),
   };

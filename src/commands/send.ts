@@ -5,6 +5,8 @@ import { usageError } from '../errors.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
 import type { MessageInputOptions } from '../input/read-message-input.js';
 import { messageFingerprint } from '../message/fingerprint.js';
+import { dedupeNote } from '../message/assemble.js';
+import { isGrowing } from '../message/recipients.js';
 import type { MessageIssue, ValidationResult } from '../message/types.js';
 import { runsDir } from '../journal/runs-dir.js';
 import type { SettingsOptions } from '../settings/load-settings.js';
@@ -19,7 +21,7 @@ import { ExitCode } from '../errors.js';
 import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
 import type { Delivery } from './shared/deliver.js';
 import { asDeliveryOutcome } from './shared/delivery-outcome.js';
-import { prepareMessage } from './shared/prepare-message.js';
+import { prepareMessage, type PreparedMessage } from './shared/prepare-message.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
 import { dirname, resolve } from 'node:path';
@@ -61,11 +63,25 @@ export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: S
     throw usageError('--once needs the run journal: it is how a re-run finds the earlier run', 'drop --no-journal (PUSHCTL_JOURNAL_DIR chooses where journals go)');
   }
   if (options.once !== undefined && options.once.trim() === '') throw usageError('--once needs a key', 'e.g. --once release-1.4.0');
-  const { human } = deliveryTuning(options);
 
-  // 1. The message, checked before anything touches the network or the credentials.
-  const prepared = await prepareMessage(options, ctx);
+  // 1. The message, checked before anything touches the network or the credentials. A long client-ID file
+  // is still being read when this returns, so the first batch can leave before the last ID is read: only
+  // with a journal, which records the plan as it grows, and not with --once, whose key is checked against
+  // a fingerprint of every recipient before anything is sent.
+  const stream = options.journal !== false && options.once === undefined;
+  const prepared = await prepareMessage(options, ctx, { stream });
   if (!prepared.ok) return { kind: 'invalid', exitCode: ExitCode.invalidMessage, validation: prepared.validation };
+  const { clientIds } = prepared;
+  try {
+    return await sendPrepared(prepared, options, ctx, scrubber, style);
+  } finally {
+    // Whatever stopped the send before it delivered (a bad secret, an unreachable proxy): read no further.
+    if (isGrowing(clientIds)) clientIds.cancel();
+  }
+}
+
+async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<SendOutcome> {
+  const { human } = deliveryTuning(options);
   const { body, clientIds, warnings, notes } = prepared;
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
 
@@ -117,17 +133,20 @@ export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: S
       ...(once ? { once } : {}),
       ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
       ...(report ? { report } : {}),
+      ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
     },
     ctx,
     scrubber,
     style,
   );
+  // Repeats in a list read while sending are known only at its end.
+  const repeats = isGrowing(recipients) ? (recipients.list?.duplicates ?? 0) : 0;
   return {
     kind: 'delivered',
     exitCode: delivery.exitCode,
     delivery,
     warnings,
-    notes,
+    notes: repeats > 0 ? [...notes, dedupeNote(repeats)] : notes,
     batched: (recipients?.length ?? 0) > batchSize,
     ...(resume ? { resumedFrom: resume.parent } : {}),
   };

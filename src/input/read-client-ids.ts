@@ -22,6 +22,11 @@ export interface ClientIdList {
 export interface ReadClientIdsOptions {
   /** From a report or a journal, take the unknown IDs too (they may already have the message). */
   includeUnknown?: boolean;
+  /**
+   * Called after each piece of a list of IDs (never a report or a journal, which are read whole) has gone
+   * into the collector: a plan can then grow while the rest is read. Reading waits for the promise it returns.
+   */
+  onLines?: () => Promise<void> | undefined | void;
 }
 
 const NEWLINE = 0x0a;
@@ -45,7 +50,7 @@ const MAX_LINE_BYTES = 64 * 1024;
 export async function readClientIds(input: Readable, collector = new ClientIdCollector(), options: ReadClientIdsOptions = {}): Promise<ClientIdList> {
   const lines = new LineCounter(collector);
   try {
-    return await readLines(input, collector, lines, options.includeUnknown === true);
+    return await readLines(input, collector, lines, options.includeUnknown === true, options.onLines);
   } catch (error) {
     if (!(error instanceof ClientIdError)) throw error;
     const where = lines.report ? 'in the report' : `at line ${lines.line}${error.byte !== undefined ? `, byte ${error.byte + 1}` : ''} of the client-ID input`;
@@ -67,7 +72,7 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean): Promise<ClientIdList> {
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean, onLines: ReadClientIdsOptions['onLines']): Promise<ClientIdList> {
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
   let sniffed = false;
@@ -125,6 +130,8 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
       carry = Buffer.from(chunk.subarray(start));
       checkLineLength(carry);
     }
+    const held = onLines?.();
+    if (held) await held;
   }
   if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeUnknown);
   if (report) {
@@ -143,7 +150,13 @@ function readJournalIds(text: string, collector: ClientIdCollector, includeUnkno
   const run = readJournal(text);
   if (!run.header) throw invalidMessageError('The client-ID input looks like a run journal but has no header record.', 'Give the journal as pushctl wrote it, or one client ID per line.');
   if (run.incomplete) {
-    throw usageError(`the client-ID input is an incomplete run journal and cannot be a resend source: ${run.incomplete.reason}`, 'nothing was sent before its plan was complete: send again from the original input');
+    const sent = run.results.some((r) => r.attempts > 0);
+    throw usageError(
+      `the client-ID input is an incomplete run journal and cannot be a resend source: ${run.incomplete.reason}`,
+      sent
+        ? `it sent some of its input before it stopped: finish it with pushctl resend <the journal> --client-ids-file ${run.header.input ?? '<its client-ID file>'}`
+        : 'nothing was sent before its plan was complete: send again from the original input',
+    );
   }
   const of = (status: 'unknown' | 'not_sent') => run.results.filter((r) => r.status === status);
   if (includeUnknown) for (const r of of('unknown')) collector.addAll(r.clientIds);

@@ -4,6 +4,7 @@ import { createReadStream, openSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
 import type { ClientIdList } from './read-client-ids.js';
+import type { ClientIdFeed } from './client-id-feed.js';
 import type { Ctx } from '../context.js';
 import { invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
@@ -19,6 +20,14 @@ export interface MessageInputOptions extends MessageFlags {
   /** Hidden alias of --desc. */
   body?: string;
   appSecretStdin?: boolean;
+}
+
+export interface ReadInputOptions {
+  /**
+   * A long client-ID list may be returned while it is still read (a growing `recipients.ids`), so a send can
+   * start before the end: only where a journal records the plan as it grows.
+   */
+  stream?: boolean;
 }
 
 async function readStdinBytes(stdin: Ctx['stdin']): Promise<Buffer> {
@@ -52,9 +61,10 @@ function unreadable(error: unknown, what: string, path: string) {
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
  * A report written by `--report` is accepted too: its unknown and not_sent IDs are the ones read.
  */
-async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector, includeUnknown: boolean): Promise<ClientIdList> {
-  const { readClientIds } = await import('./read-client-ids.js');
-  if (path === '-') return readClientIds(ctx.stdin, collector, { includeUnknown });
+async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector, includeUnknown: boolean, stream: boolean): Promise<ClientIdList | ClientIdFeed> {
+  const { feedClientIds } = await import('./client-id-feed.js');
+  const options = { includeUnknown, ...(stream ? {} : { streamAfter: Infinity }) };
+  if (path === '-') return feedClientIds(ctx.stdin, collector, options);
   const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
   // Opened first so a missing file is a clear message, not a stream error. Bytes, not text: the collector
   // takes plain ASCII lines without making a string of them.
@@ -64,10 +74,10 @@ async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, c
   } catch (error) {
     throw unreadable(error, 'client ID file', path);
   }
-  return readClientIds(createReadStream(full, { fd, highWaterMark: 1 << 20 }), collector, { includeUnknown });
+  return feedClientIds(createReadStream(full, { fd, highWaterMark: 1 << 20 }), collector, options);
 }
 
-export async function readMessageInput(options: MessageInputOptions, ctx: Pick<Ctx, 'stdin' | 'cwd'>): Promise<AssembleInput> {
+export async function readMessageInput(options: MessageInputOptions, ctx: Pick<Ctx, 'stdin' | 'cwd'>, read: ReadInputOptions = {}): Promise<AssembleInput> {
   const stdinUsers = [options.file === '-' && '--file -', options.dataFile === '-' && '--data-file -', options.clientIdsFile === '-' && '--client-ids-file -', options.appSecretStdin && '--app-secret-stdin'].filter(Boolean);
   if (stdinUsers.length > 1) throw usageError(`${stdinUsers.join(' and ')} both read stdin`, 'give one of them a file path instead');
   if (options.body !== undefined && options.desc !== undefined) throw usageError('--body and --desc set the same field', 'use one of them');
@@ -86,7 +96,12 @@ export async function readMessageInput(options: MessageInputOptions, ctx: Pick<C
       if (!(error instanceof ClientIdError)) throw error;
       throw invalidMessageError(`--client-id: ${error.message}`, 'client IDs are printable text');
     }
-    input.recipients = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeUnknown === true) : collector.result();
+    // Only a file alone streams: its plan is then the file's own order, which `pushctl resend` can check a
+    // re-given input against.
+    const stream = read.stream === true && options.clientId === undefined;
+    const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeUnknown === true, stream) : collector.result();
+    // Repeats in a list still being read are counted at its end (the send's notes say how many).
+    input.recipients = 'growing' in list ? { ids: list, duplicates: 0 } : list;
   }
   return input;
 }

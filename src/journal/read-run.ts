@@ -12,7 +12,8 @@ import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
 
 /**
  * finished: closed by itself; interrupted: stopped by a signal and closed; running: no closing record and its
- * process alive; killed: no closing record and its process gone; incomplete: killed while its plan was written.
+ * process alive; killed: no closing record and its process gone; incomplete: its plan is not whole (killed while
+ * it was written, or stopped before its input was read to the end).
  */
 export type RunState = 'finished' | 'interrupted' | 'killed' | 'running' | 'incomplete';
 
@@ -28,7 +29,8 @@ export interface RunView {
 }
 
 function stateOf(header: HeaderRecord, end: EndRecord | undefined, incomplete: IncompletePlan | undefined): RunState {
-  if (end) return end.interrupted ? 'interrupted' : 'finished';
+  // A run that closed before reading all of its input (an invalid line, a second Ctrl-C) is no whole run.
+  if (end) return incomplete ? 'incomplete' : end.interrupted ? 'interrupted' : 'finished';
   if (runProcessAlive(header.pid, header.pid_start)) return 'running';
   return incomplete ? 'incomplete' : 'killed';
 }
@@ -63,7 +65,8 @@ export function readRunHead(path: string): RunView | undefined {
     const header = journalHeader(path);
     if (!header) return undefined;
     const end = closingRecord(path);
-    if (end) return { path, header, end, state: stateOf(header, end, undefined), summary: end.summary };
+    // A run that closed without reading all of its input is read whole, to say what it planned.
+    if (end && end.input_stopped === undefined) return { path, header, end, state: stateOf(header, end, undefined), summary: end.summary };
     return readRunWhole(path);
   } catch {
     return undefined;

@@ -119,7 +119,7 @@ export function readJournal(text: string): JournalRun {
   }
 
   const declared = header ? declaredPlan(header, plan) : undefined;
-  const incomplete = header ? checkPlan(declared, planned, plannedIds) : undefined;
+  const incomplete = header ? checkPlan(declared, planned, plannedIds, typeof end?.input_stopped === 'string' ? end.input_stopped : undefined) : undefined;
   // The batches the plan declared, and any other a record names (sparse: a garbage number costs one entry).
   const numbers = new Set<number>(batches.keys());
   if (!incomplete && declared) for (let b = 0; b < Math.min(declared.batches, 1_000_000); b++) numbers.add(b);
@@ -139,14 +139,11 @@ function declaredPlan(header: HeaderRecord, plan: PlanTotals | undefined): PlanT
  * Whether the batch records hold the whole plan: every batch below the declared count recorded, and as many
  * IDs as declared. Anything less is a journal cut short, and says what is missing.
  */
-function checkPlan(declared: PlanTotals | undefined, planned: ReadonlySet<number>, plannedIds: number): IncompletePlan | undefined {
+function checkPlan(declared: PlanTotals | undefined, planned: ReadonlySet<number>, plannedIds: number, inputStopped: string | undefined): IncompletePlan | undefined {
   const found = { recipients: plannedIds, batches: planned.size };
   if (!declared) {
-    return {
-      found,
-      missing: [],
-      reason: `the run was stopped while its recipients were still being read: ${found.batches} batches (${found.recipients} recipients) were planned, and the total was never known`,
-    };
+    const why = inputStopped !== undefined ? `its client-ID input was read no further (${inputStopped})` : 'the run was stopped while its recipients were still being read';
+    return { found, missing: [], reason: `${why}: ${found.batches} batches (${found.recipients} recipients) were planned, and the total was never known` };
   }
   const missing: string[] = [];
   let missingCount = 0;

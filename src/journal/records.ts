@@ -35,6 +35,11 @@ export interface HeaderRecord {
    */
   recipients: number | null;
   batches: number | null;
+  /**
+   * The client-ID file (absolute path; `-` for stdin) of a plan written as its input was read: a run stopped
+   * before the end of it is resent with that input given again (`pushctl resend <run> --client-ids-file`).
+   */
+  input?: string;
   /** `--once <key>`: the key, and the fingerprint of message and audience it was first used with. */
   once?: string;
   fingerprint?: string;
@@ -50,8 +55,9 @@ export interface PlanRecord {
 }
 
 /**
- * The client IDs of one batch. Every batch's record is written before the first request of the run, so a
- * batch that is never started can still be listed as not sent after a kill.
+ * The client IDs of one batch. Every batch's record is written before any request of that batch (before the
+ * first request of the run, unless the plan grows as its input is read), so a batch that is never started
+ * can still be listed as not sent after a kill.
  */
 export interface BatchRecord {
   t: 'batch';
@@ -86,6 +92,11 @@ export interface EndRecord {
   interrupted: boolean;
   exit_code: number;
   summary: DeliverySummary;
+  /**
+   * Why the run read its client-ID input no further (an invalid line, a second Ctrl-C): its plan has no
+   * `plan` record and reads as incomplete. Absent when the input was read to its end.
+   */
+  input_stopped?: string;
 }
 
 export type JournalRecord = HeaderRecord | PlanRecord | BatchRecord | StartRecord | OutcomeRecord | EndRecord;

@@ -3,10 +3,11 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { withoutClientIds, type ClientIdSource } from '../message/recipients.js';
+import type { BatchPlan } from '../client/batches.js';
 import type { DeliverySummary } from '../client/report.js';
 import type { AttemptEvent } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
-import { JOURNAL_FORMAT, type HeaderRecord, type OutcomeRecord } from './records.js';
+import { JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
 import { journalPath, newRunId, pruneRuns, runsDir } from './runs-dir.js';
 import { processStartTicks } from './process-start.js';
 import { JournalWriter, JournalWriteError, type Scrub } from './writer.js';
@@ -26,7 +27,13 @@ export interface RunJournalOptions {
   /** The validated message; its client IDs are left out (the batch records hold them). */
   message: object;
   clientIds: ClientIdSource | undefined;
-  batches: readonly (readonly [number, number])[];
+  /**
+   * The batches. A plan still growing (its recipients are being read) is journaled as it grows: each new
+   * batch's record is written as it is planned, before anyone can send it, and a `plan` record closes it.
+   */
+  plan: BatchPlan;
+  /** The client-ID file a growing plan is read from (absolute), for the resend of a run stopped while reading it. */
+  input?: string;
   /** `--once <key>` and the fingerprint of message and audience. */
   once?: { key: string; fingerprint: string };
   /** The run this one resends. */
@@ -55,7 +62,8 @@ export class RunJournal {
     const now = options.now ?? new Date();
     const dir = options.path === undefined ? runsDir(options.env) : undefined;
     const { runId, writer } = dir === undefined ? openAt(resolve(options.cwd, options.path!), newRunId(now, options.random), options.filter) : openInDir(dir, now, options.filter, options.random);
-    const { clientIds, batches } = options;
+    const { clientIds, plan } = options;
+    const known = !plan.open;
     const base = new URL(options.baseUrl.href);
     base.username = '';
     base.password = '';
@@ -75,17 +83,16 @@ export class RunJournal {
       dry_run: options.dryRun,
       argv: [...options.argv],
       message: withoutClientIds(options.message),
-      recipients: clientIds?.length ?? 0,
-      batches: batches.length,
+      recipients: known ? plan.recipients : null,
+      batches: known ? plan.ranges.length : null,
+      ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.once ? { once: options.once.key, fingerprint: options.once.fingerprint } : {}),
       ...(options.parent !== undefined ? { parent: options.parent } : {}),
     };
+    const journal = new RunJournal(runId, writer, dir);
     try {
       writer.write(header);
-      batches.forEach(([start, end], b) => {
-        if (clientIds?.jsonBytes && end > start) writer.writeBatch(b, clientIds.jsonBytes(start, end));
-        else writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [] });
-      });
+      journal.writeBatches(clientIds, plan.ranges, 0);
     } catch (error) {
       writer.close();
       if (error instanceof JournalWriteError) {
@@ -93,7 +100,37 @@ export class RunJournal {
       }
       throw error;
     }
-    return new RunJournal(runId, writer, dir);
+    if (!known) journal.follow(plan, clientIds);
+    return journal;
+  }
+
+  /**
+   * Journals a plan as it grows. Listeners run as the plan grows, before the delivery engine can start the
+   * new batches; a record that cannot be written stops the plan, and the engine then starts nothing whose
+   * start record cannot be written either (the writer refuses every write after a failure).
+   */
+  private follow(plan: BatchPlan, clientIds: ClientIdSource | undefined): void {
+    let written = plan.ranges.length;
+    const unsubscribe = plan.onChange(() => {
+      try {
+        written = this.writeBatches(clientIds, plan.ranges, written);
+        if (plan.complete) this.writer.write({ t: 'plan', recipients: plan.recipients, batches: plan.ranges.length });
+      } catch (error) {
+        if (!(error instanceof JournalWriteError)) throw error;
+        plan.stop(error.message);
+      }
+      if (!plan.open) unsubscribe();
+    });
+  }
+
+  /** The records of batches `from` on; returns how many batches are journaled. */
+  private writeBatches(clientIds: ClientIdSource | undefined, ranges: readonly (readonly [number, number])[], from: number): number {
+    for (let b = from; b < ranges.length; b++) {
+      const [start, end] = ranges[b]!;
+      if (clientIds?.jsonBytes && end > start) this.writer.writeBatch(b, clientIds.jsonBytes(start, end));
+      else this.writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [] });
+    }
+    return ranges.length;
   }
 
   get path(): string {
@@ -123,9 +160,13 @@ export class RunJournal {
     this.quietly(() => this.writer.write(record));
   }
 
-  /** The closing record; then the file is synced and closed, and old runs are pruned. */
-  end(summary: DeliverySummary, exitCode: number, interrupted: boolean): void {
-    this.quietly(() => this.writer.write({ t: 'end', ended_at: new Date().toISOString(), interrupted, exit_code: exitCode, summary }));
+  /**
+   * The closing record; then the file is synced and closed, and old runs are pruned. `inputStopped`: why the
+   * client-ID input was read no further, when the plan did not reach its end.
+   */
+  end(summary: DeliverySummary, exitCode: number, interrupted: boolean, inputStopped?: string): void {
+    const record: EndRecord = { t: 'end', ended_at: new Date().toISOString(), interrupted, exit_code: exitCode, summary, ...(inputStopped !== undefined ? { input_stopped: inputStopped } : {}) };
+    this.quietly(() => this.writer.write(record));
     this.writer.close();
     if (this.dir !== undefined && !this.writer.failure) pruneRuns(this.dir, Date.now());
   }

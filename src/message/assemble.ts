@@ -161,7 +161,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
     });
   }
   if (recipients?.duplicates) {
-    notes.push({ path: 'condition.client_ids', rule: 'dedupe', message: `removed ${recipients.duplicates} duplicate client ID${recipients.duplicates === 1 ? '' : 's'}` });
+    notes.push(dedupeNote(recipients.duplicates));
   }
   applyNotification(message, flags);
   applyData(message, input, flags);
@@ -239,4 +239,9 @@ function applyData(message: Json, input: AssembleInput, flags: MessageFlags): vo
     data = { ...data, ...(parsed as Json) };
   }
   message.data = { ...data, ...pairs };
+}
+
+/** The note that repeated client IDs were dropped (each is sent once). */
+export function dedupeNote(duplicates: number): MessageIssue {
+  return { path: 'condition.client_ids', rule: 'dedupe', message: `removed ${duplicates} duplicate client ID${duplicates === 1 ? '' : 's'}` };
 }

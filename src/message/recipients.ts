@@ -18,3 +18,27 @@ export function withoutClientIds<T extends object>(message: T): T {
   const { client_ids: _ids, ...rest } = condition;
   return { ...message, condition: rest };
 }
+
+/**
+ * Recipients still being read while a run sends them (a long client-ID file): `length` grows until the
+ * list is `settled`. The delivery plans batches as they fill and journals each before it is sent.
+ */
+export interface GrowingClientIds extends ClientIdSource {
+  readonly growing: true;
+  /** Nothing more will come: read to the end, failed, or cancelled. */
+  readonly settled: boolean;
+  /** Set once read to the end: how many repeats were dropped. */
+  readonly list: { duplicates: number } | undefined;
+  /** Why reading stopped short (an invalid line, a read error). */
+  readonly failure: unknown;
+  /** Calls `listener` whenever IDs were added or reading settled; returns the function that unsubscribes. */
+  onChange(listener: () => void): () => void;
+  /** Stop reading: the rest of the input stays unread. */
+  cancel(): void;
+  /** Go on reading: it waits from the point where a send could start until the send has started. */
+  release(): void;
+}
+
+export function isGrowing(ids: ClientIdSource | undefined): ids is GrowingClientIds {
+  return (ids as Partial<GrowingClientIds> | undefined)?.growing === true;
+}

@@ -195,8 +195,11 @@ export interface DeliveryOutcome {
   audience?: string;
   runId?: string;
   journalPath?: string;
-  /** The journal stopped recording (a full disk): why, and what to do. The run stopped starting requests. */
-  journalError?: { message: string; hint?: string };
+  /**
+   * What stopped the run from starting requests: a journal that stopped recording (a full disk), or a
+   * client-ID input that failed half-way (an invalid line). Why, and what to do.
+   */
+  stopError?: { message: string; hint?: string };
   resumedFrom?: string;
   /** Stopped by a signal: the headline counts what went out. */
   interrupted?: boolean;
@@ -206,7 +209,7 @@ export interface DeliveryOutcome {
 
 /** The envelope's `error` of a send that did not fully succeed: the headline, and what to do. */
 function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: string } {
-  if (outcome.journalError) return outcome.journalError;
+  if (outcome.stopError) return outcome.stopError;
   const hints = codeHints(outcome.results);
   if (outcome.advice?.command) hints.push(`send the ${outcome.advice.notSent} ${outcome.audience ? 'batches' : 'recipients'} not sent with: ${outcome.advice.command}`);
   if (outcome.advice?.includeUnknownCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeUnknownCommand}`);
@@ -254,7 +257,7 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   // Even in quiet mode a failed single request says why, on stderr.
   if (!mode.quiet) io.stderr.write(verdict);
   else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);
-  if (outcome.journalError) io.stderr.write(`${style.error('error')}: ${outcome.journalError.message}\n${outcome.journalError.hint ? `hint: ${outcome.journalError.hint}\n` : ''}`);
+  if (outcome.stopError) io.stderr.write(`${style.error('error')}: ${outcome.stopError.message}\n${outcome.stopError.hint ? `hint: ${outcome.stopError.hint}\n` : ''}`);
   if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);
   if (advice) io.stderr.write(formatResendAdvice(advice));
 }

@@ -81,7 +81,9 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
     out += `  message_ids ${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
   }
   if (run.report) out += `  report     ${run.report}\n`;
-  if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
+  if (run.incomplete && run.resend_command !== undefined) {
+    out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;
+  } else if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
   else if (advice) out += formatResendAdvice(advice);
   else if (run.state !== 'running') out += 'nothing left to send\n';
   return out;

@@ -85,6 +85,38 @@ function delivered(record: string): Map<string, number> {
   return counts;
 }
 
+/** After the resend of what was not sent: every ID not in doubt delivered exactly once, none in doubt sent again. */
+function expectOnceExceptInDoubt(list: readonly string[], unknown: ReadonlySet<string>, before: Map<string, number>, now: Map<string, number>): void {
+  for (const id of list) {
+    if (unknown.has(id)) expect(now.get(id) ?? 0, `${id} (in doubt) was sent again without --include-unknown`).toBe(before.get(id) ?? 0);
+    else expect(now.get(id), `${id} should be delivered exactly once`).toBe(1);
+  }
+}
+
+/** After the resend with --include-unknown: every ID delivered, twice only if it was in doubt. Returns how many twice. */
+function expectAtMostTwiceInDoubt(list: readonly string[], unknown: ReadonlySet<string>, now: Map<string, number>): number {
+  let duplicates = 0;
+  for (const id of list) {
+    const times = now.get(id) ?? 0;
+    expect(times, `${id} was never delivered`).toBeGreaterThanOrEqual(1);
+    if (times > 1) {
+      duplicates += 1;
+      expect(unknown.has(id), `${id} delivered ${times} times but was not unknown`).toBe(true);
+      expect(times).toBeLessThanOrEqual(2);
+    }
+  }
+  return duplicates;
+}
+
+/** Records (delivered or not) the emulator has written so far. */
+function readLines(record: string): number {
+  try {
+    return readFileSync(record, 'utf8').split('\n').length - 1;
+  } catch {
+    return 0;
+  }
+}
+
 /** Starts `pushctl send` and resolves with the child once the emulator has delivered at least `batches` batches. */
 function sendUntil(served: Served, journalDir: string, batches: number): Promise<{ child: ChildProcess; exit: Promise<number | null>; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, 'send', '--base-url', served.url, '--app-id', 'app', '--title', 'Kill test', '--client-ids-file', 'ids.txt', '--concurrency', '4'], {
@@ -171,11 +203,7 @@ async function checkRecovery(served: Served, journalDir: string, name: string): 
   } else {
     expect(document.run.resend_command).toBeUndefined();
   }
-  const middle = delivered(served.record);
-  for (const id of ids) {
-    if (unknown.has(id)) expect(middle.get(id) ?? 0, `${id} (in doubt) was sent again without --include-unknown`).toBe(before.get(id) ?? 0);
-    else expect(middle.get(id), `${id} should be delivered exactly once`).toBe(1);
-  }
+  expectOnceExceptInDoubt(ids, unknown, before, delivered(served.record));
   // 2. Those in doubt, only when asked: at most twice.
   if (unknown.size > 0) {
     expect(document.run.include_unknown_command).toMatch(/^pushctl resend \S+ --include-unknown$/);
@@ -183,17 +211,7 @@ async function checkRecovery(served: Served, journalDir: string, name: string): 
     const again = await runCli([...args, ...RESEND_FLAGS], { env: env(journalDir), cwd: dir });
     expect(again.code, again.stderr).toBe(0);
   }
-  const after = delivered(served.record);
-  let duplicates = 0;
-  for (const id of ids) {
-    const times = after.get(id) ?? 0;
-    expect(times, `${id} was never delivered`).toBeGreaterThanOrEqual(1);
-    if (times > 1) {
-      duplicates += 1;
-      expect(unknown.has(id), `${id} delivered ${times} times but was not unknown`).toBe(true);
-      expect(times).toBeLessThanOrEqual(2);
-    }
-  }
+  const duplicates = expectAtMostTwiceInDoubt(ids, unknown, delivered(served.record));
   // Resending the run again finds nothing left: the run and its resends are one family.
   const last = await runCli(['resend', journal, '--json'], { env: env(journalDir), cwd: dir });
   expect(last.code, last.stderr).toBe(0);
@@ -281,12 +299,12 @@ describe("GitHub's cancel sequence: SIGINT, then SIGTERM 7.5 s later, while the 
 });
 
 describe('the kill matrix: the plan, the closing record, a full disk', () => {
-  it('SIGKILL while the plan is being written: the journal reads incomplete, names what is missing, and is refused as a resend source', async () => {
+  it('SIGKILL while the plan is being written before sending (--once plans every recipient first): the journal reads incomplete, names what is missing, and is refused as a resend source', async () => {
     const served = await serve('plan');
     const journalDir = join(dir, 'journal-plan');
     mkdirSync(journalDir, { recursive: true, mode: 0o700 });
     try {
-      const child = spawn(process.execPath, [BIN, 'send', '--base-url', served.url, '--app-id', 'app', '--title', 'Kill test', '--client-ids-file', 'big.txt', '--batch-size', '1'], {
+      const child = spawn(process.execPath, [BIN, 'send', '--base-url', served.url, '--app-id', 'app', '--title', 'Kill test', '--client-ids-file', 'big.txt', '--batch-size', '1', '--once', 'plan-trial'], {
         cwd: dir,
         env: env(journalDir) as NodeJS.ProcessEnv,
         stdio: 'ignore',
@@ -336,6 +354,61 @@ describe('the kill matrix: the plan, the closing record, a full disk', () => {
       await served.stop();
     }
   }, 60_000);
+
+  it('SIGKILL while a long input is still being read, batches already delivered: the resend needs the input again, then completes it once', async () => {
+    const served = await serve('stream');
+    const journalDir = join(dir, 'journal-stream');
+    const input = Array.from({ length: 90_000 }, (_, i) => `s${String(i).padStart(6, '0')}`);
+    // Read from stdin that the test holds open: the kill lands while the input is still being read.
+    const child = spawn(process.execPath, [BIN, 'send', '--base-url', served.url, '--app-id', 'app', '--title', 'Kill test', '--client-ids-file', '-', '--concurrency', '4'], {
+      cwd: dir,
+      env: env(journalDir) as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    child.stdin!.on('error', () => {});
+    const exit = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    try {
+      child.stdin!.write(`${input.slice(0, 60_000).join('\n')}\n`);
+      for (let polls = 0; readLines(served.record) < 3; polls++) {
+        expect(polls, 'the emulator never got 3 batches').toBeLessThan(3000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      child.kill('SIGKILL');
+      await exit;
+      const journal = journalIn(journalDir);
+      const run = readJournal(readFileSync(journal, 'utf8'));
+      expect(run.incomplete?.reason).toContain('still being read');
+      const planned = run.results.flatMap((r) => r.clientIds);
+      expect(planned).toEqual(input.slice(0, planned.length));
+      const unknown = new Set(run.results.filter((r) => r.status === 'unknown').flatMap((r) => r.clientIds));
+      const before = delivered(served.record);
+      for (const id of before.keys()) expect(run.results.some((r) => (r.status === 'accepted' || r.status === 'unknown') && r.clientIds.includes(id)), `${id} delivered but not accepted/unknown`).toBe(true);
+
+      // Without its input it is refused, naming the one command; with it, the rest goes out.
+      const shown = JSON.parse((await runCli(['runs', 'show', journal, '--json'], { env: env(journalDir), cwd: dir })).stdout) as { run: { state: string; resend_command: string } };
+      expect(shown.run).toMatchObject({ state: 'incomplete', resend_command: `pushctl resend ${journal} --client-ids-file -` });
+      const bare = await runCli(['resend', journal], { env: env(journalDir), cwd: dir });
+      expect(bare.code).toBe(2);
+      expect(bare.stderr).toContain('--client-ids-file');
+      await setChaos(served, 'off');
+      const whole = `${input.join('\n')}\n`;
+      const [, ...args] = shellWords(shown.run.resend_command);
+      const again = await runCli([...args, ...RESEND_FLAGS], { env: env(journalDir), cwd: dir, input: whole });
+      expect(again.code, again.stderr).toBe(0);
+      expectOnceExceptInDoubt(input, unknown, before, delivered(served.record));
+      if (unknown.size > 0) {
+        const withUnknown = await runCli([...args, '--include-unknown', ...RESEND_FLAGS], { env: env(journalDir), cwd: dir, input: whole });
+        expect(withUnknown.code, withUnknown.stderr).toBe(0);
+      }
+      const duplicates = expectAtMostTwiceInDoubt(input, unknown, delivered(served.record));
+      const last = await runCli([...args, '--json'], { env: env(journalDir), cwd: dir, input: whole });
+      expect(JSON.parse(last.stdout)).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 0 });
+      trials.push({ name: 'stream', unknown: unknown.size, duplicates });
+    } finally {
+      child.kill('SIGKILL');
+      await served.stop();
+    }
+  }, 90_000);
 
   it('SIGKILL as the last answers come in (around the closing record): the resend finds what is left, if anything', async () => {
     const served = await serve('closing');

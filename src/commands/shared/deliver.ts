@@ -2,14 +2,14 @@
 // then write the report. Shared by `send`, `dry-run`, `resend` and `--once` resuming a run; returns what
 // happened as data for output/ to render.
 import type { Ctx } from '../../context.js';
-import { ExitCode } from '../../errors.js';
+import { CliError, ExitCode } from '../../errors.js';
 import type { PushClient } from '../../client/push-client.js';
-import { planBatches } from '../../client/batches.js';
+import { BatchPlan } from '../../client/batches.js';
 import { RateLimiter } from '../../client/rate-limiter.js';
 import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
 import { sendBatches, type BatchResult } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
-import type { ClientIdSource } from '../../message/recipients.js';
+import { isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
 import type { PushMessage } from '../../message/types.js';
 import { audienceWords } from '../../message/audience.js';
 import { RunJournal } from '../../journal/run-journal.js';
@@ -48,6 +48,8 @@ export interface DeliveryRequest {
   inheritedInDoubt?: number;
   /** The `--report` file, opened (checked) before anything was sent. */
   report?: ReportFile;
+  /** Where growing `clientIds` are read from (absolute path, or `-`): the journal keeps it for a resend. */
+  input?: string;
   human: boolean;
   verbose: boolean;
 }
@@ -65,6 +67,11 @@ export interface Delivery {
   journalPath?: string;
   /** The journal write that failed: the run stopped starting requests there (exit 2). */
   journalFailure?: JournalWriteError;
+  /**
+   * The client-ID input failed after the first batches had gone out (an invalid line, a read error): nothing
+   * after it was sent, and the rest of the input is resent with it given again. Its exit code is the run's.
+   */
+  inputFailure?: { message: string; hint?: string };
   reportPath?: string;
   /** What is left and the one command that sends it. */
   advice?: ResendAdvice;
@@ -84,8 +91,14 @@ export function deliveryExitCode(results: readonly BatchResult[], interrupted: b
 
 export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<Delivery> {
   const { client, clientIds } = request;
+  const feed = isGrowing(clientIds) ? clientIds : undefined;
   let journal: RunJournal | undefined;
+  let plan: BatchPlan;
   try {
+    // An input that failed while the destination was being set up: nothing has been sent.
+    if (feed?.failure !== undefined) throw feed.failure;
+    plan = feed ? new BatchPlan(request.batchSize) : BatchPlan.of(clientIds?.length ?? 0, request.batchSize);
+    if (feed) growPlan(plan, feed);
     journal =
       request.journal === false
         ? undefined
@@ -101,15 +114,21 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
             argv: request.argv,
             message: request.body,
             clientIds,
-            batches: planBatches(clientIds?.length ?? 0, request.batchSize),
+            plan,
+            ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
             ...(request.once ? { once: request.once } : {}),
             ...(request.parent !== undefined ? { parent: request.parent } : {}),
           });
   } catch (error) {
+    feed?.cancel();
     client.close();
     if (request.report) await discardReport(request.report);
     throw error;
   }
+  // The plan grows as the input is read (the journal records each batch first); a second Ctrl-C stops reading.
+  const unfollow = feed?.onChange(() => growPlan(plan, feed));
+  const stopReading = () => feed?.cancel();
+  ctx.stopNow?.addEventListener('abort', stopReading);
 
   let warnedRetry = false;
   const progress = await startProgress(ctx.stderr, request.human, request.dryRun ? 'dry run…' : 'sending…', ctx.env);
@@ -118,11 +137,12 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
   const started = monotonicNow();
   let results: BatchResult[];
   try {
-    results = await sendBatches({
+    const sending = sendBatches({
       client,
       body: request.body,
       ...(clientIds ? { clientIds } : {}),
       batchSize: request.batchSize,
+      plan,
       ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
       limiter: new RateLimiter({ rate: request.rate ?? 50 }),
       retry: { retryAmbiguous: request.retryAmbiguous === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
@@ -132,7 +152,8 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
         const now = monotonicNow() - started;
         doneAt.push(now);
         if (doneAt.length > 4096) doneAt.splice(0, 2048);
-        progress.update(`batches ${p.batchesDone}/${p.batchesTotal} · recipients ${p.recipientsDone}/${p.recipientsTotal} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
+        const more = p.planComplete ? '' : '+';
+        progress.update(`batches ${p.batchesDone}/${p.batchesTotal}${more} · recipients ${p.recipientsDone}/${p.recipientsTotal}${more} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
       },
       ...(journal ? { onAttemptStart: (b: number, a: number) => journal!.attemptStart(b, a) } : {}),
       onAttempt: (event) => {
@@ -145,21 +166,36 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
         }
       },
     });
+    // The first batch is on its way: the rest of the input may take the CPU now.
+    feed?.release();
+    results = await sending;
   } catch (error) {
     journal?.abandon();
     if (request.report) await discardReport(request.report);
     throw error;
   } finally {
+    unfollow?.();
+    ctx.stopNow?.removeEventListener('abort', stopReading);
+    // Stopped short (a journal that failed, a stop-now): the rest of the input is not read.
+    feed?.cancel();
     progress.stop();
     client.close();
   }
 
+  if (feed?.failure !== undefined && results.every((r) => r.attempts === 0)) {
+    // The input failed before anything went out: the run is its error alone, as for a short list.
+    journal?.abandon();
+    if (request.report) await discardReport(request.report);
+    throw feed.failure;
+  }
+  const inputFailure = feed?.failure === undefined ? undefined : inputError(feed.failure);
   const interrupted = ctx.interrupt.aborted;
   const journalFailure = journal?.failure;
   // A journal that stopped recording stops the run: exit 2, whatever the batches came to (SPEC section 8).
-  const exitCode = journalFailure ? ExitCode.usage : deliveryExitCode(results, interrupted);
+  // An input that failed half-way is the user's to fix: its own exit code (3 for an invalid line).
+  const exitCode = journalFailure ? ExitCode.usage : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
-  journal?.end(summary, exitCode, interrupted);
+  journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
   const audience = audienceWords(request.body);
   const own = leftToSend(summary, audience);
   const left = { notSent: own.notSent, inDoubt: own.inDoubt + (request.inheritedInDoubt ?? 0) };
@@ -180,7 +216,9 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
   }
 
   const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
-  const commandFor = runRef !== undefined ? resendRun(runRef) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
+  // A run that did not read its whole input is resent with that input given again.
+  const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
+  const commandFor = runRef !== undefined ? resendRun(runRef, unread) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
   const advice = commandFor ? resendAdvice(commandFor, left, audience) : undefined;
   return {
     results,
@@ -192,9 +230,25 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
     ...(audience ? { audience } : {}),
     ...(journal ? { runId: journal.runId, journalPath: journal.path } : {}),
     ...(journalFailure ? { journalFailure } : {}),
+    ...(inputFailure ? { inputFailure: { message: `${inputFailure.message}; the input was read no further, and nothing after that point was sent`, hint: `${inputFailure.hint ? `${inputFailure.hint}; then ` : ''}send the rest with: ${resendRun(runRef ?? '<run>', request.input)(false)}` } } : {}),
     ...(reportPath !== undefined ? { reportPath } : {}),
     ...(advice ? { advice } : {}),
   };
+}
+
+/** Why the client-ID input stopped half-way, with its exit code: an invalid line (3), or a file that could not be read (2). */
+function inputError(error: unknown): { message: string; hint?: string; exitCode: number } {
+  if (error instanceof CliError) return { message: error.message, ...(error.hint ? { hint: error.hint } : {}), exitCode: error.exitCode };
+  const code = (error as NodeJS.ErrnoException).code;
+  return { message: `cannot read the client-ID input${code ? ` (${code})` : ''}`, exitCode: ExitCode.usage };
+}
+
+/** Plans what the input has filled so far; the whole rest once it is read; nothing more once it failed. */
+function growPlan(plan: BatchPlan, feed: GrowingClientIds): void {
+  if (!plan.open) return;
+  if (feed.list) plan.extend(feed.length, true);
+  else if (feed.settled) plan.stop(feed.failure instanceof Error ? feed.failure.message : 'stopped reading the client-ID input');
+  else plan.extend(feed.length);
 }
 
 /** How the user names a run: its id when its journal is in the runs directory `pushctl runs` reads, else its path. */

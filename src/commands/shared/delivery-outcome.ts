@@ -6,9 +6,6 @@ import type { Delivery } from './deliver.js';
 /** A delivery in output/'s terms, with what the command knows beside it. */
 export function asDeliveryOutcome(delivery: Delivery, extra: { batched: boolean; warnings: MessageIssue[]; notes: MessageIssue[]; resumedFrom?: string }): DeliveryOutcome {
   const failure = delivery.journalFailure;
-  return {
-    ...delivery,
-    ...extra,
-    ...(failure ? { journalError: { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } } : {}),
-  };
+  const stopped = failure ? { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } : delivery.inputFailure;
+  return { ...delivery, ...extra, ...(stopped ? { stopError: stopped } : {}) };
 }

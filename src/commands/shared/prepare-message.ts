@@ -1,10 +1,10 @@
 // Stage 1 of a send: the message, assembled from the file and flags and checked before anything touches the
 // network or the credentials.
 import type { Ctx } from '../../context.js';
-import { readMessageInput, type MessageInputOptions } from '../../input/read-message-input.js';
+import { readMessageInput, type MessageInputOptions, type ReadInputOptions } from '../../input/read-message-input.js';
 import { assembleMessage } from '../../message/assemble.js';
 import { validateAssembledWithoutRecipients } from '../../message/validate-assembled.js';
-import type { ClientIdSource } from '../../message/recipients.js';
+import { isGrowing, type ClientIdSource } from '../../message/recipients.js';
 import type { MessageIssue, PushMessage, ValidationResult } from '../../message/types.js';
 import { annotateIssues } from '../../output/annotations.js';
 
@@ -22,8 +22,9 @@ export type PreparedMessage =
 export async function prepareMessage(
   options: MessageInputOptions & { dryRun: boolean; strict?: boolean; validate?: boolean },
   ctx: Ctx,
+  read: ReadInputOptions = {},
 ): Promise<PreparedMessage> {
-  const assembled = assembleMessage(await readMessageInput(options, ctx));
+  const assembled = assembleMessage(await readMessageInput(options, ctx, read));
   if (options.dryRun) assembled.message.dry_run = true;
   const recipients = assembled.clientIds;
   if (options.validate === false) {
@@ -35,7 +36,11 @@ export async function prepareMessage(
   const result = validateAssembledWithoutRecipients(assembled, { strict: options.strict === true });
   const notes = [...assembled.notes, ...result.notes];
   await annotateIssues(result, options, ctx);
-  if (!result.body) return { ok: false, validation: { ...result, notes } };
+  if (!result.body) {
+    // A list still being read is read no further: nothing will be sent.
+    if (isGrowing(recipients)) recipients.cancel();
+    return { ok: false, validation: { ...result, notes } };
+  }
   const body = result.body;
   return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: result.warnings, notes };
 }

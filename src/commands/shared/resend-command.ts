@@ -13,12 +13,13 @@ export type ResendCommandFor = (includeUnknown: boolean) => string;
 
 /**
  * `pushctl resend <run>`: `run` is how the user names the run, its id when its journal is in the runs
- * directory, else the journal's path.
+ * directory, else the journal's path. `input`: the client-ID file of a run stopped before it read all of it,
+ * which the resend needs again for the recipients the journal never saw (`-`: the same input on stdin).
  */
 export const resendRun =
-  (run: string): ResendCommandFor =>
+  (run: string, input?: string): ResendCommandFor =>
   (includeUnknown) =>
-    ['pushctl', 'resend', run, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
+    ['pushctl', 'resend', run, ...(input !== undefined ? ['--client-ids-file', input] : []), ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
 
 /** The advice for what a run left. Counts are recipients, or batches for a run with no client IDs (its one batch is the audience). */
 export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: number; inDoubt: number }, audience?: string): ResendAdvice | undefined {

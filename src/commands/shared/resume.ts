@@ -8,6 +8,8 @@ import { audienceWords } from '../../message/audience.js';
 import { dirname } from 'node:path';
 import { readRunWhole, runFamily, type RunView } from '../../journal/read-run.js';
 import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import type { ClientIdSource } from '../../message/recipients.js';
+import { resendRun } from './resend-command.js';
 
 export type ReadRun = RunView & { results: BatchResult[] };
 
@@ -26,23 +28,73 @@ export interface Remaining {
   any: boolean;
 }
 
-/** Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete. */
-export function checkResumable(run: ReadRun, ref: string): void {
+/** Whether any request of a run went out: a run cut short while planning may still have sent the batches it had read. */
+export function sentAny(run: ReadRun): boolean {
+  return run.results.some((r) => r.attempts > 0);
+}
+
+/**
+ * The resend of a run stopped before it read all of its client-ID input: its input has to be given again,
+ * for the recipients the journal never saw. Undefined for any other run.
+ */
+export function resendWithInput(run: ReadRun, ref: string): string | undefined {
+  return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>')(false) : undefined;
+}
+
+/**
+ * Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete
+ * and not given its input again (`withInput`), or given an input it does not need.
+ */
+export function checkResumable(run: ReadRun, ref: string, withInput = false): void {
   if (run.state === 'running') {
     throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
   }
-  if (run.incomplete) {
+  if (run.incomplete && !sentAny(run)) {
     throw usageError(
       `run ${run.header.run_id} cannot be a resend source: ${run.incomplete.reason}`,
       'nothing was sent before its plan was complete: send again from the original input',
     );
   }
+  if (run.incomplete && !withInput) {
+    throw usageError(
+      `run ${run.header.run_id} stopped before it read all of its client-ID input, after sending some of it: ${run.incomplete.reason}`,
+      `give it the same input again; the rest is sent, never a recipient the run planned: ${resendWithInput(run, ref)!}`,
+    );
+  }
+  if (!run.incomplete && withInput) {
+    throw usageError(
+      `--client-ids-file: run ${run.header.run_id}'s journal lists every recipient; the option is for a run stopped before it read all of its input`,
+      `drop --client-ids-file: pushctl resend ${ref}`,
+    );
+  }
+}
+
+/**
+ * Checks that `input` is the run's own input: the run planned its recipients in the order they were first
+ * read, so its batches are the input's first recipients, in order. Throws a usage error naming the first
+ * difference. Returns how many recipients the run planned.
+ */
+export function checkSameInput(run: ReadRun, input: ClientIdSource, name: string): number {
+  let at = 0;
+  for (const result of run.results) {
+    const ids = input.slice(at, at + result.clientIds.length);
+    for (let i = 0; i < result.clientIds.length; i++, at++) {
+      if (ids[i] !== result.clientIds[i]) {
+        const found = ids[i] === undefined ? 'the file ends' : `it has ${JSON.stringify(ids[i])}`;
+        throw usageError(
+          `--client-ids-file ${name} is not run ${run.header.run_id}'s input: its recipient ${at + 1} was ${JSON.stringify(result.clientIds[i])}, where ${found}`,
+          `give the client-ID file the run read${run.header.input !== undefined && run.header.input !== '-' ? ` (${run.header.input})` : ''}, as it was then`,
+        );
+      }
+    }
+  }
+  return at;
 }
 
 /**
  * The run and every run that resent it (and so on), oldest first, read whole: what they left together is
  * what a resend of any of them sends, so resending the same run twice never sends anyone the message twice.
- * Members still running are refused; members cut short while planning sent nothing and are left out.
+ * Members still running are refused; members cut short while planning that sent nothing are left out.
  */
 export function familyOf(run: ReadRun, env: Record<string, string | undefined>): ReadRun[] {
   const paths = runFamily([dirname(run.path), runsDir(env)], run);
@@ -50,11 +102,15 @@ export function familyOf(run: ReadRun, env: Record<string, string | undefined>):
   for (const member of members) {
     if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
   }
-  return members.filter((member) => !member.incomplete);
+  return members.filter((member) => !member.incomplete || sentAny(member));
 }
 
-/** What a family of runs (see familyOf) left: each recipient's word is that of the newest run that sent to it. */
-export function remainingOf(family: readonly ReadRun[], includeUnknown: boolean): Remaining {
+/**
+ * What a family of runs (see familyOf) left: each recipient's word is that of the newest run that sent to it.
+ * `input`: the first run's input given again (it stopped before reading all of it), from `after` (what that
+ * run planned) on: its recipients no run of the family has seen are not sent.
+ */
+export function remainingOf(family: readonly ReadRun[], includeUnknown: boolean, input?: { ids: ClientIdSource; after: number }): Remaining {
   const newest = family[family.length - 1]!;
   const audience = audienceWords(newest.header.message);
   if (audience) {
@@ -67,6 +123,7 @@ export function remainingOf(family: readonly ReadRun[], includeUnknown: boolean)
   // Insertion order is first-seen order: the order of the first run's input.
   const statusOf = new Map<string, BatchResult['status']>();
   for (const member of family) for (const r of member.results) for (const id of r.clientIds) statusOf.set(id, r.status);
+  if (input) for (const id of input.ids.slice(input.after, input.ids.length)) if (!statusOf.has(id)) statusOf.set(id, 'not_sent');
   const unknown: string[] = [];
   const notSent: string[] = [];
   let rejected = 0;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PushClient } from '../../../src/client/push-client.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { BatchPlan } from '../../../src/client/batches.js';
 import { RunJournal } from '../../../src/journal/run-journal.js';
 import { JournalWriteError } from '../../../src/journal/writer.js';
 import { readJournal } from '../../../src/journal/reader.js';
@@ -88,7 +89,7 @@ describe('a journal that cannot record stops the run', () => {
         argv: ['send'],
         message: body,
         clientIds: all,
-        batches: Array.from({ length: 10 }, (_, b) => [b * 500, (b + 1) * 500] as const),
+        plan: BatchPlan.of(5000, 500),
       });
       // The plan is on disk; now the disk fills up, as another process on the machine might fill it.
       mkdirSync(join(mountPoint, 'other'), { recursive: true });

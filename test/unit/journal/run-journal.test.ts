@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BatchPlan } from '../../../src/client/batches.js';
 import { RunJournal } from '../../../src/journal/run-journal.js';
 
 const noFilter = { scrub: (t: string) => t, scrubBytes: (b: Buffer) => b };
@@ -11,7 +12,7 @@ describe('RunJournal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pushctl-ids-'));
     try {
       const start = (random: () => number) =>
-        RunJournal.start({ env: { PUSHCTL_JOURNAL_DIR: dir }, cwd: dir, filter: noFilter, version: 't', appId: 'a', baseUrl: new URL('http://127.0.0.1:1'), dryRun: false, argv: [], message: {}, clientIds: undefined, batches: [[0, 0]], now: new Date('2026-11-24T00:00:00Z'), random });
+        RunJournal.start({ env: { PUSHCTL_JOURNAL_DIR: dir }, cwd: dir, filter: noFilter, version: 't', appId: 'a', baseUrl: new URL('http://127.0.0.1:1'), dryRun: false, argv: [], message: {}, clientIds: undefined, plan: BatchPlan.of(0), now: new Date('2026-11-24T00:00:00Z'), random });
       const sequence = [0, 0, 0.5];
       const first = start(() => 0);
       const second = start(() => sequence.shift()!);
