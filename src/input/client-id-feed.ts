@@ -2,7 +2,7 @@
 // leaves within 0.3 s). The reader keeps filling the collector in the background; the feed is the collector
 // as the delivery reads it, and says when it grew, ended or failed.
 import type { Readable } from 'node:stream';
-import type { ClientIdCollector } from '../client/client-id-store.js';
+import type { ClientIdCollector, ClientIdStore } from '../client/client-id-store.js';
 import type { GrowingClientIds } from '../message/recipients.js';
 import { readClientIds, type ClientIdList, type ReadClientIdsOptions } from './read-client-ids.js';
 
@@ -26,14 +26,24 @@ export class ClientIdFeed implements GrowingClientIds {
   /** Set while reading waits for the send to start (see hold). */
   private held: { promise: Promise<void>; release: () => void } | undefined;
 
+  /** The collector while reading; once the list is whole, it is let go (its hash table is garbage then). */
+  private collector: ClientIdCollector | undefined;
+
   constructor(
-    private readonly collector: ClientIdCollector,
+    collector: ClientIdCollector,
     private readonly input: Readable,
-  ) {}
+  ) {
+    this.collector = collector;
+  }
 
   /** IDs read so far. */
   get length(): number {
-    return this.collector.count;
+    return this.list?.ids.length ?? this.collector?.count ?? 0;
+  }
+
+  /** The IDs read so far, as a store. */
+  private get store(): ClientIdStore {
+    return this.list?.ids ?? this.collector!.current();
   }
 
   /** Whether nothing more will come: read to the end, failed, or cancelled. */
@@ -42,11 +52,11 @@ export class ClientIdFeed implements GrowingClientIds {
   }
 
   slice(start: number, end: number): string[] {
-    return this.collector.current().slice(start, end);
+    return this.store.slice(start, end);
   }
 
   jsonBytes(start: number, end: number): Buffer {
-    return this.collector.current().jsonBytes(start, end);
+    return this.store.jsonBytes(start, end);
   }
 
   /** Calls `listener` whenever IDs were added or reading settled; returns the function that unsubscribes. */
@@ -91,6 +101,7 @@ export class ClientIdFeed implements GrowingClientIds {
   ended(list: ClientIdList): void {
     if (this.cancelled) return;
     this.list = list;
+    this.collector = undefined;
     this.notify();
   }
 
