@@ -10,8 +10,9 @@ export function openEvents({ state }: RouteCall): StreamReply {
     stream: (req, res) => {
       // No chunked framing: the body runs until the connection closes (`Connection: close`), so the bytes a
       // reader is sent are exactly the fan-out's shared batch, written straight to its socket. Through `res`
-      // every reader's write would be corked, framed in four pieces and flushed on its own tick: with 1,000
-      // readers that per-reader work, not the kernel's, was most of what the fan-out cost.
+      // every reader's write is corked, framed in four pieces and sent as one writev on a tick of its own;
+      // profiled with 1,000 readers, those writevs took 1.4 s of the emulator's 5.2 s, the single writes
+      // 0.6 s of 3.8 s.
       res.useChunkedEncodingByDefault = false;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' });
       res.write(': connected\n\n');
