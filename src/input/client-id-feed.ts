@@ -9,11 +9,12 @@ import { readClientIds, type ClientIdList, type ReadClientIdsOptions } from './r
 export { readClientIds } from './read-client-ids.js';
 
 /**
- * A list shorter than this is read whole before anything is sent, as before: its plan costs some tens of
- * milliseconds, and a bad line in it then stops the run before anyone has the message. Only a longer list
- * is sent while it is read.
+ * A list shorter than this is read whole before anything is sent, as before: its plan costs a few
+ * milliseconds, and a bad line in it then stops the run before anyone has the message. A longer list is
+ * sent while it is read, from the first piece read (a file is read 1 MiB at a time) that brings it to this
+ * many: every ID read before the first request is one more that request waits for.
  */
-export const STREAM_AFTER = 50_000;
+export const STREAM_AFTER = 10_000;
 
 export class ClientIdFeed implements GrowingClientIds {
   readonly growing = true;

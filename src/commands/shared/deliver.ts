@@ -98,7 +98,12 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
     // An input that failed while the destination was being set up: nothing has been sent.
     if (feed?.failure !== undefined) throw feed.failure;
     plan = feed ? new BatchPlan(request.batchSize) : BatchPlan.of(clientIds?.length ?? 0, request.batchSize);
-    if (feed) growPlan(plan, feed);
+    // The first request waits for its own batch record only: the batches already read are planned (and
+    // journaled) once it is on its way.
+    if (feed) {
+      if (feed.settled) growPlan(plan, feed);
+      else plan.extend(Math.min(feed.length, request.batchSize));
+    }
     journal =
       request.journal === false
         ? undefined
@@ -167,7 +172,10 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
       },
     });
     // The first batch is on its way: the rest of the input may take the CPU now.
-    feed?.release();
+    if (feed) {
+      feed.release();
+      setImmediate(() => growPlan(plan, feed));
+    }
     results = await sending;
   } catch (error) {
     journal?.abandon();

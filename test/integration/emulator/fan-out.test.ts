@@ -39,24 +39,50 @@ function openReader(url: string): Promise<{ res: IncomingMessage; text: () => st
 const device = (id: string): Device => ({ client_id: id, country: 'GB', language: 'en-GB', brand: 'Google', model: 'Pixel 7', os_version: '34', app_version: '1.0' });
 
 describe('event stream', () => {
-  it('1,000 readers all receive the one event of a push', async () => {
+  it('1,000 readers each receive every event of a burst of pushes, once and in order', async () => {
     emu = await createEmulator({ port: 0, rate: 0 });
     const readers = [];
     for (let i = 0; i < 1000; i++) readers.push(await openReader(emu.url));
-    expect(await push(emu.url, VALID)).toBe(200);
-    const events = await Promise.all(
+    const PUSHES = 20;
+    const statuses = await Promise.all(Array.from({ length: PUSHES }, () => push(emu!.url, VALID)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const expected = Array.from({ length: PUSHES }, (_, i) => String(i + 1));
+    const ids = (text: string) => [...text.matchAll(/event: request\nid: (\d+)\ndata: [^\n]*\n\n/g)].map((m) => m[1]!);
+    const seen = await Promise.all(
       readers.map(
         (r) =>
-          new Promise<string>((resolve) => {
-            const check = () => (r.text().includes('\n\n', r.text().indexOf('event: request')) && r.text().includes('event: request') ? resolve(r.text()) : setTimeout(check, 5));
+          new Promise<string[]>((resolve) => {
+            const check = () => (ids(r.text()).length >= PUSHES ? resolve(ids(r.text())) : setTimeout(check, 5));
             check();
           }),
       ),
     );
-    const ids = new Set(events.map((t) => /event: request\nid: (\d+)/.exec(t)?.[1]));
-    expect([...ids]).toEqual(['1']);
+    for (const got of seen) expect(got).toEqual(expected);
     for (const r of readers) r.res.destroy();
   }, 60_000);
+
+  it('a reader is sent the events themselves, unframed, on a stream that ends with the connection', async () => {
+    emu = await createEmulator({ port: 0, rate: 0 });
+    const socket = connect(emu.port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (text += d));
+    socket.write(`GET /v1/emulator/events HTTP/1.1\r\nHost: 127.0.0.1:${emu.port}\r\n\r\n`);
+    await new Promise<void>((resolve) => {
+      const check = () => (text.includes(': connected\n\n') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(await push(emu.url, VALID)).toBe(200);
+    await new Promise<void>((resolve) => {
+      const check = () => (text.includes('event: request') && text.endsWith('\n\n') ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    const [head, body] = text.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/i);
+    expect(head).not.toMatch(/transfer-encoding/i);
+    expect(body).toMatch(/^: connected\n\nevent: request\nid: 1\ndata: \{"seq":1,[^\n]*\}\n\n$/);
+    socket.destroy();
+  });
 
   it('a reader that never reads holds at most 32 MiB, and learns what it skipped once it reads again', async () => {
     emu = await createEmulator({ port: 0, rate: 0, keepBytes: 16 * MiB, logBytes: 16 * MiB });

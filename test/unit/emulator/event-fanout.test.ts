@@ -76,3 +76,50 @@ describe('EventFanout', () => {
     expect(reader.ended).toBe(true);
   });
 });
+
+describe('EventFanout window', () => {
+  it('grows when writing to every reader takes long, so that pushes keep most of the time, and every reader still gets every event', () => {
+    const log = new RequestLog();
+    let clock = 0;
+    const fanout = new EventFanout(log, () => clock);
+    // Each write takes 62.5 µs: 1,000 readers take 62.5 ms, so the next window is 625 ms instead of 100 ms.
+    class SlowReader extends Reader {
+      override write(chunk: Buffer | string): boolean {
+        clock += 1 / 16;
+        return super.write(chunk);
+      }
+    }
+    const readers = Array.from({ length: 1000 }, () => new SlowReader());
+    for (const reader of readers) fanout.add(reader);
+    log.add(entry('one'));
+    vi.advanceTimersByTime(100);
+    expect(readers.every((r) => r.chunks.length === 1)).toBe(true);
+    log.add(entry('two'));
+    log.add(entry('three'));
+    vi.advanceTimersByTime(624);
+    expect(readers.every((r) => r.chunks.length === 1)).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(readers.every((r) => r.chunks.length === 2 && /"title":"two".*"title":"three"/s.test(String(r.chunks[1])))).toBe(true);
+  });
+
+  it('never waits longer than a second, and sends a batch of 64 KiB on the next turn of the loop', () => {
+    const log = new RequestLog({ keepBytes: 64 * 1024 * 1024 });
+    let clock = 0;
+    const fanout = new EventFanout(log, () => clock);
+    const reader = new Reader();
+    reader.write = (chunk) => ((clock += 10_000), Reader.prototype.write.call(reader, chunk));
+    fanout.add(reader);
+    log.add(entry('slow'));
+    vi.advanceTimersByTime(100);
+    log.add(entry('late'));
+    vi.advanceTimersByTime(1000);
+    expect(reader.chunks).toHaveLength(2);
+    const big = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 4; i++) log.add(entry(big));
+    expect(reader.chunks).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(reader.chunks).toHaveLength(3);
+    expect(String(reader.chunks[2]).match(/event: request/g)).toHaveLength(4);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
