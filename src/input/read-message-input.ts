@@ -74,7 +74,9 @@ async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, c
   } catch (error) {
     throw unreadable(error, 'client ID file', path);
   }
-  return feedClientIds(createReadStream(full, { fd, highWaterMark: 1 << 20 }), collector, options);
+  // Read whole: big pieces, fewer trips to the thread pool. Sent while read: smaller ones, so the first
+  // request waits for a quarter of the IDs it would otherwise (SPEC section 7: the first request at 0.3 s).
+  return feedClientIds(createReadStream(full, { fd, highWaterMark: stream ? 1 << 18 : 1 << 20 }), collector, options);
 }
 
 export async function readMessageInput(options: MessageInputOptions, ctx: Pick<Ctx, 'stdin' | 'cwd'>, read: ReadInputOptions = {}): Promise<AssembleInput> {
