@@ -11,7 +11,7 @@ export { readClientIds } from './read-client-ids.js';
 /**
  * A list shorter than this is read whole before anything is sent, as before: its plan costs a few
  * milliseconds, and a bad line in it then stops the run before anyone has the message. A longer list is
- * sent while it is read, from the first piece read (a file is read 1 MiB at a time) that brings it to this
+ * sent while it is read, from the first piece read (a file is read 256 KiB at a time) that brings it to this
  * many: every ID read before the first request is one more that request waits for.
  */
 export const STREAM_AFTER = 10_000;

@@ -132,8 +132,9 @@ describe('a long client-ID list is sent while it is read', () => {
   });
 
   it('a bad line after batches went out: they stand, nothing after it is sent, exit 3, and the resend given the fixed input sends the rest once', async () => {
-    const first = ids(60_000);
-    const rest = ids(20_000, 60_000);
+    // 60,500 good lines: 60 full batches, and a short rest that waits for the resend.
+    const first = ids(60_500);
+    const rest = ids(20_000, 60_500);
     const { child, exit } = sendFromStdin();
     child.stdin!.write(lines(first));
     await requestsReach(1, exit);
@@ -141,10 +142,10 @@ describe('a long client-ID list is sent while it is read', () => {
     const result = await exit;
     expect(result.code).toBe(3);
     const doc = JSON.parse(result.stdout) as { run_id: string; error: { message: string; hint: string } };
-    expect(doc.error.message).toContain('line 60001');
+    expect(doc.error.message).toContain('line 60501');
     expect(doc.error.message).toContain('nothing after that point was sent');
     expect(doc.error.hint).toContain(`pushctl resend ${doc.run_id} --client-ids-file -`);
-    expect(sentIds()).toEqual(sorted(first));
+    expect(sentIds()).toEqual(sorted(first.slice(0, 60_000)));
     expect(result.stderr).not.toMatch(/at .*\.cjs:\d+/);
 
     // The run is incomplete; it is not resent without its input, nor with another one.
@@ -165,7 +166,7 @@ describe('a long client-ID list is sent while it is read', () => {
     // The input, fixed, given again: the rest goes out, never a recipient the run planned.
     const fixed = lines([...first, 'fixed-id', ...rest]);
     const preview = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--dry-run', '--json'], fixed);
-    expect(JSON.parse(preview.stdout)).toMatchObject({ would_send: true, recipients: 20_001, not_sent: 20_001 });
+    expect(JSON.parse(preview.stdout)).toMatchObject({ would_send: true, recipients: 20_501, not_sent: 20_501 });
     const resend = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--base-url', server.url, '--rate', '0'], fixed);
     expect(resend.code, resend.stderr).toBe(0);
     expect(sentIds()).toEqual(sorted([...first, 'fixed-id', ...rest]));

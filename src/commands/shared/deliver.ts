@@ -251,11 +251,16 @@ function inputError(error: unknown): { message: string; hint?: string; exitCode:
   return { message: `cannot read the client-ID input${code ? ` (${code})` : ''}`, exitCode: ExitCode.usage };
 }
 
-/** Plans what the input has filled so far; the whole rest once it is read; nothing more once it failed. */
+/** Plans what the input has filled so far; the whole rest once it is read; no more than its full batches once it failed. */
 function growPlan(plan: BatchPlan, feed: GrowingClientIds): void {
   if (!plan.open) return;
   if (feed.list) plan.extend(feed.length, true);
-  else if (feed.settled) plan.stop(feed.failure instanceof Error ? feed.failure.message : 'stopped reading the client-ID input');
+  else if (feed.failure !== undefined) {
+    // The lines before the bad one are good: their full batches go out; a short rest waits for the resend,
+    // which sends it with what follows the fixed line.
+    plan.extend(feed.length);
+    plan.stop(feed.failure instanceof Error ? feed.failure.message : String(feed.failure));
+  } else if (feed.settled) plan.stop('stopped reading the client-ID input');
   else plan.extend(feed.length);
 }
 
