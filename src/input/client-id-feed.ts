@@ -148,7 +148,11 @@ export async function feedClientIds(
     },
   });
   read.then(
-    (list) => feed.ended(list),
+    (list) => {
+      // The list is whole: nothing more is added, and the index that found repeats is no longer needed.
+      collector.release();
+      feed.ended(list);
+    },
     (error: unknown) => feed.failed(error),
   );
   await Promise.race([started, read]);

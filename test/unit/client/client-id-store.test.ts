@@ -314,3 +314,17 @@ describe('ClientIdError across bundled copies', () => {
     expect(new Error('other') instanceof ClientIdError).toBe(false);
   });
 });
+
+describe('ClientIdCollector.release', () => {
+  it('frees the index once the list is whole: stores made before still read, and adding more is refused', () => {
+    const collector = new ClientIdCollector();
+    collector.addAll(Array.from({ length: 5000 }, (_, i) => `r-${i}`));
+    const { ids } = collector.result();
+    collector.release();
+    expect(ids.length).toBe(5000);
+    expect(ids.slice(4998, 5000)).toEqual(['r-4998', 'r-4999']);
+    expect(collector.current().at(-1)).toBe('r-4999');
+    expect(() => collector.add('r-5000')).toThrow(/released/);
+    expect(() => collector.add('\uD800')).toThrow(/released/);
+  });
+});
