@@ -14,7 +14,7 @@ export interface EventReader {
 }
 
 /** Beyond this many bytes waiting for one reader, new events skip it until it drains. */
-const READER_BUFFER_BYTES = 8 * 1024 * 1024;
+const READER_BUFFER_BYTES = 4 * 1024 * 1024;
 /** Events are sent at most this often: a person sees no delay, and a burst becomes one write per reader. */
 const FLUSH_MS = 100;
 /**

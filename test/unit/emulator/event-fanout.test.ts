@@ -40,21 +40,21 @@ describe('EventFanout', () => {
     expect(readers.every((reader) => reader.chunks.length === 1 && reader.chunks[0] === first)).toBe(true);
   });
 
-  it('skips a reader that is 8 MiB behind, counts it, and tells it how many it missed once it drains', () => {
+  it('skips a reader that is 4 MiB behind, counts it, and tells it how many it missed once it drains', () => {
     const log = new RequestLog();
     const fanout = new EventFanout(log);
     const slow = new Reader();
     const fast = new Reader();
     fanout.add(slow);
     fanout.add(fast);
-    slow.writableLength = 8 * 1024 * 1024;
+    slow.writableLength = 4 * 1024 * 1024;
     for (const title of ['a', 'b', 'c']) {
       log.add(entry(title));
       vi.runAllTimers();
     }
     expect(slow.chunks).toEqual([]);
     expect(fast.chunks).toHaveLength(3);
-    expect(fanout.stats()).toEqual({ readers: 2, buffered_bytes: 8 * 1024 * 1024, skipped: 3 });
+    expect(fanout.stats()).toEqual({ readers: 2, buffered_bytes: 4 * 1024 * 1024, skipped: 3 });
     slow.writableLength = 0;
     slow.emit('drain');
     expect(slow.text()).toBe('event: skipped\ndata: {"skipped":3}\n\n');
