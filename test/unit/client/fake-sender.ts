@@ -19,3 +19,17 @@ export class FakeSender implements PushSender {
 }
 
 export const idsOf = (body: Record<string, unknown>): string[] => (body['condition'] as { client_ids?: string[] }).client_ids ?? [];
+
+/** A sender that accepts after `wait()` and counts the most requests it had in flight at once (`peak()`). */
+export function peakCountingSender(wait: () => Promise<unknown> = () => new Promise((resolve) => setImmediate(resolve))): { client: FakeSender; peak: () => number } {
+  let inFlight = 0;
+  let peak = 0;
+  const client = new FakeSender(async () => {
+    inFlight += 1;
+    peak = Math.max(peak, inFlight);
+    await wait();
+    inFlight -= 1;
+    return accepted();
+  });
+  return { client, peak: () => peak };
+}

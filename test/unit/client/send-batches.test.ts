@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PushMessage } from '../../../src/message/types.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
 import { RateLimiter } from '../../../src/client/rate-limiter.js';
-import { accepted, ambiguous, FakeSender, idsOf, rejected, retryable } from './fake-sender.js';
+import { accepted, ambiguous, FakeSender, idsOf, peakCountingSender, rejected, retryable } from './fake-sender.js';
 import { VirtualClock } from './virtual-clock.js';
 
 const body: PushMessage = { type: 1, time_to_live: 3600, condition: { type: 2 }, notification: { title: 'Hi' } };
@@ -78,17 +78,9 @@ describe('sendBatches', () => {
   });
 
   it('never runs more than `concurrency` requests at once', async () => {
-    let inFlight = 0;
-    let peak = 0;
-    const client = new FakeSender(async () => {
-      inFlight += 1;
-      peak = Math.max(peak, inFlight);
-      await new Promise((resolve) => setImmediate(resolve));
-      inFlight -= 1;
-      return accepted();
-    });
+    const { client, peak } = peakCountingSender();
     await sendBatches({ client, body, clientIds: ids(50), batchSize: 1, concurrency: 3 });
-    expect(peak).toBe(3);
+    expect(peak()).toBe(3);
   });
 
   it('on abort, starts nothing new, lets in-flight batches finish, and marks the rest not sent', async () => {
@@ -132,20 +124,12 @@ describe('sendBatches', () => {
   /** A run of `batches` one-ID batches at rate 50 against a sender that answers after `latencyMs` of virtual time. */
   async function slowRun(latencyMs: number, batches: number, concurrency?: number) {
     const clock = new VirtualClock();
-    let inFlight = 0;
-    let peak = 0;
-    const client = new FakeSender(async () => {
-      inFlight += 1;
-      peak = Math.max(peak, inFlight);
-      await clock.sleep(latencyMs);
-      inFlight -= 1;
-      return accepted();
-    });
+    const { client, peak } = peakCountingSender(() => clock.sleep(latencyMs));
     const limiter = new RateLimiter({ rate: 50, now: clock.now, sleep: clock.sleep });
     const run = sendBatches({ client, body, clientIds: ids(batches), batchSize: 1, limiter, now: clock.now, sleep: clock.sleep, ...(concurrency ? { concurrency } : {}) });
     await clock.run();
     const results = await run;
-    return { peak, results, lastAnswer: clock.now() };
+    return { peak: peak(), results, lastAnswer: clock.now() };
   }
 
   it('keeps as many requests in flight as the rate and the latency need (Little\'s law)', async () => {
@@ -166,17 +150,9 @@ describe('sendBatches', () => {
 
   it('keeps 8 in flight with no rate to size by (--rate 0), or --concurrency when given', async () => {
     const peakOf = async (concurrency?: number) => {
-      let inFlight = 0;
-      let peak = 0;
-      const client = new FakeSender(async () => {
-        inFlight += 1;
-        peak = Math.max(peak, inFlight);
-        await new Promise((resolve) => setImmediate(resolve));
-        inFlight -= 1;
-        return accepted();
-      });
+      const { client, peak } = peakCountingSender();
       await sendBatches({ client, body, clientIds: ids(40), batchSize: 1, limiter: new RateLimiter({ rate: 0 }), ...(concurrency ? { concurrency } : {}) });
-      return peak;
+      return peak();
     };
     expect(await peakOf()).toBe(8);
     expect(await peakOf(20)).toBe(20);
