@@ -1,9 +1,9 @@
-// The event stream's readers (`GET /v1/emulator/events`). Each request-log event is serialised once, and
-// the events of a short window are sent together: one Buffer that every reader's socket shares, so a burst
-// of pushes costs each reader one write per window rather than one per push. Events are encoded straight
-// into a 64 KiB slab, each window sending the slab's next part: no Buffer, and no flattened copy of the
-// text, per event. Per-event buffers of 10-60 KB, freed only by a later collection, had cost one reader
-// 17-33 MiB of RSS under 1000-ID pushes on Node 24, whether it read or not. A reader that does not keep
+// The event stream's readers (`GET /v1/emulator/events`). Each request-log event is encoded once, and the
+// events of a short window are sent together: one Buffer that every reader's socket shares, so a burst of
+// pushes costs each reader one write per window rather than one per push. Events are encoded straight into
+// a 64 KiB slab, each window sending the slab's next part: no Buffer, and no flattened copy of the text, per
+// event. Per-event buffers of 10-60 KB, freed only by a later collection, had cost one reader 17-33 MiB of
+// RSS under 1000-ID pushes on Node 24, whether it read or not. A reader that does not keep
 // up is not buffered for without end: past READER_BUFFER_BYTES it skips events, and once its socket drains
 // it is told how many it missed (`event: skipped`), so a page can reload the list.
 import type { RequestLog, RequestLogEvent } from './request-log.js';
@@ -131,7 +131,12 @@ export class EventFanout {
       this.sent = this.used;
       this.events = 0;
     }
-    if (events === 0) return;
+    if (events > 0) this.send(parts, events);
+    // What followed a full slab goes with the next window.
+    if (this.events > 0) this.timer = setTimeout(() => this.flush(), this.windowMs);
+  }
+
+  private send(parts: Buffer[], events: number): void {
     const started = this.now();
     for (const [reader, state] of this.readers) {
       if (reader.writableLength < READER_BUFFER_BYTES) {
@@ -150,7 +155,5 @@ export class EventFanout {
       state.skipped += events;
     }
     this.windowMs = Math.min(MAX_FLUSH_MS, Math.max(FLUSH_MS, (this.now() - started) * FLUSH_SHARE));
-    // What followed a full slab goes with the next window.
-    if (this.events > 0) this.timer = setTimeout(() => this.flush(), this.windowMs);
   }
 }
