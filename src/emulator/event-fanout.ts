@@ -1,7 +1,7 @@
 // The event stream's readers (`GET /v1/emulator/events`). Each request-log event is encoded once, and the
 // events of a short window are sent together: one Buffer that every reader's socket shares, so a burst of
 // pushes costs each reader one write per window rather than one per push. Events are encoded straight into
-// a 64 KiB slab, each window sending the slab's next part: no Buffer, and no flattened copy of the text, per
+// a shared slab, each window sending the slab's next part: no Buffer, and no flattened copy of the text, per
 // event. Per-event buffers of 10-60 KB, freed only by a later collection, had cost one reader 17-33 MiB of
 // RSS under 1000-ID pushes on Node 24, whether it read or not. A reader that does not keep
 // up is not buffered for without end: past READER_BUFFER_BYTES it skips events, and once its socket drains
@@ -30,10 +30,11 @@ const FLUSH_SHARE = 10;
 const MAX_FLUSH_MS = 1000;
 /**
  * Events are encoded into slabs of this size (or one event's, when larger), and a longer window sends what
- * filled a slab at once. A write of more than the loopback's 64 KiB segment costs each reader several times
- * as much per byte (measured: 1,000 writes of 45 KB took 23-29 ms, of 200 KB 88-107 ms).
+ * filled a slab at once. What a reader costs is mostly the kernel's copy of every byte, plus about 5 µs a
+ * write: with 1,000 readers of 3,000 small pushes, 256 KiB slabs slowed pushes 1.65-1.76x where 64 KiB
+ * slabs gave 1.85-2.22x, and larger ones gained no more while holding more per window.
  */
-const SLAB_BYTES = 64 * 1024;
+export const SLAB_BYTES = 256 * 1024;
 
 export interface EventStreamStats {
   readers: number;

@@ -2,7 +2,7 @@
 // every reader, and a reader that is behind skips entries instead of buffering them, then learns how many.
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventFanout } from '../../../src/emulator/event-fanout.js';
+import { EventFanout, SLAB_BYTES } from '../../../src/emulator/event-fanout.js';
 import { RequestLog } from '../../../src/emulator/request-log.js';
 
 class Reader extends EventEmitter {
@@ -102,7 +102,7 @@ describe('EventFanout window', () => {
     expect(readers.every((r) => r.chunks.length === 2 && /"title":"two".*"title":"three"/s.test(String(r.chunks[1])))).toBe(true);
   });
 
-  it('never waits longer than a second, and sends a full 64 KiB slab on the next turn of the loop', () => {
+  it('never waits longer than a second, and sends a full slab on the next turn of the loop', () => {
     const log = new RequestLog({ keepBytes: 64 * 1024 * 1024 });
     let clock = 0;
     const fanout = new EventFanout(log, () => clock);
@@ -114,7 +114,7 @@ describe('EventFanout window', () => {
     log.add(entry('late'));
     vi.advanceTimersByTime(1000);
     expect(reader.chunks).toHaveLength(2);
-    const big = 'x'.repeat(16 * 1024);
+    const big = 'x'.repeat(SLAB_BYTES / 4);
     for (let i = 0; i < 4; i++) log.add(entry(big));
     expect(reader.chunks).toHaveLength(2);
     vi.advanceTimersByTime(1);
@@ -125,7 +125,7 @@ describe('EventFanout window', () => {
     expect(reader.chunks).toHaveLength(3);
     vi.advanceTimersByTime(100);
     expect(reader.chunks.slice(2).map((chunk) => String(chunk).match(/event: request/g)?.length)).toEqual([3, 1]);
-    expect(reader.chunks.every((chunk) => chunk.length <= 64 * 1024)).toBe(true);
+    expect(reader.chunks.every((chunk) => chunk.length <= SLAB_BYTES)).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
   });
 
