@@ -39,8 +39,8 @@ const journalFile = () => {
 };
 
 /** `pushctl send --client-ids-file -` with its stdin held open by the test. */
-function sendFromStdin(extra: string[] = []): { child: ChildProcess; exit: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, 'send', '--base-url', server.url, '--app-id', 'app', '--title', 'Streamed', '--client-ids-file', '-', '--rate', '0', '--json', ...extra], {
+function sendFromStdin(): { child: ChildProcess; exit: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, 'send', '--base-url', server.url, '--app-id', 'app', '--title', 'Streamed', '--client-ids-file', '-', '--rate', '0', '--json'], {
     cwd: work,
     env: env() as NodeJS.ProcessEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -65,14 +65,20 @@ async function requestsReach(n: number, exit: Promise<CliResult>): Promise<void>
   }
 }
 
+/** Starts a send from stdin, writes `first` and waits for the first request, with stdin still open. */
+async function sendingWhileOpen(first: readonly string[]): Promise<{ child: ChildProcess; exit: Promise<CliResult> }> {
+  const sending = sendFromStdin();
+  sending.child.stdin!.write(lines(first));
+  await requestsReach(1, sending.exit);
+  return sending;
+}
+
 describe('a long client-ID list is sent while it is read', () => {
   it('the first batches leave while the input is still open; every ID goes out once and the journal closes its plan', async () => {
     const first = ids(60_000);
     const rest = ids(40_500, 60_000);
-    const { child, exit } = sendFromStdin();
-    child.stdin!.write(lines(first));
     // The input is still open: nothing has told pushctl how many IDs there are.
-    await requestsReach(1, exit);
+    const { child, exit } = await sendingWhileOpen(first);
     expect(child.stdin!.writableEnded).toBe(false);
     child.stdin!.end(lines([...rest, first[0]!]));
     const result = await exit;
@@ -101,9 +107,7 @@ describe('a long client-ID list is sent while it is read', () => {
   it('Ctrl-C while the list is read: nothing more starts, the rest is still read and listed as not sent, and the bare resend sends exactly it', async () => {
     const first = ids(60_000);
     const rest = ids(30_000, 60_000);
-    const { child, exit } = sendFromStdin();
-    child.stdin!.write(lines(first));
-    await requestsReach(1, exit);
+    const { child, exit } = await sendingWhileOpen(first);
     child.kill('SIGINT');
     // The run waits for the rest of its input, so that its journal lists every recipient.
     child.stdin!.end(lines(rest));
@@ -135,9 +139,7 @@ describe('a long client-ID list is sent while it is read', () => {
     // 60,500 good lines: 60 full batches, and a short rest that waits for the resend.
     const first = ids(60_500);
     const rest = ids(20_000, 60_500);
-    const { child, exit } = sendFromStdin();
-    child.stdin!.write(lines(first));
-    await requestsReach(1, exit);
+    const { child, exit } = await sendingWhileOpen(first);
     child.stdin!.end(lines(['bad\u0001id', ...rest]));
     const result = await exit;
     expect(result.code).toBe(3);
