@@ -93,6 +93,8 @@ export function addDeliveryOptions(cmd: Command, forMessage = true): Command {
     .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
     .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', ranged('--max-attempts', 1, 5, '1 = no retries'))
     .option('--report <path>', 'write a JSON report listing every client ID under its outcome')
+    .option('--force', 'let --report replace an existing file that is not a report of this run')
+    .option('--no-wait', 'refuse at once (exit 2) when another pushctl process owns the --once key or the run, instead of waiting for it')
     .option('--journal <path>', 'write the run journal here (default: a new file in ~/.local/state/pushctl/runs)')
     .option('--no-journal', 'keep no journal (then a killed run loses its record)');
 }

@@ -158,6 +158,7 @@ const COMMANDS: CommandSpec[] = [
         .argument('<run>', 'a run id (from `pushctl runs`) or the path of a journal file')
         .option('--json', 'print one JSON document')
         .option('--report <path>', 'write the report of the run (the format --report writes)')
+        .option('--force', 'let --report replace an existing file that is not a report of this run')
         .addHelpText('after', examples(['pushctl runs show 20261122-231502-4f1c', 'pushctl runs show run.jsonl --report report.json --json']))
         .action((run: string, options: object, sub: Command) =>
           runs(async () => (await import('./commands/runs.js')).runsShowCommand)({ ...sub.optsWithGlobals(), run }),

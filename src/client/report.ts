@@ -31,6 +31,8 @@ export interface DeliverySummary {
  */
 export interface DeliveryReport {
   version: 1;
+  /** The run whose outcome this is (absent without a journal): `--report` replaces only a report of its own run. */
+  run_id?: string;
   summary: DeliverySummary;
   accepted: { batch: number; message_id: string; client_ids: readonly string[] }[];
   rejected: { batch: number; code: number; meaning: string; message: string; client_ids: readonly string[] }[];
@@ -56,9 +58,10 @@ export function summarizeBatches(results: readonly BatchResult[]): DeliverySumma
  * The report of a run. Each entry's `client_ids` is a getter reading its batch's IDs from the result, so
  * writing the report with {@link reportJsonChunks} makes the strings of one batch at a time.
  */
-export function buildReport(results: readonly BatchResult[]): DeliveryReport {
+export function buildReport(results: readonly BatchResult[], runId?: string): DeliveryReport {
   const report: DeliveryReport = {
     version: 1,
+    ...(runId !== undefined ? { run_id: runId } : {}),
     summary: summarizeBatches(results),
     accepted: [],
     rejected: [],
@@ -118,7 +121,8 @@ const SECTIONS = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
  * the frame is indented, each entry sits on one line.
  */
 export function* reportJsonChunks(report: DeliveryReport): Generator<string> {
-  yield `{\n  "version": ${JSON.stringify(report.version)},\n  "summary": ${JSON.stringify(report.summary)}`;
+  const run = report.run_id !== undefined ? `\n  "run_id": ${JSON.stringify(report.run_id)},` : '';
+  yield `{\n  "version": ${JSON.stringify(report.version)},${run}\n  "summary": ${JSON.stringify(report.summary)}`;
   for (const section of SECTIONS) {
     const entries = report[section];
     yield `,\n  "${section}": [`;

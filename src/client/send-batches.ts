@@ -329,6 +329,12 @@ export function recipientCount(result: BatchResult): number {
   return recipientCounts.get(result) ?? result.clientIds.length;
 }
 
+/** A result read back without its client IDs (a journal read for its counts): `count` is how many it holds. */
+export function withRecipientCount<T extends BatchResult>(result: T, count: number): T {
+  if (result.clientIds.length !== count) recipientCounts.set(result, count);
+  return result;
+}
+
 /**
  * A result whose `clientIds` are read from the recipients on each access. Enumerable, so spreading, JSON and
  * deep equality see the IDs; assigning replaces the getter with the value.

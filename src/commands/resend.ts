@@ -6,12 +6,18 @@ import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
 import type { PushMessage } from '../message/types.js';
-import { readRunWhole } from '../journal/read-run.js';
+import { familyRoot, readRun, readRunLeft } from '../journal/read-run.js';
+import { runsDir } from '../journal/runs-dir.js';
+import type { Lease } from '../journal/ownership.js';
+import { escapeControl } from '../output/escape-control.js';
+import { freshRunId, familyLockName, locksDir, own } from './shared/own-run.js';
+import { resendSettings } from './shared/resend-destination.js';
+import { dirname } from 'node:path';
 import type { SettingsOptions } from '../settings/load-settings.js';
 import { printDelivery } from '../output/delivery.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { formatResendPreview, resendPreviewDocument } from '../output/resend-preview.js';
-import { styleFor } from '../output/style.js';
+import { styleFor, type Style } from '../output/style.js';
 import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
 import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { locateRun } from './shared/locate-run.js';
@@ -35,29 +41,47 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
   const style = await styleFor(ctx.stderr, ctx.env);
   const { human } = deliveryTuning(options);
   const { path, ref } = locateRun(options.run, ctx);
-  const run = readRunWhole(path);
-  checkResumable(run, ref, options.clientIdsFile !== undefined);
-  const input = options.clientIdsFile === undefined ? undefined : await readRunInput(run, options.clientIdsFile, ctx);
-  const left = remainingOf(familyOf(run, ctx.env), options.includeUnknown === true, input);
-  const { header } = run;
+  const locks = locksDir(ctx.env);
+  // Own the run's family before reading what it left: a second resend, or the run itself still sending,
+  // would otherwise send the same recipients (docs/behaviour.md#ownership). A preview sends nothing.
+  const first = readRun(path, locks, false);
+  const runId = freshRunId(ctx.env);
+  const lease = options.dryRun ? undefined : await own(familyLockName(familyRoot([dirname(path), runsDir(ctx.env)], first)), runId, { what: `run ${escapeControl(first.header.run_id)}`, wait: options.wait !== false }, ctx);
+  try {
+    return await resendOwned(options, { path, ref, runId, lease }, ctx, scrubber, style, human);
+  } finally {
+    lease?.release();
+  }
+}
 
-  if (options.dryRun || !left.any) {
-    if (options.json) ctx.stdout.write(`${JSON.stringify(resendPreviewDocument(header, left, options.dryRun === true), null, 2)}\n`);
-    else if (!options.quiet) ctx.stderr.write(formatResendPreview(header, left, options.dryRun === true));
+async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; lease: Lease | undefined }, ctx: Ctx, scrubber: SecretScrubber, style: Style, human: boolean): Promise<number> {
+  const { path, ref } = owned;
+  const withInput = options.clientIdsFile !== undefined;
+  const run = withInput ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
+  checkResumable(run, ref, withInput);
+  const input = withInput ? await readRunInput(run, options.clientIdsFile!, ctx) : undefined;
+  const family = familyOf(run, ctx.env);
+  const left = remainingOf(family, options.includeUnknown === true, input);
+  const { header } = run;
+  // Where it goes, checked against the user's settings before a preview or a send (nothing left: no check).
+  const loaded = options.dryRun || left.any ? await resendSettings(options, header, ctx) : undefined;
+
+  if (options.dryRun || !left.any || !loaded) {
+    const destination = loaded ? { baseUrl: loaded.settings.baseUrl, source: loaded.sources.baseUrl ?? 'default region' } : undefined;
+    if (options.json) ctx.stdout.write(`${JSON.stringify(resendPreviewDocument(header, left, options.dryRun === true, destination), null, 2)}\n`);
+    else if (!options.quiet) ctx.stderr.write(formatResendPreview(header, left, options.dryRun === true, destination));
     return ExitCode.ok;
   }
 
-  // The run's app and destination, unless flags say otherwise; the secret comes from the usual places.
-  const settings: SettingsOptions = {
-    ...options,
-    appId: options.appId ?? header.app_id,
-    ...(options.baseUrl === undefined && options.region === undefined ? { baseUrl: header.base_url ?? `https://${header.host}` } : {}),
-  };
   // Connecting and delivering load only now, from files that send and resend share (see scripts/build.mjs).
   const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
-  const connection = await connect(settings, ctx, scrubber, { dryRun: header.dry_run, human });
-  const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd) : undefined;
-  if (human) ctx.stderr.write(`resending run ${header.run_id}: ${left.clientIds ? `${left.clientIds.length} recipients` : left.audience}${options.includeUnknown && left.inDoubt > 0 ? ` (${left.inDoubt} of them in doubt, included by --include-unknown)` : ''}\n`);
+  const connection = await connect(options, ctx, scrubber, { dryRun: header.dry_run, human }, loaded);
+  const runIds = [owned.runId, ...family.map((member) => member.header.run_id)];
+  const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }).catch((error: unknown) => {
+    connection.client.close();
+    throw error;
+  }) : undefined;
+  if (human) ctx.stderr.write(`resending run ${escapeControl(header.run_id)}: ${left.clientIds ? `${left.clientIds.length} recipients` : left.audience}${options.includeUnknown && left.inDoubt > 0 ? ` (${left.inDoubt} of them in doubt, included by --include-unknown)` : ''}\n`);
   const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
   const delivery = await deliver(
     {
@@ -71,10 +95,11 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
       // A resend keeps the run's --once key, so a CI re-run after it finds the newest state.
       ...(header.once !== undefined && header.fingerprint !== undefined ? { once: { key: header.once, fingerprint: header.fingerprint } } : {}),
       parent: header.run_id,
+      ...(owned.lease ? { runId: owned.runId, lock: owned.lease.name } : {}),
       ...(options.includeUnknown ? {} : { inheritedInDoubt: left.inDoubt }),
       ...(report ? { report } : {}),
     },
-    ctx,
+    owned.lease ? { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, owned.lease.lost]) } : ctx,
     scrubber,
     style,
   );

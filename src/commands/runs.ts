@@ -5,13 +5,14 @@ import type { Ctx } from '../context.js';
 import { checkOptions, wholeNumber } from './shared/check-options.js';
 import { ExitCode } from '../errors.js';
 import { locateRun } from './shared/locate-run.js';
-import { readRunHead, readRunWhole, resendsOf } from '../journal/read-run.js';
+import { readRun, readRunHead, readRunLeft, resendsOf } from '../journal/read-run.js';
+import { locksDir } from './shared/own-run.js';
 import { listRunFiles, runsDir } from '../journal/runs-dir.js';
 import { messageIds, overview, type RunOverview } from '../journal/run-state.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { formatRunDetail, formatRunTable, type RunDetail } from '../output/runs.js';
 import { openReportFile, writeReport } from './shared/report-file.js';
-import { resendAdvice, resendRun } from './shared/resend-command.js';
+import { resendAdvice, resendRun, settingsFlags } from './shared/resend-command.js';
 import { familyOf, remainingOf, resendWithInput } from './shared/resume.js';
 
 export interface RunsListOptions {
@@ -23,6 +24,8 @@ export interface RunsShowOptions {
   run: string;
   json?: boolean;
   report?: string;
+  /** `--force`: `--report` may replace a file that is not a report of this run. */
+  force?: boolean;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -33,7 +36,7 @@ export async function runsListCommand(options: RunsListOptions, ctx: Ctx): Promi
   const dir = runsDir(ctx.env);
   const runs: RunOverview[] = [];
   for (const file of listRunFiles(dir).slice(0, options.limit ?? DEFAULT_LIMIT)) {
-    const view = readRunHead(file.path);
+    const view = readRunHead(file.path, locksDir(ctx.env));
     if (view) runs.push(overview(view));
   }
   if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: ExitCode.ok, runs_dir: dir, runs }, null, 2)}\n`);
@@ -44,13 +47,14 @@ export async function runsListCommand(options: RunsListOptions, ctx: Ctx): Promi
 
 export async function runsShowCommand(options: RunsShowOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   const { path, ref } = locateRun(options.run, ctx);
-  const run = readRunWhole(path);
-  const report = options.report === undefined ? undefined : await openReportFile(options.report, ctx.cwd);
-  if (report) await writeReport(report, run.results, scrubber);
+  // The client IDs of what it left (for the resend advice), and all of them only for a report.
+  const run = options.report !== undefined ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
+  const report = options.report === undefined ? undefined : await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds: [run.header.run_id] });
+  if (report) await writeReport(report, run.results, scrubber, run.header.run_id);
   const base = overview(run);
   // What a resend of this run would send: what the run and its resends left together.
   const left = run.incomplete || run.state === 'running' ? undefined : remainingOf(familyOf(run, ctx.env), false);
-  const advice = left ? resendAdvice(resendRun(ref), left, base.audience) : undefined;
+  const advice = left ? resendAdvice(resendRun(ref, undefined, settingsFlags(run.header.argv)), left, base.audience) : undefined;
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' ? undefined : resendWithInput(run, ref);
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);

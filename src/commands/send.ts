@@ -24,7 +24,15 @@ import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { prepareMessage, type PreparedMessage } from './shared/prepare-message.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
-import { dirname, resolve } from 'node:path';
+import { familyLockName, freshRunId, locksDir, onceLockName, own } from './shared/own-run.js';
+import type { Connection } from './shared/connect.js';
+import type { Lease } from '../journal/ownership.js';
+import { familyRoot, readRunLeft, stateWords, type RunState } from '../journal/read-run.js';
+import { journalBaseUrl } from '../journal/run-journal.js';
+import type { PushMessage } from '../message/types.js';
+import type { ClientIdSource } from '../message/recipients.js';
+import { escapeControl } from '../output/escape-control.js';
+import { resolve } from 'node:path';
 
 export interface SendCommandOptions extends MessageInputOptions, SettingsOptions, DeliveryOptions {
   dryRun: boolean;
@@ -63,6 +71,10 @@ export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: S
     throw usageError('--once needs the run journal: it is how a re-run finds the earlier run', 'drop --no-journal (PUSHCTL_JOURNAL_DIR chooses where journals go)');
   }
   if (options.once !== undefined && options.once.trim() === '') throw usageError('--once needs a key', 'e.g. --once release-1.4.0');
+  if (options.once !== undefined && typeof options.journal === 'string') {
+    // A --journal file stands alone; the runs of a key are found in the journal directory.
+    throw usageError('--once finds earlier runs in the journal directory; --journal names one file outside it', 'drop --journal, and choose the directory with PUSHCTL_JOURNAL_DIR if needed');
+  }
 
   // 1. The message, checked before anything touches the network or the credentials. A long client-ID file
   // is still being read when this returns, so the first batch can leave before the last ID is read: only
@@ -85,71 +97,132 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   const { body, clientIds, warnings, notes } = prepared;
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
 
-  // 2. --once: the same key already sent → nothing to do; left unfinished → finish it; another message → refuse.
-  const once = options.once === undefined ? undefined : { key: options.once, fingerprint: messageFingerprint(body, clientIds) };
-  const journalDir = typeof options.journal === 'string' ? dirname(resolve(ctx.cwd, options.journal)) : runsDir(ctx.env);
-  const earlier = once ? findOnceRun(journalDir, once.key, options.dryRun) : undefined;
-  let resume: { parent: string; clientIds: string[] | undefined; body: typeof body; inDoubt: number } | undefined;
-  if (once && earlier) {
-    if (earlier.header.fingerprint !== once.fingerprint) {
-      throw usageError(
-        `--once ${once.key}: run ${earlier.header.run_id} used this key for another message or audience (${earlier.path}); this run's message or recipients differ`,
-        'use a new key for a new announcement, or send the same message file, variables and recipients as that run',
-      );
-    }
-    checkResumable(earlier, earlier.header.run_id);
-    const left = remainingOf(familyOf(earlier, ctx.env), options.includeUnknown === true);
-    if (!left.any) {
-      // Done: 0 when every recipient has it; otherwise the earlier run's verdict stands (rejected, or in doubt).
-      const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (earlier.end?.exit_code ?? ExitCode.partial);
-      return { kind: 'skipped', exitCode, skipped: { run: earlier, key: once.key, left } };
-    }
-    // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.
-    resume = { parent: earlier.header.run_id, clientIds: left.clientIds, body: earlier.header.message as typeof body, inDoubt: options.includeUnknown ? 0 : left.inDoubt };
-    if (human) ctx.stderr.write(`--once ${once.key}: resuming run ${earlier.header.run_id} (${earlier.state}): ${left.clientIds ? `${left.clientIds.length} recipients` : (left.audience ?? 'its audience')} left to send\n`);
-  }
-
-  // 3. Where to send it, and as whom; the report path is checked before anything is sent.
-  // Connecting and delivering load only now, from files that send and resend share (see scripts/build.mjs).
+  // 2. Where to send it, and as whom: a --once key belongs to an app at a destination. The report path is
+  // checked before anything is sent. Connecting and delivering load only now, from files that send and
+  // resend share (see scripts/build.mjs).
   const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
   const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human });
-  const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd).catch((error) => {
-    connection.client.close();
-    throw error;
-  }) : undefined;
+  const leases: Lease[] = [];
+  let delivering = false;
+  try {
+    // 3. Own the key and the run, then read what earlier runs did: nobody else can be sending it now.
+    const claim = options.journal === false ? undefined : await claimRun(options, body, clientIds, connection, leases, ctx);
+    if (claim?.skipped) return claim.skipped;
+    // A re-run may replace the report of its own family; any other existing file only with --force.
+    const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
+    const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
+    const resume = claim?.resume;
+    if (resume && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: resuming run ${resume.parent} (${stateWords(resume.state)}): ${resume.left} left to send\n`);
 
-  // 4. Delivery: one request, or batches under one shared rate limit, every step journaled.
-  const recipients = resume ? resume.clientIds : clientIds;
-  const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
-  const delivery = await deliver(
-    {
-      ...connection,
-      body: resume?.body ?? body,
-      ...(recipients ? { clientIds: recipients } : {}),
-      dryRun: options.dryRun,
-      argv: options.argv,
-      batchSize,
-      ...deliveryTuning(options),
-      ...(once ? { once } : {}),
-      ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
-      ...(report ? { report } : {}),
-      ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
-    },
-    ctx,
-    scrubber,
-    style,
-  );
-  // Repeats in a list read while sending are known only at its end.
-  const repeats = isGrowing(recipients) ? (recipients.list?.duplicates ?? 0) : 0;
-  return {
-    kind: 'delivered',
-    exitCode: delivery.exitCode,
-    delivery,
-    warnings,
-    notes: repeats > 0 ? [...notes, dedupeNote(repeats)] : notes,
-    batched: (recipients?.length ?? 0) > batchSize,
-    ...(resume ? { resumedFrom: resume.parent } : {}),
+    // 4. Delivery: one request, or batches under one shared rate limit, every step journaled. Should another
+    // process take the run over (this one stopped refreshing its lock), no further request starts.
+    const recipients = resume ? resume.clientIds : clientIds;
+    const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
+    delivering = true;
+    const delivery = await deliver(
+      {
+        ...connection,
+        body: resume?.body ?? body,
+        ...(recipients ? { clientIds: recipients } : {}),
+        dryRun: options.dryRun,
+        argv: options.argv,
+        batchSize,
+        ...deliveryTuning(options),
+        ...(claim?.once ? { once: claim.once } : {}),
+        ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
+        ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
+        ...(report ? { report } : {}),
+        ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
+      },
+      { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, ...leases.map((lease) => lease.lost)]) },
+      scrubber,
+      style,
+    );
+    // Repeats in a list read while sending are known only at its end.
+    const repeats = isGrowing(recipients) ? (recipients.list?.duplicates ?? 0) : 0;
+    return {
+      kind: 'delivered',
+      exitCode: lostOwnership(leases, ctx) ?? delivery.exitCode,
+      delivery,
+      warnings,
+      notes: repeats > 0 ? [...notes, dedupeNote(repeats)] : notes,
+      batched: (recipients?.length ?? 0) > batchSize,
+      ...(resume ? { resumedFrom: resume.parent } : {}),
+    };
+  } finally {
+    // deliver closes the client itself; a run that never got there closes it here.
+    if (!delivering) connection.client.close();
+    for (const lease of leases.reverse()) lease.release();
+  }
+}
+
+interface Claim {
+  runId: string;
+  lock: string;
+  once?: { key: string; fingerprint: string };
+  resume?: { parent: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] };
+  skipped?: SendOutcome;
+}
+
+/**
+ * Owns what this run is about to send (docs/behaviour.md#ownership): with --once, the key (waiting for a
+ * process that owns it), then the family of the run found with it; else a new run's own family. The leases
+ * go into `leases` for the caller to release.
+ */
+async function claimRun(options: SendCommandOptions, body: PushMessage, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
+  const runId = freshRunId(ctx.env);
+  const wait = options.wait !== false;
+  if (options.once === undefined) {
+    const lock = familyLockName(runId);
+    leases.push(await own(lock, runId, { what: `run ${runId}`, wait: true }, ctx));
+    return { runId, lock };
+  }
+  const baseUrl = journalBaseUrl(connection.baseUrl);
+  const once = { key: options.once, fingerprint: messageFingerprint(body, clientIds) };
+  leases.push(await own(onceLockName(once.key, connection.appId, baseUrl, options.dryRun), runId, { what: `--once ${escapeControl(once.key)}`, wait }, ctx));
+  const dir = runsDir(ctx.env);
+  const found = findOnceRun(dir, once.key, options.dryRun, { appId: connection.appId, baseUrl });
+  if (!found) {
+    const lock = familyLockName(runId);
+    leases.push(await own(lock, runId, { what: `run ${runId}`, wait: true }, ctx));
+    return { runId, lock, once };
+  }
+  if (found.header.fingerprint !== once.fingerprint) {
+    throw usageError(
+      `--once ${escapeControl(once.key)}: run ${escapeControl(found.header.run_id)} used this key for another message or audience (${found.path}); this run's message or recipients differ`,
+      'use a new key for a new announcement, or send the same message file, variables and recipients as that run',
+    );
+  }
+  const lock = familyLockName(familyRoot([dir], found));
+  leases.push(await own(lock, runId, { what: `run ${escapeControl(found.header.run_id)}`, wait }, ctx));
+  const earlier = readRunLeft(found.path, locksDir(ctx.env));
+  checkResumable(earlier, earlier.header.run_id);
+  const family = familyOf(earlier, ctx.env);
+  const left = remainingOf(family, options.includeUnknown === true);
+  if (!left.any) {
+    // Done: 0 when every recipient has it; otherwise the earlier run's verdict stands (rejected, or in doubt).
+    const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (earlier.end?.exit_code ?? ExitCode.partial);
+    return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: earlier, key: once.key, left } } };
+  }
+  // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.
+  const resume = {
+    parent: earlier.header.run_id,
+    state: earlier.state,
+    clientIds: left.clientIds,
+    body: earlier.header.message as PushMessage,
+    inDoubt: options.includeUnknown ? 0 : left.inDoubt,
+    left: left.clientIds ? `${left.clientIds.length} recipients` : (left.audience ?? 'its audience'),
+    family: family.map((member) => member.header.run_id),
   };
+  return { runId, lock, once, resume };
+}
+
+/** Exit 2 with a line on stderr when a lease was lost: another process took the run over mid-way. */
+function lostOwnership(leases: readonly Lease[], ctx: Ctx): number | undefined {
+  const lost = leases.find((lease) => lease.lost.aborted);
+  if (!lost) return undefined;
+  ctx.stderr.write(`error: another pushctl process took over ${lost.name} (this one had stopped refreshing its lock); no further request was started\n`);
+  return ExitCode.usage;
 }
 
 /** The outcome in output/'s terms. */

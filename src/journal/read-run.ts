@@ -1,21 +1,23 @@
 // One reader of a run's journal, one answer: `pushctl runs`, `runs show`, `resend` and `--once` all ask here
-// what a run came to. A closed run is read from its first and last lines; any other is read whole, so its
-// state and counts are what its records say, and a journal cut short reads as `incomplete`.
-import { readFileSync } from 'node:fs';
+// what a run came to. A closed run is listed from its first and last lines; any other is read as a stream,
+// so its state and counts are what its records say, and a journal cut short reads as `incomplete`.
 import { summarizeBatches, type DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
-import { readJournal, type IncompletePlan } from './reader.js';
+import type { CollectIds, IncompletePlan } from './reader.js';
 import type { EndRecord, HeaderRecord } from './records.js';
 import { runProcessAlive } from './process-start.js';
 import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
+import { JournalFileError, readJournalFile } from './journal-file.js';
+import { lockLiveness } from './ownership.js';
 
 /**
- * finished: closed by itself; interrupted: stopped by a signal and closed; running: no closing record and its
- * process alive; killed: no closing record and its process gone; incomplete: its plan is not whole (killed while
- * it was written, or stopped before its input was read to the end).
+ * What a run came to (docs/behaviour.md#run-states). Closed runs: sent (every batch accepted), partly_sent,
+ * rejected (the service refused every batch), not_sent (nothing reached the service), in_doubt (nothing
+ * certainly delivered, some maybe), interrupted (stopped by a signal, some left). Unclosed: running (its
+ * lock is alive), killed (its lock is dead). incomplete: its plan is not whole.
  */
-export type RunState = 'finished' | 'interrupted' | 'killed' | 'running' | 'incomplete';
+export type RunState = 'sent' | 'partly_sent' | 'rejected' | 'not_sent' | 'in_doubt' | 'interrupted' | 'killed' | 'incomplete' | 'running';
 
 export interface RunView {
   path: string;
@@ -28,28 +30,60 @@ export interface RunView {
   results?: BatchResult[];
 }
 
-function stateOf(header: HeaderRecord, end: EndRecord | undefined, incomplete: IncompletePlan | undefined): RunState {
-  // A run that closed before reading all of its input (an invalid line, a second Ctrl-C) is no whole run.
-  if (end) return incomplete ? 'incomplete' : end.interrupted ? 'interrupted' : 'finished';
-  if (runProcessAlive(header.pid, header.pid_start)) return 'running';
-  return incomplete ? 'incomplete' : 'killed';
+/** A state in words, for people: `partly sent`. */
+export const stateWords = (state: RunState | 'skipped') => state.replace('_', ' ');
+
+/** What a closed run's counts say. */
+export function closedState(summary: DeliverySummary, interrupted: boolean): RunState {
+  const b = summary.batches;
+  if (b.accepted === b.total) return 'sent';
+  if (interrupted) return 'interrupted';
+  if (b.accepted > 0) return 'partly_sent';
+  if (b.unknown > 0) return 'in_doubt';
+  return b.rejected > 0 ? 'rejected' : 'not_sent';
 }
 
-/** Reads a journal whole. Throws a usage error naming the file when it cannot be read or is not a journal. */
-export function readRunWhole(path: string): RunView & { results: BatchResult[] } {
-  let text: string;
+/**
+ * Whether the run's process still owns it: its family lock alive and held by this run (docs/behaviour.md#ownership).
+ * A journal of pushctl 0.2 names no lock: its pid and start time decide.
+ */
+export function runAlive(header: HeaderRecord, locks: string): boolean {
+  if (typeof header.lock !== 'string') return runProcessAlive(header.pid, header.pid_start);
+  const liveness = lockLiveness(locks, header.lock);
+  return liveness.state === 'live' && (liveness.owner === undefined || liveness.owner.run_id === header.run_id);
+}
+
+function stateOf(header: HeaderRecord, end: EndRecord | undefined, incomplete: IncompletePlan | undefined, locks: string): RunState {
+  // A run that closed before reading all of its input (an invalid line, a second Ctrl-C) is no whole run.
+  if (incomplete && (end || !runAlive(header, locks))) return 'incomplete';
+  if (end) return closedState(end.summary, end.interrupted);
+  return runAlive(header, locks) ? 'running' : 'killed';
+}
+
+/** The journal error as the user reads it: the file, and what to give instead. */
+function unreadable(path: string, error: unknown): Error {
+  const reason = error instanceof JournalFileError ? error.message : `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? error})`;
+  return usageError(reason, 'give a run id from `pushctl runs` or a journal file of yours');
+}
+
+/**
+ * Reads a journal (streamed: see journal-file.ts), with the client IDs of the batches `collect` names.
+ * Throws a usage error naming the file when it cannot be read, is not a regular file of this user, or is
+ * not a journal.
+ */
+export function readRun(path: string, locks: string, collect: CollectIds = true): RunView & { results: BatchResult[] } {
+  let run;
   try {
-    text = readFileSync(path, 'utf8');
+    run = readJournalFile(path, collect);
   } catch (error) {
-    throw usageError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? error})`, 'give a run id from `pushctl runs` or a readable journal file');
+    throw unreadable(path, error);
   }
-  const run = readJournal(text);
   if (!run.header) throw usageError(`${path} is not a pushctl run journal (no header record)`, 'give a run id from `pushctl runs` or a file that pushctl send wrote with --journal');
   return {
     path,
     header: run.header,
     ...(run.end ? { end: run.end } : {}),
-    state: stateOf(run.header, run.end, run.incomplete),
+    state: stateOf(run.header, run.end, run.incomplete, locks),
     ...(run.incomplete ? { incomplete: run.incomplete } : {}),
     summary: summarizeBatches(run.results),
     results: run.results,
@@ -57,17 +91,28 @@ export function readRunWhole(path: string): RunView & { results: BatchResult[] }
 }
 
 /**
- * A run for the list: a closed run from its first and last lines alone (the closing record holds its
- * summary); any other read whole. Undefined for a file that is not a journal.
+ * A run with the client IDs of the batches a resend may send (in doubt or not sent) and none other: two
+ * passes over the file, the first for the outcomes, so a run of ten million recipients mostly sent costs
+ * the memory of what it left.
  */
-export function readRunHead(path: string): RunView | undefined {
+export function readRunLeft(path: string, locks: string): RunView & { results: BatchResult[] } {
+  const counted = readRun(path, locks, false);
+  const left = new Set(counted.results.filter((r) => r.status === 'unknown' || r.status === 'not_sent').map((r) => r.index));
+  return left.size === 0 ? counted : readRun(path, locks, left);
+}
+
+/**
+ * A run for the list: a closed run from its first and last lines alone (the closing record holds its
+ * summary); any other read for its counts. Undefined for a file that is not a journal of this user.
+ */
+export function readRunHead(path: string, locks: string): RunView | undefined {
   try {
     const header = journalHeader(path);
     if (!header) return undefined;
     const end = closingRecord(path);
     // A run that closed without reading all of its input is read whole, to say what it planned.
-    if (end && end.input_stopped === undefined) return { path, header, end, state: stateOf(header, end, undefined), summary: end.summary };
-    return readRunWhole(path);
+    if (end && end.input_stopped === undefined) return { path, header, end, state: stateOf(header, end, undefined, locks), summary: end.summary };
+    return readRun(path, locks, false);
   } catch {
     return undefined;
   }
@@ -103,6 +148,21 @@ export function resendsOf(dirs: readonly string[], runId: string): string[] {
     .sort();
 }
 
+/** The first run of `run`'s family: its oldest ancestor found in `dirs`. */
+export function familyRoot(dirs: readonly string[], run: Pick<RunView, 'header'>): string {
+  return rootIn(headersIn(dirs), run.header);
+}
+
+function rootIn(byId: Map<string, { header: HeaderRecord }>, header: HeaderRecord): string {
+  let root = header.run_id;
+  const seen = new Set([root]);
+  for (let parent = header.parent; parent !== undefined && byId.has(parent) && !seen.has(parent); parent = byId.get(parent)!.header.parent) {
+    root = parent;
+    seen.add(parent);
+  }
+  return root;
+}
+
 /**
  * A run and every run that resent it, and those that resent them, oldest first: one announcement to one
  * audience, sent in several runs. `run` may be any member; its first ancestor found is the start.
@@ -110,8 +170,7 @@ export function resendsOf(dirs: readonly string[], runId: string): string[] {
 export function runFamily(dirs: readonly string[], run: RunView): string[] {
   const byId = headersIn(dirs);
   byId.set(run.header.run_id, { path: run.path, header: run.header });
-  let root = run.header.run_id;
-  for (let parent = run.header.parent; parent !== undefined && byId.has(parent) && parent !== root; parent = byId.get(parent)!.header.parent) root = parent;
+  const root = rootIn(byId, run.header);
   const family = [root];
   for (let i = 0; i < family.length; i++) {
     for (const { header } of byId.values()) if (header.parent === family[i] && !family.includes(header.run_id)) family.push(header.run_id);

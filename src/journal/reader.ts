@@ -1,7 +1,7 @@
 // Reads a run journal back into batch outcomes (SPEC section 8). Pure and forgiving: a journal is read
 // after a crash, a kill or a full disk, so a torn last line, a garbage line or a record that makes no sense
 // is skipped, never thrown at the user.
-import type { BatchResult } from '../client/send-batches.js';
+import { withRecipientCount, type BatchResult } from '../client/send-batches.js';
 import { JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
 
 export interface PlanTotals {
@@ -41,90 +41,134 @@ export function looksLikeJournal(start: string): boolean {
 }
 
 interface Batch {
-  ids: string[];
+  /** The batch's client IDs, when they are collected; else only their number. */
+  ids: string[] | undefined;
+  count: number;
   attempts: Map<number, OutcomeRecord | undefined>;
 }
 
-export function readJournal(text: string): JournalRun {
-  const lines = text.split('\n');
-  // Everything after the last newline is a line whose write was cut short: ignore it.
-  const torn = lines.pop() ?? '';
-  let skipped = torn === '' ? 0 : 1;
-  let header: HeaderRecord | undefined;
-  let plan: PlanTotals | undefined;
-  let end: EndRecord | undefined;
-  const batches = new Map<number, Batch>();
-  const batchOf = (b: number): Batch => {
-    let batch = batches.get(b);
-    if (!batch) batches.set(b, (batch = { ids: [], attempts: new Map() }));
-    return batch;
-  };
-  // An ID belongs to the first batch that lists it, so no ID can ever stand under two outcomes.
-  const seen = new Set<string>();
-  // Batch numbers that have a batch record, and how many IDs those records hold.
-  const planned = new Set<number>();
-  let plannedIds = 0;
+/**
+ * Which batches' client IDs to keep: all, none (counts only: a journal of ten million recipients is listed
+ * in little memory), or those of the given batch numbers.
+ */
+export type CollectIds = boolean | ReadonlySet<number>;
 
-  for (const line of lines) {
+/**
+ * Reads a journal line by line, keeping per batch its outcome records and, where asked, its client IDs: the
+ * memory a read needs is what it returns, not the size of the file.
+ */
+export class JournalAccumulator {
+  private skipped = 0;
+  private header: HeaderRecord | undefined;
+  private plan: PlanTotals | undefined;
+  private end: EndRecord | undefined;
+  private readonly batches = new Map<number, Batch>();
+  // Batch numbers that have a batch record, and how many IDs those records hold.
+  private readonly planned = new Set<number>();
+  private plannedIds = 0;
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly collect: CollectIds = true) {}
+
+  private batchOf(b: number): Batch {
+    let batch = this.batches.get(b);
+    if (!batch) this.batches.set(b, (batch = { ids: undefined, count: 0, attempts: new Map() }));
+    return batch;
+  }
+
+  private wants(b: number): boolean {
+    return typeof this.collect === 'boolean' ? this.collect : this.collect.has(b);
+  }
+
+  /** One line of the journal, without its newline. */
+  line(line: string): void {
     const record = parseLine(line);
     if (!record) {
-      if (line !== '') skipped += 1;
-      continue;
+      if (line !== '') this.skipped += 1;
+      return;
     }
     switch (record.t) {
       case 'header':
-        if (!header && record.format === JOURNAL_FORMAT) header = record as unknown as HeaderRecord;
-        else skipped += 1;
+        if (!this.header && record.format === JOURNAL_FORMAT) this.header = record as unknown as HeaderRecord;
+        else this.skipped += 1;
         break;
-      case 'batch': {
-        const b = index(record.b);
-        if (b === undefined || !Array.isArray(record.ids)) break;
-        if (planned.has(b)) {
-          skipped += 1;
-          break;
-        }
-        planned.add(b);
-        const batch = batchOf(b);
-        for (const id of record.ids) {
-          if (typeof id === 'string' && !seen.has(id)) {
-            seen.add(id);
-            batch.ids.push(id);
-            plannedIds += 1;
-          }
-        }
+      case 'batch':
+        this.batchRecord(record);
         break;
-      }
       case 'plan':
-        if (!plan && count(record.recipients) !== undefined && count(record.batches) !== undefined) plan = { recipients: record.recipients as number, batches: record.batches as number };
-        else skipped += 1;
+        if (!this.plan && count(record.recipients) !== undefined && count(record.batches) !== undefined) this.plan = { recipients: record.recipients as number, batches: record.batches as number };
+        else this.skipped += 1;
         break;
       case 'start': {
         const b = index(record.b);
         const a = index(record.a);
-        if (b !== undefined && a !== undefined && !batchOf(b).attempts.has(a)) batchOf(b).attempts.set(a, undefined);
+        if (b !== undefined && a !== undefined && !this.batchOf(b).attempts.has(a)) this.batchOf(b).attempts.set(a, undefined);
         break;
       }
       case 'outcome': {
         const b = index(record.b);
         const a = index(record.a);
-        if (b !== undefined && a !== undefined && isKind(record.kind)) batchOf(b).attempts.set(a, record as unknown as OutcomeRecord);
+        if (b !== undefined && a !== undefined && isKind(record.kind)) this.batchOf(b).attempts.set(a, record as unknown as OutcomeRecord);
         break;
       }
       case 'end':
-        if (typeof record.exit_code === 'number' && typeof record.summary === 'object' && record.summary !== null) end = record as unknown as EndRecord;
+        if (typeof record.exit_code === 'number' && typeof record.summary === 'object' && record.summary !== null) this.end = record as unknown as EndRecord;
         break;
       default:
-        skipped += 1;
+        this.skipped += 1;
     }
   }
 
-  const declared = header ? declaredPlan(header, plan) : undefined;
-  const incomplete = header ? checkPlan(declared, planned, plannedIds, typeof end?.input_stopped === 'string' ? end.input_stopped : undefined) : undefined;
-  // The batches the plan declared, and any other a record names (sparse: a garbage number costs one entry).
-  const numbers = new Set<number>(batches.keys());
-  if (!incomplete && declared) for (let b = 0; b < Math.min(declared.batches, 1_000_000); b++) numbers.add(b);
-  const results = [...numbers].sort((x, y) => x - y).map((b) => settleBatch(b, batches.get(b)));
-  return { ...(header ? { header } : {}), ...(end ? { end } : {}), results, skipped, ...(incomplete ? { incomplete } : {}) };
+  private batchRecord(record: Loose): void {
+    const b = index(record.b);
+    if (b === undefined || !Array.isArray(record.ids)) return;
+    if (this.planned.has(b)) {
+      this.skipped += 1;
+      return;
+    }
+    this.planned.add(b);
+    const batch = this.batchOf(b);
+    // An ID belongs to the first batch that lists it, so no ID can stand under two outcomes. Across batches
+    // that is checked where every ID is kept anyway; a read for counts alone (which would have to hold every
+    // ID to check it) trusts the writer, which never repeats one.
+    const seen = this.collect === true ? this.seen : new Set<string>();
+    const ids: string[] = [];
+    for (const id of record.ids) {
+      if (typeof id === 'string' && !seen.has(id)) {
+        seen.add(id);
+        ids.push(id);
+      }
+    }
+    batch.count = ids.length;
+    if (this.wants(b)) batch.ids = ids;
+    this.plannedIds += ids.length;
+  }
+
+  /** A torn last line (its write was cut short): not a record. */
+  torn(): void {
+    this.skipped += 1;
+  }
+
+  finish(): JournalRun {
+    const { header, end } = this;
+    const declared = header ? declaredPlan(header, this.plan) : undefined;
+    const incomplete = header ? checkPlan(declared, this.planned, this.plannedIds, typeof end?.input_stopped === 'string' ? end.input_stopped : undefined) : undefined;
+    // The batches the plan declared, and any other a record names (sparse: a garbage number costs one entry).
+    const numbers = new Set<number>(this.batches.keys());
+    if (!incomplete && declared) for (let b = 0; b < Math.min(declared.batches, 1_000_000); b++) numbers.add(b);
+    const results = [...numbers].sort((x, y) => x - y).map((b) => settleBatch(b, this.batches.get(b)));
+    return { ...(header ? { header } : {}), ...(end ? { end } : {}), results, skipped: this.skipped, ...(incomplete ? { incomplete } : {}) };
+  }
+}
+
+export function readJournal(text: string, collect: CollectIds = true): JournalRun {
+  const lines = text.split('\n');
+  const reader = new JournalAccumulator(collect);
+  // Everything after the last newline is a line whose write was cut short: ignore it.
+  const torn = lines.pop() ?? '';
+  for (const line of lines) reader.line(line);
+  if (torn !== '') reader.torn();
+  return reader.finish();
 }
 
 /** The totals the header declares, else those of a plan record (a plan written as its input was read). */
@@ -173,9 +217,13 @@ function count(value: unknown): number | undefined {
 
 /** The outcome a batch's recorded attempts imply: SPEC section 8 "Reading back". */
 function settleBatch(index: number, batch: Batch | undefined): BatchResult {
-  const clientIds = batch?.ids ?? [];
+  // The count holds when the IDs were not collected.
+  return withRecipientCount(settleAttempts(index, batch), batch?.count ?? 0);
+}
+
+function settleAttempts(index: number, batch: Batch | undefined): BatchResult {
   const attempts = batch ? [...batch.attempts.keys()].sort((x, y) => x - y) : [];
-  const base = { index, clientIds, attempts: attempts.length };
+  const base = { index, clientIds: batch?.ids ?? [], attempts: attempts.length };
   if (!batch || attempts.length === 0) return { ...base, status: 'not_sent', reason: 'never started' };
   const outcomes = attempts.map((a) => batch.attempts.get(a));
   if (outcomes.some((o) => o === undefined)) {

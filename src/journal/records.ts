@@ -45,6 +45,11 @@ export interface HeaderRecord {
   fingerprint?: string;
   /** The run this one resends (`pushctl resend`, or `--once` resuming): its run id. */
   parent?: string;
+  /**
+   * The lock that owned the run's family while it sent (docs/behaviour.md#ownership): the run is `running`
+   * while that lock is alive and held by this run. Absent in journals of pushctl 0.2 (the pid decides).
+   */
+  lock?: string;
 }
 
 /** Closes a plan whose totals the header could not declare (see HeaderRecord.recipients). */

@@ -38,9 +38,21 @@ export interface RunJournalOptions {
   once?: { key: string; fingerprint: string };
   /** The run this one resends. */
   parent?: string;
+  /** The run id, chosen by whoever claimed the run's ownership first; else a new one. */
+  runId?: string;
+  /** The lock that owns the run family while this run sends (its liveness is the run's: `running`). */
+  lock?: string;
   now?: Date;
   /** The random part of run ids (tests make two runs collide with it). */
   random?: () => number;
+}
+
+/** A base URL as journals keep it: scheme, host, port and path, never credentials, no trailing slash. */
+export function journalBaseUrl(url: URL): string {
+  const base = new URL(url.href);
+  base.username = '';
+  base.password = '';
+  return base.href.replace(/\/$/, '');
 }
 
 /** How many fresh run ids to try when one is taken (two runs started in the same second). */
@@ -61,12 +73,15 @@ export class RunJournal {
   static start(options: RunJournalOptions): RunJournal {
     const now = options.now ?? new Date();
     const dir = options.path === undefined ? runsDir(options.env) : undefined;
-    const { runId, writer } = dir === undefined ? openAt(resolve(options.cwd, options.path!), newRunId(now, options.random), options.filter) : openInDir(dir, now, options.filter, options.random);
+    const { runId, writer } =
+      dir === undefined
+        ? openAt(resolve(options.cwd, options.path!), options.runId ?? newRunId(now, options.random), options.filter)
+        : options.runId !== undefined
+          ? openAt(journalPath(dir, options.runId), options.runId, options.filter)
+          : openInDir(dir, now, options.filter, options.random);
     const { clientIds, plan } = options;
     const known = !plan.open;
     const base = new URL(options.baseUrl.href);
-    base.username = '';
-    base.password = '';
     const pidStart = processStartTicks('self');
     const header: HeaderRecord = {
       t: 'header',
@@ -79,7 +94,7 @@ export class RunJournal {
       ...(pidStart !== undefined ? { pid_start: pidStart } : {}),
       app_id: options.appId,
       host: base.host,
-      base_url: base.href.replace(/\/$/, ''),
+      base_url: journalBaseUrl(base),
       dry_run: options.dryRun,
       argv: [...options.argv],
       message: withoutClientIds(options.message),
@@ -88,6 +103,7 @@ export class RunJournal {
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.once ? { once: options.once.key, fingerprint: options.once.fingerprint } : {}),
       ...(options.parent !== undefined ? { parent: options.parent } : {}),
+      ...(options.lock !== undefined ? { lock: options.lock } : {}),
     };
     const journal = new RunJournal(runId, writer, dir);
     try {
@@ -219,7 +235,7 @@ function cannotCreate(path: string, error: unknown, whenExists?: string) {
  * The cause in the error's own words, except that creating a missing directory on a read-only file system
  * reports ENOENT: then the nearest existing parent says why (EROFS, EACCES).
  */
-function createErrorCode(path: string, error: unknown): string {
+export function createErrorCode(path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code ?? String(error);
   if (code !== 'ENOENT') return code;
   for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {

@@ -3,10 +3,11 @@
 // unknown or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
 // must find, is kept at least 30 days. Only pushctl's own journals are ever removed: a file whose name is a
 // run id and whose first line is a pushctl journal header. Anything else in the directory is left alone.
-import { closeSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { homeDir } from '../settings/paths.js';
 import type { HeaderRecord } from './records.js';
+import { openJournalFile } from './journal-file.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -38,7 +39,10 @@ export interface RunFile {
   modifiedMs: number;
 }
 
-/** The journals in `dir`, newest first; none when the directory does not exist yet. */
+/**
+ * The journals in `dir`, newest first; none when the directory does not exist yet. Only regular files of
+ * this user count (docs/behaviour.md#trust): a link, a FIFO or another user's file is not a run of ours.
+ */
 export function listRunFiles(dir: string): RunFile[] {
   let names: string[];
   try {
@@ -51,7 +55,10 @@ export function listRunFiles(dir: string): RunFile[] {
     if (!RUN_FILE.test(name)) continue;
     const path = join(dir, name);
     try {
-      files.push({ id: name.slice(0, -SUFFIX.length), path, modifiedMs: statSync(path).mtimeMs });
+      const info = lstatSync(path);
+      const uid = process.getuid?.();
+      if (!info.isFile() || (uid !== undefined && info.uid !== uid)) continue;
+      files.push({ id: name.slice(0, -SUFFIX.length), path, modifiedMs: info.mtimeMs });
     } catch {
       // Removed while listing: nothing to show.
     }
@@ -63,9 +70,9 @@ export function listRunFiles(dir: string): RunFile[] {
 
 /** The last line of a file, read from its end (a journal's closing record), without reading the whole file. */
 export function lastLine(path: string, maxBytes = 64 * 1024): string {
-  const fd = openSync(path, 'r');
+  const fd = openJournalFile(path);
   try {
-    const size = statSync(path).size;
+    const size = fstatSync(fd).size;
     const length = Math.min(size, maxBytes);
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);
@@ -78,7 +85,7 @@ export function lastLine(path: string, maxBytes = 64 * 1024): string {
 
 /** The first line of a file (a journal's header), reading at most `maxBytes`, a few kilobytes at a time. */
 export function firstLine(path: string, maxBytes = 1024 * 1024): string {
-  const fd = openSync(path, 'r');
+  const fd = openJournalFile(path);
   try {
     const chunks: Buffer[] = [];
     let total = 0;

@@ -1,6 +1,7 @@
 // How a send's outcome reads: pure formatters from batch results to text (human) or a document (--json).
 import { describeStatus } from '../client/codes.js';
 import type { DeliverySummary } from '../client/report.js';
+import { closedState, type RunState } from '../journal/read-run.js';
 import { recipientCount, type AttemptEvent, type BatchResult } from '../client/send-batches.js';
 import type { RequestView } from '../client/outcome.js';
 import type { MessageIssue } from '../message/types.js';
@@ -42,6 +43,8 @@ export interface DeliveryDocument {
   audience?: string;
   /** `--once`: false when this run sent (a skip prints its own document, with true). */
   skipped: false;
+  /** What the run came to, in the words `pushctl runs` uses (docs/behaviour.md#run-states). */
+  state: RunState;
   /** The run this one resent (`pushctl resend`, or `--once` resuming). */
   resumed_from?: string;
   /** The one command that sends what is certainly not sent; absent when nothing is. */
@@ -192,6 +195,8 @@ export interface DeliveryOutcome {
   reportPath?: string;
   /** What is left and the one command that sends it. */
   advice?: ResendAdvice;
+  /** The command that writes the run's report, when it wrote none. */
+  reportCommand?: string;
   audience?: string;
   runId?: string;
   journalPath?: string;
@@ -227,6 +232,7 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     exit_code: exitCode,
     dry_run: dryRun,
     skipped: false,
+    state: closedState(summary, outcome.interrupted === true),
     message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
     summary,
     batches: results.map(batchLine),
@@ -260,4 +266,5 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   if (outcome.stopError) io.stderr.write(`${style.error('error')}: ${outcome.stopError.message}\n${outcome.stopError.hint ? `hint: ${outcome.stopError.hint}\n` : ''}`);
   if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);
   if (advice) io.stderr.write(formatResendAdvice(advice));
+  if (outcome.reportCommand !== undefined && !mode.quiet) io.stderr.write(`a report of every recipient: ${outcome.reportCommand}\n`);
 }

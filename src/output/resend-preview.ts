@@ -13,11 +13,18 @@ export interface Left {
 
 const SHOWN = 5;
 
-export function resendPreviewDocument(header: HeaderRecord, left: Left, dryRun: boolean): object {
+/** Where a resend would send: host and path, and the setting that chose it. */
+export interface PreviewDestination {
+  baseUrl: string;
+  source: string;
+}
+
+export function resendPreviewDocument(header: HeaderRecord, left: Left, dryRun: boolean, destination: PreviewDestination | undefined): object {
   return {
     ok: true,
     exit_code: 0,
     run_id: header.run_id,
+    ...(destination ? { destination: { base_url: destination.baseUrl, app_id: header.app_id, source: destination.source } } : {}),
     would_send: left.any,
     dry_run: dryRun,
     ...(left.audience ? { audience: left.audience, batches: left.any ? 1 : 0 } : { recipients: left.clientIds?.length ?? 0 }),
@@ -28,10 +35,11 @@ export function resendPreviewDocument(header: HeaderRecord, left: Left, dryRun: 
   };
 }
 
-export function formatResendPreview(header: HeaderRecord, left: Left, dryRun: boolean): string {
+export function formatResendPreview(header: HeaderRecord, left: Left, dryRun: boolean, destination: PreviewDestination | undefined): string {
   const title = messageTitle(header.message);
   const doubt = left.inDoubt > 0 ? `${left.inDoubt} ${left.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered): add --include-unknown to send to them, at the risk of sending twice\n` : '';
-  if (!left.any) return `nothing left to send for run ${header.run_id}${title ? ` (${escapeControl(title)})` : ''}\n${doubt}`;
+  if (!left.any) return `nothing left to send for run ${escapeControl(header.run_id)}${title ? ` (${escapeControl(title)})` : ''}\n${doubt}`;
   const what = left.clientIds ? `${left.clientIds.length} recipients: ${left.clientIds.slice(0, SHOWN).map(escapeControl).join(', ')}${left.clientIds.length > SHOWN ? `, … (--json lists all)` : ''}` : left.audience;
-  return `${dryRun ? 'would resend' : 'resend'} run ${header.run_id}${title ? ` (${escapeControl(title)})` : ''} to ${what}\n${doubt}`;
+  const where = !destination ? '' : `${dryRun ? 'would send to' : 'sending to'} ${escapeControl(destination.baseUrl)} (${escapeControl(destination.source)}), app ${escapeControl(header.app_id)}\n`;
+  return `${dryRun ? 'would resend' : 'resend'} run ${escapeControl(header.run_id)}${title ? ` (${escapeControl(title)})` : ''} to ${what}\n${where}${doubt}`;
 }

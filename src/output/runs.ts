@@ -2,6 +2,7 @@
 // when it does not say), columns labelled in words.
 import type { BatchResult } from '../client/send-batches.js';
 import type { RunOverview } from '../journal/run-state.js';
+import { stateWords } from '../journal/read-run.js';
 import { describeCode } from './delivery.js';
 import { escapeControl } from './escape-control.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
@@ -28,7 +29,7 @@ function fit(text: string, width: number): string {
 export function formatRunTable(runs: readonly RunOverview[], width = 80): string {
   const rows = [
     ['RUN', 'STATE', 'ACCEPTED', 'LEFT', 'TITLE'],
-    ...runs.map((r) => [r.run_id, `${r.state}${r.dry_run ? ' (dry)' : ''}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
+    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${r.dry_run ? ' (dry)' : ''}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   const used = widths.reduce((n, w) => n + w + 2, 0);
@@ -63,15 +64,17 @@ export function failureReasons(results: readonly BatchResult[]): string[] {
 }
 
 export function formatRunDetail(run: RunDetail, results: readonly BatchResult[], advice: ResendAdvice | undefined): string {
-  let out = `run ${run.run_id} (${run.state}${run.dry_run ? ', dry run' : ''})\n`;
+  // Everything here comes from a journal, which anyone may have written: escaped for the terminal.
+  const e = escapeControl;
+  let out = `run ${e(run.run_id)} (${stateWords(run.state)}${run.dry_run ? ', dry run' : ''})\n`;
   if (run.title) out += `  title      ${fit(run.title, 200)}\n`;
-  out += `  started    ${run.started_at}, app ${run.app_id} → ${run.host}\n`;
-  out += `  journal    ${run.path}\n`;
-  if (run.once !== undefined) out += `  once key   ${escapeControl(run.once)}\n`;
-  if (run.parent !== undefined) out += `  resends    run ${run.parent}\n`;
-  if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.join(', run ')}\n`;
-  if (run.incomplete) out += `  incomplete ${run.incomplete}\n`;
-  if (run.audience) out += `  audience   ${run.audience} (no client IDs to count)\n`;
+  out += `  started    ${e(String(run.started_at))}, app ${e(String(run.app_id))} → ${e(String(run.host))}\n`;
+  out += `  journal    ${e(run.path)}\n`;
+  if (run.once !== undefined) out += `  once key   ${e(run.once)}\n`;
+  if (run.parent !== undefined) out += `  resends    run ${e(run.parent)}\n`;
+  if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.map(e).join(', run ')}\n`;
+  if (run.incomplete) out += `  incomplete ${e(run.incomplete)}\n`;
+  if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;
   out += countsLine('batches', run.batches);
   if (!run.audience) out += countsLine('recipients', run.recipients);
   for (const reason of failureReasons(results)) out += `  ${reason}\n`;
@@ -80,7 +83,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
     const more = run.message_ids.length - shown.length;
     out += `  message_ids ${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
   }
-  if (run.report) out += `  report     ${run.report}\n`;
+  if (run.report) out += `  report     ${e(run.report)}\n`;
   if (run.incomplete && run.resend_command !== undefined) {
     out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;
   } else if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';

@@ -1,7 +1,7 @@
 // `--once <key>` found the run already done: what it sent, and that nothing was sent now.
 import type { TextSink } from '../context.js';
 import type { BatchResult } from '../client/send-batches.js';
-import type { RunView } from '../journal/read-run.js';
+import { stateWords, type RunView } from '../journal/read-run.js';
 import { messageIds, overview } from '../journal/run-state.js';
 import { escapeControl } from './escape-control.js';
 import type { Style } from './style.js';
@@ -19,6 +19,8 @@ export function skippedDocument(skipped: SkippedRun, exitCode: number): object {
     ok: exitCode === 0,
     exit_code: exitCode,
     skipped: true,
+    state: 'skipped',
+    run_state: run.state,
     once: skipped.key,
     run_id: run.header.run_id,
     journal: run.path,
@@ -45,7 +47,7 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
   const o = overview(run);
   const who = o.audience ?? `${o.recipients.total} recipients`;
   io.stderr.write(
-    `${style.ok('✓ already done')}: --once ${escapeControl(skipped.key)} matches run ${o.run_id} (${o.state}, ${o.started_at}) to ${who}; nothing was sent now\n` +
+    `${style.ok('✓ already done')}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}) to ${who}; nothing was sent now\n` +
       `  accepted ${o.audience ? `${o.batches.accepted} of ${o.batches.total} batches` : `${o.recipients.accepted} of ${o.recipients.total} recipients`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
       (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-unknown to send to them, at the risk of sending twice\n` : ''),
   );

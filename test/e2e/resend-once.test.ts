@@ -44,7 +44,9 @@ describe('pushctl resend', () => {
       expect(sent.code).toBe(7);
       const doc = json(sent);
       const runId = doc.run_id as string;
-      expect(doc).toMatchObject({ resend_command: `pushctl resend ${runId}`, in_doubt: 500, include_unknown_command: `pushctl resend ${runId} --include-unknown` });
+      // The settings flags come along: a resend sends only where the settings in force point.
+      const flags = `--base-url ${first.url} --app-id app`;
+      expect(doc).toMatchObject({ resend_command: `pushctl resend ${runId} ${flags}`, in_doubt: 500, include_unknown_command: `pushctl resend ${runId} ${flags} --include-unknown` });
     } finally {
       await first.close();
     }
@@ -56,7 +58,7 @@ describe('pushctl resend', () => {
     writeFileSync(join(work, 'sub', 'msg.json'), JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 2 }, notification: { title: 'Other' } }));
     const second = await startScriptedServer(() => ok('m-resend'));
     try {
-      const preview = await cli(['resend', runId, '--dry-run', '--json'], join(work, 'sub'));
+      const preview = await cli(['resend', runId, '--dry-run', '--base-url', second.url, '--json'], join(work, 'sub'));
       expect(json(preview)).toMatchObject({ would_send: true, recipients: 1000, not_sent: 1000, in_doubt: 500, client_ids: ids.slice(1000, 2000) });
       expect(second.requests).toHaveLength(0);
 
@@ -146,7 +148,7 @@ describe('send --once <key>', () => {
   it('finds its run among hundreds of journals', async () => {
     const target = await send('Needle', 'needle');
     expect(target.code).toBe(0);
-    const [file] = readdirSync(journals);
+    const [file] = readdirSync(journals).filter((f) => f.endsWith('.jsonl'));
     const text = readFileSync(join(journals, file!), 'utf8');
     for (let i = 0; i < 300; i++) {
       const id = `20250101-000000-${i.toString(16).padStart(4, '0')}`;
@@ -170,17 +172,17 @@ describe('pushctl runs: one reader, one answer', () => {
     const runs = json(await cli(['runs', '--json'])).runs as { audience: string; title: string }[];
     expect(runs.map((r) => [r.title, r.audience])).toEqual([['Britons', 'condition: country GB, language en'], ['Everyone', 'all devices']]);
     const table = (await cli(['runs'])).stdout;
-    expect(table).toMatch(/finished\s+condition\s+-\s+Britons/);
-    expect(table).toMatch(/finished\s+all devices\s+-\s+Everyone/);
+    expect(table).toMatch(/sent\s+condition\s+-\s+Britons/);
+    expect(table).toMatch(/sent\s+all devices\s+-\s+Everyone/);
     expect(table).not.toContain('0/0');
   });
 
-  it('a finished journal with garbage appended is finished in runs and in runs show', async () => {
+  it('a sent journal with garbage appended is sent in runs and in runs show', async () => {
     const sent = await cli(['send', '--all', '--title', 'G', '--base-url', emulator.url, '--app-id', 'app', '--json']);
     appendFileSync(json(sent).journal as string, 'garbage that is not a record\n{"t":"start"');
     const listed = (json(await cli(['runs', '--json'])).runs as { state: string }[])[0]!;
     const shown = json(await cli(['runs', 'show', json(sent).run_id as string, '--json'])).run as { state: string };
-    expect([listed.state, shown.state]).toEqual(['finished', 'finished']);
+    expect([listed.state, shown.state]).toEqual(['sent', 'sent']);
   });
 
   it('a killed run whose pid now belongs to another process is killed, not running', async () => {

@@ -5,7 +5,7 @@ import { usageError } from '../../errors.js';
 import { createPushClient } from '../../client/proxy-agent.js';
 import type { PushClient } from '../../client/push-client.js';
 import { MAX_TIMER_MS, parseDurationMs } from '../../message/duration.js';
-import { loadSettings, type SettingsOptions } from '../../settings/load-settings.js';
+import { loadSettings, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
 import { requireCredentials } from '../../settings/resolve.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
 import { describeDestination } from '../../output/destination.js';
@@ -19,8 +19,9 @@ export interface Connection {
   appId: string;
 }
 
-export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean }): Promise<Connection> {
-  const loaded = await loadSettings(options, ctx);
+/** `preloaded`: settings a command loaded and checked itself (a resend's, see resend-destination.ts). */
+export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean }, preloaded?: LoadedSettings): Promise<Connection> {
+  const loaded = preloaded ?? (await loadSettings(options, ctx));
   scrubber.add(loaded.settings.appSecret);
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const settings = requireCredentials(loaded);

@@ -20,8 +20,8 @@ import { movingRate, startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
 import { VERSION } from '../../version.js';
-import { discardReport, openAutomaticReportFile, writeReport, type ReportFile } from './report-file.js';
-import { leftToSend, resendAdvice, resendFromReport, resendRun, type ResendAdvice } from './resend-command.js';
+import { discardReport, writeReport, type ReportFile } from './report-file.js';
+import { leftToSend, reportCommand, resendAdvice, resendFromReport, resendRun, settingsFlags, type ResendAdvice } from './resend-command.js';
 
 export interface DeliveryRequest {
   client: PushClient;
@@ -41,6 +41,9 @@ export interface DeliveryRequest {
   journal?: string | boolean;
   once?: { key: string; fingerprint: string };
   parent?: string;
+  /** The run id and family lock this process claimed before reading earlier runs (docs/behaviour.md#ownership). */
+  runId?: string;
+  lock?: string;
   /**
    * A resend that left out the run's recipients in doubt: they are still in doubt after it, and its advice
    * counts them (the resend command it prints reads the whole family of runs).
@@ -75,6 +78,8 @@ export interface Delivery {
   reportPath?: string;
   /** What is left and the one command that sends it. */
   advice?: ResendAdvice;
+  /** A run that did not fully succeed and wrote no report: the command that writes one. */
+  reportCommand?: string;
 }
 
 /** The exit status of a delivery (SPEC section 2): the one place batch outcomes become a number. */
@@ -123,6 +128,8 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
             ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
             ...(request.once ? { once: request.once } : {}),
             ...(request.parent !== undefined ? { parent: request.parent } : {}),
+            ...(request.runId !== undefined ? { runId: request.runId } : {}),
+            ...(request.lock !== undefined ? { lock: request.lock } : {}),
           });
   } catch (error) {
     feed?.cancel();
@@ -208,25 +215,23 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
   const own = leftToSend(summary, audience);
   const left = { notSent: own.notSent, inDoubt: own.inDoubt + (request.inheritedInDoubt ?? 0) };
 
-  // Nothing may be lost: IDs whose fate is unknown or that were never sent are always written down, and so
-  // is every run whose journal failed (the report then holds answers the journal could not).
-  let report: ReportFile | undefined = request.report;
+  // The journal is the record of who got what; a report is written only where --report asked for one
+  // (docs/behaviour.md#reports): `pushctl runs show <run> --report <path>` makes one later.
   let reportPath: string | undefined;
-  try {
-    report ??= left.notSent + left.inDoubt > 0 || journalFailure ? await openAutomaticReportFile(ctx.cwd) : undefined;
-    if (report) {
-      await writeReport(report, results, scrubber);
-      reportPath = report.path;
+  if (request.report) {
+    try {
+      await writeReport(request.report, results, scrubber, journal?.runId);
+      reportPath = request.report.path;
+    } catch (error) {
+      if (!journalFailure) throw error;
+      // The disk may be the full one: the journal's failure is what the user must hear about.
     }
-  } catch (error) {
-    if (!journalFailure) throw error;
-    // The disk may be the full one: the journal's failure is what the user must hear about.
   }
 
   const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
   // A run that did not read its whole input is resent with that input given again.
   const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
-  const commandFor = runRef !== undefined ? resendRun(runRef, unread) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
+  const commandFor = runRef !== undefined ? resendRun(runRef, unread, settingsFlags(request.argv)) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
   const advice = commandFor ? resendAdvice(commandFor, left, audience) : undefined;
   return {
     results,
@@ -238,9 +243,10 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
     ...(audience ? { audience } : {}),
     ...(journal ? { runId: journal.runId, journalPath: journal.path } : {}),
     ...(journalFailure ? { journalFailure } : {}),
-    ...(inputFailure ? { inputFailure: { message: `${inputFailure.message}; the input was read no further, and nothing after that point was sent`, hint: `${inputFailure.hint ? `${inputFailure.hint}; then ` : ''}send the rest with: ${resendRun(runRef ?? '<run>', request.input)(false)}` } } : {}),
+    ...(inputFailure ? { inputFailure: { message: `${inputFailure.message}; the input was read no further, and nothing after that point was sent`, hint: `${inputFailure.hint ? `${inputFailure.hint}; then ` : ''}send the rest with: ${resendRun(runRef ?? '<run>', request.input, settingsFlags(request.argv))(false)}` } } : {}),
     ...(reportPath !== undefined ? { reportPath } : {}),
     ...(advice ? { advice } : {}),
+    ...(runRef !== undefined && reportPath === undefined && exitCode !== ExitCode.ok ? { reportCommand: reportCommand(runRef) } : {}),
   };
 }
 

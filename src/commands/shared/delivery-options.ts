@@ -16,6 +16,10 @@ export const deliveryOptionsSchema = z.object({
   rate: z.optional(z.number()),
   retryAmbiguous: z.optional(z.boolean()),
   report: z.optional(z.string()),
+  /** `--force`: `--report` may replace a file that is not a report of this run. */
+  force: z.optional(z.boolean()),
+  /** false with `--no-wait`: refuse when another process owns the key or the run. */
+  wait: z.optional(z.boolean()),
   /** `--journal <path>`, or false with `--no-journal`. */
   journal: z.optional(z.union([z.string(), z.boolean()])),
   includeUnknown: z.optional(z.boolean()),

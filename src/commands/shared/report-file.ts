@@ -2,7 +2,6 @@
 // before anything is sent — without touching an existing file there — and the report is written whole to
 // a temporary file beside it and renamed into place: a kill mid-write never leaves a torn or empty report.
 import type { FileHandle } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { usageError } from '../../errors.js';
 import { buildReport, reportJsonChunks } from '../../client/report.js';
@@ -70,13 +69,33 @@ async function openBeside(path: string, target: string, stale: RegExp): Promise<
 
 /** The temporary files of writers of `target`. */
 const tempsOf = (target: string) => new RegExp(`^\\.${escapeRegExp(basename(target))}\\.(\\d+)\\.tmp$`);
-/** The temporary files of automatic reports (their names differ from run to run). */
-const AUTOMATIC_TEMPS = /^\.pushctl-report-[0-9T-]+Z\.json\.(\d+)\.tmp$/;
 
-/** Checks the `--report` path can be written (a usage error, exit 2, when not); an existing report stays as it is until replaced. */
-export async function openReportFile(path: string, cwd: string): Promise<ReportFile> {
+/** The run that wrote the report at `target`: its run id, null for a file that is not a pushctl report, undefined for no file. */
+async function existingReport(target: string): Promise<string | null | undefined> {
+  const { open } = await fsPromises();
+  const handle = await open(target, 'r').catch(() => undefined);
+  if (!handle) return undefined;
   try {
-    const target = resolve(cwd, path);
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(512), 0, 512, 0);
+    const start = buffer.subarray(0, bytesRead).toString('utf8');
+    return /^\{\n {2}"version": 1,\n {2}"run_id": "([^"\\]{1,64})"/.exec(start)?.[1] ?? null;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Checks the `--report` path can be written (a usage error, exit 2, when not); an existing report stays as it
+ * is until replaced. An existing file is replaced only with `force`, or when it is a pushctl report of one of
+ * `runIds` (the run, or its family: a re-run replaces its own report). Nothing else is ever overwritten.
+ */
+export async function openReportFile(path: string, cwd: string, options: { force?: boolean; runIds?: readonly string[] } = {}): Promise<ReportFile> {
+  const target = resolve(cwd, path);
+  const existing = await existingReport(target).catch(() => undefined);
+  if (existing !== undefined && !options.force && !(existing !== null && options.runIds?.includes(existing))) {
+    throw usageError(`--report ${path} exists and is not a report of this run`, 'give a new path, or add --force to replace it');
+  }
+  try {
     return await openBeside(path, target, tempsOf(target));
   } catch (error) {
     throw usageError(`--report ${path} cannot be written (${why(error)})`, 'give a path in a directory you can write to');
@@ -84,29 +103,15 @@ export async function openReportFile(path: string, cwd: string): Promise<ReportF
 }
 
 /**
- * The report nobody asked for, written because some recipients are unknown or were not sent: in the
- * working directory, or the temporary directory when that is not writable.
- */
-export async function openAutomaticReportFile(cwd: string): Promise<ReportFile> {
-  const name = `pushctl-report-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-  try {
-    return await openBeside(name, resolve(cwd, name), AUTOMATIC_TEMPS);
-  } catch {
-    const path = join(tmpdir(), name);
-    return openBeside(path, path, AUTOMATIC_TEMPS);
-  }
-}
-
-/**
  * Writes the report in pieces (the report of a million recipients never exists as one string), each through
  * the secret filter, then renames it into place.
  */
-export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: Pick<SecretScrubber, 'stream'>): Promise<void> {
+export async function writeReport(file: ReportFile, results: readonly BatchResult[], filter: Pick<SecretScrubber, 'stream'>, runId?: string): Promise<void> {
   const [{ Readable }, { pipeline }, { rename, unlink }] = await Promise.all([import('node:stream'), import('node:stream/promises'), fsPromises()]);
   // One scrubbing stream over all the pieces, so a secret that a piece boundary cuts in two is still caught.
   const scrubbed = function* () {
     const stream = filter.stream();
-    for (const chunk of reportJsonChunks(buildReport(results))) yield stream.write(chunk);
+    for (const chunk of reportJsonChunks(buildReport(results, runId))) yield stream.write(chunk);
     yield stream.end();
   };
   try {

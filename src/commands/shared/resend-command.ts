@@ -17,9 +17,30 @@ export type ResendCommandFor = (includeUnknown: boolean) => string;
  * which the resend needs again for the recipients the journal never saw (`-`: the same input on stdin).
  */
 export const resendRun =
-  (run: string, input?: string): ResendCommandFor =>
+  (run: string, input?: string, settings: readonly string[] = []): ResendCommandFor =>
   (includeUnknown) =>
-    ['pushctl', 'resend', run, ...(input !== undefined ? ['--client-ids-file', input] : []), ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
+    ['pushctl', 'resend', run, ...(input !== undefined ? ['--client-ids-file', input] : []), ...settings, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
+
+/** Settings flags that take a value, and those that take none. */
+const VALUE_FLAGS = new Set(['--app-id', '--region', '--base-url', '--profile', '--config', '-c', '--app-secret-file', '--proxy', '--timeout']);
+const BARE_FLAGS = new Set(['--app-secret-stdin', '--insecure']);
+
+/**
+ * The settings flags of a run's command line, as typed: a resend needs them again, since it sends only where
+ * the settings in force point (docs/behaviour.md#ownership), and a flag is what chose the run's destination.
+ */
+export function settingsFlags(argv: readonly string[]): string[] {
+  const flags: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (BARE_FLAGS.has(arg)) flags.push(arg);
+    else if (VALUE_FLAGS.has(name) && arg.includes('=')) flags.push(name, arg.slice(name.length + 1));
+    else if (VALUE_FLAGS.has(arg) && i + 1 < argv.length) flags.push(arg, argv[++i]!);
+  }
+  return flags;
+}
 
 /** The advice for what a run left. Counts are recipients, or batches for a run with no client IDs (its one batch is the audience). */
 export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: number; inDoubt: number }, audience?: string): ResendAdvice | undefined {
@@ -74,3 +95,6 @@ export const resendFromReport =
   const next = ['--report', reportPath.replace(/(\.json)?$/, '.retry.json')];
   return ['pushctl', ...kept, '--client-ids-file', reportPath, ...next, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
   };
+
+/** The command that writes a run's report on demand (a failed send writes none by itself). */
+export const reportCommand = (run: string) => ['pushctl', 'runs', 'show', run, '--report', 'report.json'].map(shellQuote).join(' ');

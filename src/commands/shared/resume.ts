@@ -1,15 +1,16 @@
 // What a run left to send, read back from its journal: the input of `pushctl resend` and of `--once`
 // resuming a run. Only not_sent recipients by default — they cannot have been delivered; the unknown ones
 // (the service may have delivered to them) only when asked.
-import { readdirSync } from 'node:fs';
 import { usageError } from '../../errors.js';
 import type { BatchResult } from '../../client/send-batches.js';
 import { audienceWords } from '../../message/audience.js';
 import { dirname } from 'node:path';
-import { readRunWhole, runFamily, type RunView } from '../../journal/read-run.js';
+import { readRun, runFamily, type RunView } from '../../journal/read-run.js';
 import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import type { HeaderRecord } from '../../journal/records.js';
+import { locksDir } from './own-run.js';
 import type { ClientIdSource } from '../../message/recipients.js';
-import { resendRun } from './resend-command.js';
+import { resendRun, settingsFlags } from './resend-command.js';
 
 export type ReadRun = RunView & { results: BatchResult[] };
 
@@ -38,7 +39,7 @@ export function sentAny(run: ReadRun): boolean {
  * for the recipients the journal never saw. Undefined for any other run.
  */
 export function resendWithInput(run: ReadRun, ref: string): string | undefined {
-  return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>')(false) : undefined;
+  return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>', settingsFlags(run.header.argv))(false) : undefined;
 }
 
 /**
@@ -98,7 +99,8 @@ export function checkSameInput(run: ReadRun, input: ClientIdSource, name: string
  */
 export function familyOf(run: ReadRun, env: Record<string, string | undefined>): ReadRun[] {
   const paths = runFamily([dirname(run.path), runsDir(env)], run);
-  const members = paths.map((path) => (path === run.path ? run : readRunWhole(path)));
+  // A later member's every ID matters (its word replaces the first run's); they are what resends sent.
+  const members = paths.map((path) => (path === run.path ? run : readRun(path, locksDir(env))));
   for (const member of members) {
     if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
   }
@@ -136,19 +138,21 @@ export function remainingOf(family: readonly ReadRun[], includeUnknown: boolean,
   return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: unknown.length, rejected, any: clientIds.length > 0 };
 }
 
+/** Where a run went, as its journal says: app ID and base URL (a journal of 0.2 may have only the host). */
+export function sameDestination(header: HeaderRecord, appId: string, baseUrl: string): boolean {
+  if (header.app_id !== appId) return false;
+  return header.base_url !== undefined ? header.base_url === baseUrl : `https://${header.host}` === baseUrl;
+}
+
 /**
- * The newest run in `dir` that used `--once <key>` for the same kind of run (a dry run's key never stands
- * for a send). Reads only each journal's first line until it finds one, so hundreds of journals cost little.
+ * The newest journal in `dir` that used `--once <key>` for the same kind of run (a dry run's key never stands
+ * for a send), the same app and the same destination (docs/behaviour.md#once): a rehearsal against the
+ * emulator never stands for the real send. Reads only each journal's first line.
  */
-export function findOnceRun(dir: string, key: string, dryRun: boolean): ReadRun | undefined {
-  try {
-    readdirSync(dir);
-  } catch {
-    return undefined;
-  }
+export function findOnceRun(dir: string, key: string, dryRun: boolean, destination: { appId: string; baseUrl: string }): { path: string; header: HeaderRecord } | undefined {
   for (const file of listRunFiles(dir)) {
     const header = journalHeader(file.path);
-    if (header?.once === key && header.dry_run === dryRun) return readRunWhole(file.path);
+    if (header?.once === key && header.dry_run === dryRun && sameDestination(header, destination.appId, destination.baseUrl)) return { path: file.path, header };
   }
   return undefined;
 }

@@ -29,9 +29,15 @@ describe('--report', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('is written whole, mode 600, replacing the old one only at the end', async () => {
+  it('is written whole, mode 600, replacing a file that is no report of the run only with --force', async () => {
     writeFileSync(join(dir, 'r.json'), 'old');
-    const r = await runCli(['send', '--base-url', emu.url, '--client-id', 'a,b', '--title', 'x', '--report', 'r.json'], { env: env(), cwd: dir });
+    const args = ['send', '--base-url', emu.url, '--client-id', 'a,b', '--title', 'x', '--report', 'r.json'];
+    const refused = await runCli(args, { env: env(), cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--report r.json exists and is not a report of this run');
+    expect(refused.stderr).toContain('--force');
+    expect(readFileSync(join(dir, 'r.json'), 'utf8')).toBe('old');
+    const r = await runCli([...args, '--force'], { env: env(), cwd: dir });
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).accepted[0].client_ids).toEqual(['a', 'b']);
     expect(statSync(join(dir, 'r.json')).mode & 0o777).toBe(0o600);
@@ -45,7 +51,7 @@ describe('--report', () => {
       expect(r.code).toBe(4);
       const report = readFileSync(join(dir, 'echo.json'), 'utf8');
       expect(report).toContain('bad message from app with secret ***');
-      const journal = readFileSync(join(journals, readdirSync(journals)[0]!), 'utf8');
+      const journal = readFileSync(join(journals, readdirSync(journals).find((f) => f.endsWith('.jsonl'))!), 'utf8');
       expect(journal).toContain('secret ***');
       for (const text of [report, journal, r.stdout, r.stderr]) expect(text).not.toContain(SECRET);
     } finally {
@@ -64,9 +70,9 @@ describe('--journal and --no-journal', () => {
     const again = await runCli([...args, '--journal', 'run.jsonl'], { env: env(), cwd: dir });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('a journal is never overwritten');
-    const none = await runCli([...args, '--no-journal'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
+    const none = await runCli([...args, '--no-journal'], { env: env({ PUSHCTL_JOURNAL_DIR: join(dir, 'no-journals') }), cwd: dir });
     expect(none.code).toBe(0);
-    expect(() => readdirSync(journals)).toThrow();
+    expect(() => readdirSync(join(dir, 'no-journals'))).toThrow();
   });
 
   it('pushctl runs lists the runs of the journal directory, finished and --json', async () => {
@@ -77,7 +83,7 @@ describe('--journal and --no-journal', () => {
     expect(listed.code).toBe(0);
     const doc = JSON.parse(listed.stdout) as { ok: boolean; exit_code: number; runs: { dry_run: boolean; state: string; app_id: string; recipients: { accepted: number } }[] };
     expect(doc).toMatchObject({ ok: true, exit_code: 0 });
-    expect(doc.runs.map((r) => [r.dry_run, r.state, r.app_id])).toEqual([[true, 'finished', 'app'], [false, 'finished', 'app']]);
+    expect(doc.runs.map((r) => [r.dry_run, r.state, r.app_id])).toEqual([[true, 'sent', 'app'], [false, 'sent', 'app']]);
     const human = await runCli(['runs'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
     expect(human.stdout).toMatch(/RUN\s+STATE\s+ACCEPTED\s+LEFT\s+TITLE/);
     // Fits 80 columns, whatever the titles.

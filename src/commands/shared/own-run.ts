@@ -1,0 +1,84 @@
+// Owning a `--once` key or a run family before reading what earlier runs did (docs/behaviour.md#ownership).
+// A second process waits for the owner, saying every 10 s whom it waits for, or with --no-wait refuses at
+// once. Whatever it then reads of the journals, it reads as the owner: nobody else can be sending.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Ctx } from '../../context.js';
+import { CliError, ExitCode, usageError } from '../../errors.js';
+import { Lease, ownerOf, tryAcquire, type Liveness } from '../../journal/ownership.js';
+import { journalPath, newRunId, runsDir } from '../../journal/runs-dir.js';
+import { createErrorCode } from '../../journal/run-journal.js';
+import { existsSync } from 'node:fs';
+import { escapeControl } from '../../output/escape-control.js';
+
+const POLL_MS = 200;
+const SAY_EVERY_MS = 10_000;
+
+type Env = Record<string, string | undefined>;
+
+/** Locks live beside the journals of the runs directory, whatever `--journal` names. */
+export const locksDir = (env: Env) => join(runsDir(env), '.locks');
+
+/** The lock of a `--once` key: a key belongs to an app at a destination (docs/behaviour.md#once). */
+export function onceLockName(key: string, appId: string, baseUrl: string, dryRun: boolean): string {
+  return `once-${createHash('sha256').update(JSON.stringify([key, appId, baseUrl, dryRun])).digest('hex').slice(0, 40)}`;
+}
+
+/** The lock of the family of runs whose first run is `rootRunId`. A run id read from a file is not trusted as a name. */
+export function familyLockName(rootRunId: string): string {
+  return /^[0-9A-Za-z][0-9A-Za-z-]{0,63}$/.test(rootRunId) ? `run-${rootRunId}` : `run-${createHash('sha256').update(rootRunId).digest('hex').slice(0, 40)}`;
+}
+
+export interface OwnOptions {
+  /** What the lock stands for, in words: "--once release-2", "run 20261122-…". */
+  what: string;
+  /** false with --no-wait. */
+  wait: boolean;
+}
+
+function ownerWords(liveness: Liveness): string {
+  const owner = liveness.state === 'free' ? undefined : liveness.owner;
+  if (!owner) return 'another pushctl process';
+  return `run ${escapeControl(owner.run_id)} (pid ${owner.pid}${owner.host ? ` on ${escapeControl(owner.host)}` : ''})`;
+}
+
+/** Owns lock `name` as run `runId`, waiting for its owner unless told not to. */
+export async function own(name: string, runId: string, options: OwnOptions, ctx: Pick<Ctx, 'env' | 'stderr' | 'interrupt'>): Promise<Lease> {
+  const dir = locksDir(ctx.env);
+  const me = ownerOf(runId);
+  let saidAt = -Infinity;
+  for (;;) {
+    let result: Lease | Liveness;
+    try {
+      result = tryAcquire(dir, name, me);
+    } catch (error) {
+      throw usageError(`cannot write the lock of ${options.what} in ${dir} (${createErrorCode(dir, error)}); nothing was sent`, 'set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)');
+    }
+    if (result instanceof Lease) return result;
+    const holder = ownerWords(result);
+    if (!options.wait) {
+      throw usageError(`${options.what} is being sent by ${holder}`, 'wait for it to end (run again without --no-wait), or see it with pushctl runs');
+    }
+    const now = Date.now();
+    if (now - saidAt >= SAY_EVERY_MS) {
+      ctx.stderr.write(`waiting for ${holder}, which owns ${options.what} (--no-wait refuses instead)\n`);
+      saidAt = now;
+    }
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        ctx.interrupt.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.interrupt.reason)), { once: true });
+      });
+    } catch {
+      throw new CliError(`stopped while waiting for ${holder}; nothing was sent`, ExitCode.interrupted);
+    }
+  }
+}
+
+/** A run id no journal in the runs directory has yet (its family lock is then free by construction). */
+export function freshRunId(env: Env): string {
+  for (;;) {
+    const runId = newRunId(new Date());
+    if (!existsSync(journalPath(runsDir(env), runId))) return runId;
+  }
+}
