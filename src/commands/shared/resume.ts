@@ -5,7 +5,7 @@ import { usageError } from '../../errors.js';
 import type { BatchResult } from '../../client/send-batches.js';
 import { audienceWords } from '../../message/audience.js';
 import { dirname } from 'node:path';
-import { readRun, runFamily, type RunView } from '../../journal/read-run.js';
+import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/read-run.js';
 import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
 import type { HeaderRecord } from '../../journal/records.js';
 import { locksDir } from './own-run.js';
@@ -99,8 +99,10 @@ export function checkSameInput(run: ReadRun, input: ClientIdSource, name: string
  */
 export function familyOf(run: ReadRun, env: Record<string, string | undefined>): ReadRun[] {
   const paths = runFamily([dirname(run.path), runsDir(env)], run);
-  // A later member's every ID matters (its word replaces the first run's); they are what resends sent.
-  const members = paths.map((path) => (path === run.path ? run : readRun(path, locksDir(env))));
+  const locks = locksDir(env);
+  // The first run matters for what it left; every later member for all it sent (its word replaces the first
+  // run's), so those are read whole, whatever `run` was read for. They are what resends sent.
+  const members = paths.map((path, i) => (i === 0 ? (path === run.path ? run : readRunLeft(path, locks)) : readRun(path, locks)));
   for (const member of members) {
     if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
   }

@@ -1,0 +1,248 @@
+// One owner per run (docs/behaviour.md#ownership), raced for real: the built binary, several processes at
+// once, against `pushctl serve` answering after 200-300 ms, counting on the emulator's side how often each
+// client ID was delivered. Every trial runs TRIALS times; the table of what was seen is printed at the end.
+import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../src/journal/reader.js';
+import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+
+const SECRET = 'owner-secret-81c4';
+const TRIALS = 10;
+const TOTAL = 2000;
+let dir: string;
+let served: { url: string; record: string; child: ChildProcess };
+const table: { trial: string; runs: number; duplicates: number; inDoubt: number }[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-owner-'));
+  const record = join(dir, 'record.jsonl');
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--app', `app:${SECRET}`, '--record', record, '--rate', '0', '--chaos', 'latency=200-300ms', '--chaos-seed', '3'], {
+    env: cleanEnv() as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.on('exit', (code) => reject(new Error(`pushctl serve exited with ${code}`)));
+  });
+  served = { url, record, child };
+});
+
+afterAll(() => {
+  served?.child.kill('SIGTERM');
+  console.log(['| trial | runs | duplicates | in doubt |', '|---|---|---|---|', ...table.map((t) => `| ${t.trial} | ${t.runs} | ${t.duplicates} | ${t.inDoubt} |`)].join('\n'));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A trial's own IDs, file and journal directory. */
+function trialSetup(name: string): { ids: string[]; file: string; journals: string; env: Record<string, string | undefined> } {
+  const ids = Array.from({ length: TOTAL }, (_, i) => `${name}-${i}`);
+  const file = join(dir, `${name}.txt`);
+  writeFileSync(file, `${ids.join('\n')}\n`);
+  const journals = join(dir, `${name}-runs`);
+  return { ids, file, journals, env: cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals }) };
+}
+
+/** How often the emulator delivered each of `ids`. */
+function deliveries(ids: readonly string[]): number[] {
+  const wanted = new Set(ids);
+  const counts = new Map<string, number>();
+  for (const line of readFileSync(served.record, 'utf8').split('\n')) {
+    if (!line) continue;
+    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
+    if (!message.delivered) continue;
+    for (const id of message.body.condition.client_ids ?? []) if (wanted.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return ids.map((id) => counts.get(id) ?? 0);
+}
+
+/** The IDs a journal directory's runs left in doubt (an attempt started, its answer never recorded). */
+function inDoubtIn(journals: string): Set<string> {
+  const doubt = new Set<string>();
+  for (const name of readdirSync(journals).filter((f) => f.endsWith('.jsonl'))) {
+    for (const r of readJournal(readFileSync(join(journals, name), 'utf8')).results) if (r.status === 'unknown') for (const id of r.clientIds) doubt.add(id);
+  }
+  return doubt;
+}
+
+/** Every ID delivered exactly once, but those in doubt, which are delivered at most once (never sent again). */
+function expectExactlyOnce(name: string, runs: number, ids: readonly string[], inDoubt: ReadonlySet<string> = new Set()): void {
+  const counts = deliveries(ids);
+  const duplicates = counts.filter((n) => n > 1).length;
+  table.push({ trial: name, runs, duplicates, inDoubt: inDoubt.size });
+  expect(duplicates, `${name}: IDs delivered more than once`).toBe(0);
+  ids.forEach((id, i) => {
+    if (!inDoubt.has(id)) expect(counts[i], `${name}: ${id}`).toBe(1);
+  });
+}
+
+function start(args: readonly string[], env: Record<string, string | undefined>): { child: ChildProcess; done: Promise<CliResult> } {
+  let child!: ChildProcess;
+  const done = runCli(args, { env, cwd: dir, onSpawn: (c) => (child = c) });
+  return { child, done };
+}
+
+/** Resolves once the emulator has delivered at least one batch of `ids`. */
+async function firstBatchOf(ids: readonly string[]): Promise<void> {
+  for (let i = 0; i < 1000 && deliveries(ids).every((n) => n === 0); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+async function journalOf(journals: string): Promise<string> {
+  for (let i = 0; i < 2000; i++) {
+    let entries: import('node:fs').Dirent[] = [];
+    try {
+      entries = readdirSync(journals, { withFileTypes: true });
+    } catch {
+      // Not made yet.
+    }
+    const file = entries.find((f) => f.isFile() && f.name.endsWith('.jsonl'));
+    if (file) return file.name.slice(0, -'.jsonl'.length);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no journal appeared in ${journals}`);
+}
+
+const sendArgs = (file: string, extra: string[] = []) => ['send', '--base-url', served.url, '--app-id', 'app', '--title', 'Owner', '--client-ids-file', file, '--batch-size', '200', ...extra];
+
+describe('one --once key, several processes at once', () => {
+  for (const n of [2, 4, 8]) {
+    it(`${n} processes: one sends, the others wait and skip; every ID delivered once (${TRIALS} trials)`, async () => {
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const name = `once${n}-${trial}`;
+        const { ids, file, env } = trialSetup(name);
+        const results = await Promise.all(Array.from({ length: n }, () => runCli(sendArgs(file, ['--once', name]), { env, cwd: dir })));
+        for (const r of results) expect(r.code, r.stderr).toBe(0);
+        expect(results.filter((r) => r.stderr.includes('already done'))).toHaveLength(n - 1);
+        expectExactlyOnce(name, n, ids);
+      }
+    }, 240_000);
+  }
+
+  it('--no-wait refuses at once, naming the owner run and pid (exit 2)', async () => {
+    const { file, env, journals } = trialSetup('nowait');
+    const owner = start(sendArgs(file, ['--once', 'nowait', '--rate', '2']), env);
+    const runId = await journalOf(journals);
+    const refused = await runCli(sendArgs(file, ['--once', 'nowait', '--no-wait']), { env, cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--once nowait is being sent by run ${runId} (pid ${owner.child.pid}`);
+    expect((await owner.done).code).toBe(0);
+  }, 60_000);
+});
+
+describe('resends of one run', () => {
+  for (const n of [2, 4]) {
+    it(`${n} concurrent resends of a killed run: what it left goes out once (${TRIALS} trials)`, async () => {
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const name = `resend${n}-${trial}`;
+        const { ids, file, env, journals } = trialSetup(name);
+        const first = start(sendArgs(file, ['--rate', '10']), env);
+        await firstBatchOf(ids);
+        first.child.kill('SIGKILL');
+        await first.done;
+        const runId = await journalOf(journals);
+        const results = await Promise.all(Array.from({ length: n }, () => runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir })));
+        for (const r of results) expect(r.code, r.stderr).toBe(0);
+        expectExactlyOnce(name, n + 1, ids, inDoubtIn(journals));
+      }
+    }, 240_000);
+  }
+
+  it(`a resend started while its run still sends waits for it, then finds nothing left (${TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const name = `during-${trial}`;
+      const { ids, file, env, journals } = trialSetup(name);
+      const first = start(sendArgs(file, ['--rate', '20']), env);
+      const runId = await journalOf(journals);
+      const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
+      expect(resend.code, resend.stderr).toBe(0);
+      expect((await first.done).code).toBe(0);
+      expect(resend.stderr).toContain(`waiting for run ${runId}`);
+      expect(resend.stderr).toContain('nothing left to send');
+      expectExactlyOnce(name, 2, ids);
+    }
+  }, 240_000);
+});
+
+describe('an owner that dies', () => {
+  it(`SIGKILLed while three others wait: one takes over and resumes; in-doubt IDs are never sent again (${TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const name = `killed-${trial}`;
+      const { ids, file, env, journals } = trialSetup(name);
+      const args = sendArgs(file, ['--once', name, '--rate', '10']);
+      const owner = start(args, env);
+      const runId = await journalOf(journals);
+      const waiters = [start(args, env), start(args, env), start(args, env)];
+      await firstBatchOf(ids);
+      owner.child.kill('SIGKILL');
+      await owner.done;
+      const results = await Promise.all(waiters.map((w) => w.done));
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+      const said = results.map((r) => r.stderr).join('\n----\n');
+      expect(results.filter((r) => r.stderr.includes(`resuming run ${runId}`)), said).toHaveLength(1);
+      expect(results.filter((r) => r.stderr.includes('already done')), said).toHaveLength(2);
+      expectExactlyOnce(name, 4, ids, inDoubtIn(journals));
+    }
+  }, 300_000);
+
+  it(`an owner whose pid now belongs to another process is taken over at once (${TRIALS} trials)`, async () => {
+    const pidns = execFileSync('readlink', ['/proc/self/ns/pid'], { encoding: 'utf8' }).trim();
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const name = `reused-${trial}`;
+      const { ids, file, env, journals } = trialSetup(name);
+      // A killed run: its plan and its first batch's start, its family lock still fresh, and its pid now a
+      // live process (this test's) that started at another time.
+      const runId = `20261124-1200${String(trial).padStart(2, '0')}-beef`;
+      const header = { t: 'header', format: 'pushctl-journal', v: 1, run_id: runId, started_at: '2026-11-24T12:00:00.000Z', version: 'x', pid: process.pid, pid_start: 1, app_id: 'app', host: new URL(served.url).host, base_url: served.url, dry_run: false, argv: [], message: { type: 1, time_to_live: 86400, condition: { type: 2 }, notification: { title: 'Owner' } }, recipients: TOTAL, batches: 10, lock: `run-${runId}` };
+      const batches = Array.from({ length: 10 }, (_, b) => JSON.stringify({ t: 'batch', b, ids: ids.slice(b * 200, b * 200 + 200) }));
+      mkdirSync(join(journals, '.locks'), { recursive: true, mode: 0o700 });
+      writeFileSync(join(journals, `${runId}.jsonl`), `${[JSON.stringify(header), ...batches].join('\n')}\n`, { mode: 0o600 });
+      const lock = join(journals, '.locks', `run-${runId}.1`);
+      writeFileSync(lock, JSON.stringify({ run_id: runId, pid: process.pid, pid_start: 1, pidns, boot, host: hostname() }));
+      utimesSync(lock, new Date(), new Date());
+      const listed = JSON.parse((await runCli(['runs', '--json'], { env, cwd: dir })).stdout) as { runs: { state: string }[] };
+      expect(listed.runs[0]!.state).toBe('killed');
+      const resend = await runCli(['resend', runId, '--base-url', served.url, '--no-wait'], { env, cwd: dir });
+      expect(resend.code, resend.stderr).toBe(0);
+      expectExactlyOnce(name, 1, ids);
+    }
+  }, 240_000);
+});
+
+// A run in another PID namespace sharing the journal directory (a container with the same volume): its pid
+// means nothing here, its refreshed lock says it is alive.
+const canUnshare = (() => {
+  try {
+    execFileSync('unshare', ['--pid', '--fork', '--mount-proc', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!canUnshare) console.log('ownership: skipping the other-PID-namespace trial: unshare --pid is not permitted here');
+
+describe.skipIf(!canUnshare)('an owner in another PID namespace', () => {
+  it(`is running while it refreshes its lock: runs says so, resend --no-wait refuses, and nobody sends twice (${TRIALS} trials)`, async () => {
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const name = `ns-${trial}`;
+      const { ids, file, env, journals } = trialSetup(name);
+      const inside = spawn('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, BIN, ...sendArgs(file, ['--rate', '2'])], { env: env as NodeJS.ProcessEnv, cwd: dir, stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => inside.on('close', (code) => resolve(code)));
+      const runId = await journalOf(journals);
+      await firstBatchOf(ids);
+      const listed = JSON.parse((await runCli(['runs', '--json'], { env, cwd: dir })).stdout) as { runs: { run_id: string; state: string }[] };
+      expect(listed.runs.find((r) => r.run_id === runId)?.state).toBe('running');
+      const refused = await runCli(['resend', runId, '--base-url', served.url, '--no-wait'], { env, cwd: dir });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`is being sent by run ${runId}`);
+      expect(await exited).toBe(0);
+      expectExactlyOnce(name, 1, ids);
+    }
+  }, 240_000);
+});
