@@ -195,7 +195,7 @@ describe('an owner that dies', () => {
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
     for (let trial = 0; trial < TRIALS; trial++) {
       const name = `reused-${trial}`;
-      const { ids, file, env, journals } = trialSetup(name);
+      const { ids, env, journals } = trialSetup(name);
       // A killed run: its plan and its first batch's start, its family lock still fresh, and its pid now a
       // live process (this test's) that started at another time.
       const runId = `20261124-1200${String(trial).padStart(2, '0')}-beef`;
