@@ -9,6 +9,7 @@ import { validateRun } from '../commands/validate.js';
 import { checkCommand } from '../commands/check.js';
 import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';
+import { closedState, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
@@ -127,6 +128,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         ...base,
         exitCode: outcome.exitCode,
         skipped: true,
+        state: 'skipped',
         runId: run.header.run_id,
         messageIds: messageIds(run.results),
         summary: run.summary,
@@ -141,6 +143,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return {
         ...base,
         exitCode: outcome.exitCode,
+        state: stateWords(closedState(delivery.summary, delivery.interrupted)),
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         summary: delivery.summary,
         ...(delivery.audience ? { audience: delivery.audience } : {}),

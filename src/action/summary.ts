@@ -12,6 +12,8 @@ export interface ActionResult {
   exitCode: number;
   /** `once` found the run already done: nothing was sent. */
   skipped: boolean;
+  /** What the run came to, in `pushctl runs`' words (docs/behaviour.md#run-states); absent when nothing ran. */
+  state?: string;
   runId?: string;
   messageIds: string[];
   summary?: DeliverySummary;
@@ -65,6 +67,7 @@ export function actionOutputs(result: ActionResult, delimiter?: string): string 
     outputEntry('report', result.report ?? '', delimiter),
     outputEntry('run-id', result.runId ?? '', delimiter),
     outputEntry('skipped', String(result.skipped), delimiter),
+    outputEntry('state', result.state ?? '', delimiter),
   ].join('');
 }
 

@@ -76,7 +76,7 @@ describe('the pushctl GitHub Action', () => {
     expect(message!.delivered).toBe(true);
     expect(JSON.parse(run.outputs['message-ids']!)).toEqual([message!.message_id]);
     // An --all message has no client IDs to count: the audience in words, never "0 recipients".
-    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: 'all devices', rejected: '0', unknown: '0', 'not-sent': '0', report: 'report.json', skipped: 'false' });
+    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: 'all devices', rejected: '0', unknown: '0', 'not-sent': '0', report: 'report.json', skipped: 'false', state: 'sent' });
     expect(run.outputs['run-id']).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}$/);
     expect(run.summary).toContain('## pushctl send: succeeded');
     expect(run.summary).toContain(`\`${message!.message_id}\``);
@@ -146,7 +146,7 @@ describe('the pushctl GitHub Action', () => {
     const again = await runAction(inputs, { GITHUB_RUN_ATTEMPT: '2' });
     expect(again.code, again.stderr + again.stdout).toBe(0);
     expect(emulator.messages(APP)).toHaveLength(1);
-    expect(again.outputs).toMatchObject({ skipped: 'true', 'run-id': first.outputs['run-id'], 'message-ids': first.outputs['message-ids'] });
+    expect(again.outputs).toMatchObject({ skipped: 'true', state: 'skipped', 'run-id': first.outputs['run-id'], 'message-ids': first.outputs['message-ids'] });
     expect(again.summary).toContain('## pushctl send: already done, nothing sent');
     // Another message under the same key is refused, naming both runs, in the action's terms.
     writeFileSync(join(work, 'release.json'), MESSAGE.replace('Version', 'Release'));
@@ -187,7 +187,7 @@ describe('the pushctl GitHub Action', () => {
       // --include-unknown; and every ID the journal says was not sent went out in the re-run.
       const journals = join(work, 'journals');
       // The killed run is the journal that resends nothing (the re-run's names it as its parent).
-      const runs = readdirSync(journals).map((name) => readJournal(readFileSync(join(journals, name), 'utf8')));
+      const runs = readdirSync(journals).filter((name) => name.endsWith('.jsonl')).map((name) => readJournal(readFileSync(join(journals, name), 'utf8')));
       expect(runs).toHaveLength(2);
       const { results } = runs.find((run) => run.header?.parent === undefined)!;
       const inDoubt = new Set(results.filter((r) => r.status === 'unknown').flatMap((r) => r.clientIds));
@@ -210,6 +210,17 @@ describe('the pushctl GitHub Action', () => {
     const bad = await runAction({ file: 'bad.json', vars: 'version=1\nnotes=n', mode: 'validate' });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/::error file=bad\.json,line=2/);
+  });
+
+  it('the state output says what happened: rejected for a wrong secret, not sent when nothing listens, never finished', async () => {
+    writeFileSync(join(work, 'release.json'), MESSAGE);
+    const inputs = { file: 'release.json', vars: 'version=2.0\nnotes=x\n' };
+    const wrong = await runAction({ ...inputs, ...target(), 'app-secret': 'not-the-secret' });
+    expect(wrong.code).toBe(4);
+    expect(wrong.outputs.state).toBe('rejected');
+    const nobody = await runAction({ ...inputs, ...target(), 'base-url': 'http://127.0.0.1:9' });
+    expect(nobody.code).toBe(5);
+    expect(nobody.outputs.state).toBe('not sent');
   });
 
   it('mode check: proves app-id and app-secret with a dry run (nothing delivered); failures name the inputs', async () => {

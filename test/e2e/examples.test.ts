@@ -107,6 +107,10 @@ describe('examples/github-actions.yml', () => {
   const job = Object.values(workflow.jobs as Record<string, any>)[0]; // eslint-disable-line @typescript-eslint/no-explicit-any
   type Step = { id?: string; run?: string; uses?: string; shell?: string; env?: Record<string, string>; with?: Record<string, unknown> };
 
+  it('queues a second run for the same release behind the first, never cancelling a send half-way', () => {
+    expect(workflow.concurrency).toEqual({ group: expect.stringContaining('${{ github.event.release.tag_name || inputs.version }}'), 'cancel-in-progress': false });
+  });
+
   it('pins every action to a full commit SHA', () => {
     const text = readFileSync(join(ROOT, 'examples/github-actions.yml'), 'utf8');
     const uses = [...text.matchAll(/uses:\s*(\S+)/g)].map((m) => m[1]!);
@@ -209,6 +213,10 @@ describe('examples/gitlab-ci.yml', () => {
   const runJob = async (secret: string, sha256?: string) => ({
     script: await runScript(['sh', '-e', '-c'], [...job.before_script, ...job.script].join('\n'), vars(secret, sha256)),
     after: await runScript(['sh', '-c'], job.after_script.join('\n'), vars(secret, sha256)),
+  });
+
+  it('runs one job per tag at a time, across runners (resource_group)', () => {
+    expect((pipeline['announce-release'] as { resource_group?: string }).resource_group).toBe('announce-release-$CI_COMMIT_TAG');
   });
 
   it('installs pushctl from a pinned tarball, never a registry name', () => {

@@ -185,6 +185,12 @@ describe('README examples', () => {
     expect(existsSync(join(state, 'pushctl'))).toBe(false);
   });
 
+  it('the concurrency group the README shows is the recipe\'s', () => {
+    const [, group] = blocks('yaml');
+    const recipe = load(readFileSync(join(ROOT, 'examples', 'github-actions.yml'), 'utf8')) as { concurrency: unknown };
+    expect(load(group!)).toEqual({ concurrency: recipe.concurrency });
+  });
+
   it('the GitHub Actions snippet runs as written: the action with its inputs, against the emulator', async () => {
     const [snippet] = blocks('yaml');
     // The snippet restores and saves the journal directory around the step (actions/cache, not run here).
