@@ -19,7 +19,7 @@ export interface LoadedSettings extends ResolvedSettings {
  * The I/O half of settings resolution: finds and validates the config file, reads the secret from
  * `--app-secret-file`/`--app-secret-stdin`, then calls the pure resolveSettings.
  */
-export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>): Promise<LoadedSettings> {
+export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'> & Partial<Pick<Ctx, 'interrupt'>>): Promise<LoadedSettings> {
   const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config });
   const secret = await readSecret(options, ctx);
   const flags: SettingsFlags = {
