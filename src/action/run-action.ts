@@ -55,6 +55,8 @@ export async function runAction(io: ActionIo): Promise<number> {
     env,
     cwd: io.cwd,
     interrupt: never,
+    // A pull request can change a JavaScript config; the action never runs one (SPEC section 8c).
+    runJavaScriptConfig: false,
   };
 
   let result: ActionResult;
