@@ -49,6 +49,8 @@ describe.runIf(existsSync('/dev/zero'))('/dev/zero given as an input file', () =
     ['-f', ['validate', '-f', '/dev/zero'], 3, 'larger than 4 MiB'],
     ['--data-file', ['validate', '--all', '--title', 'x', '--data-file', '/dev/zero'], 3, 'larger than 4 MiB'],
     ['--app-secret-file', ['send', ...NO_SERVICE, '--app-secret-file', '/dev/zero'], 6, 'more than 64 KiB'],
+    // No size cap for a list of IDs (millions are normal), but no line of it is 64 KiB long.
+    ['--client-ids-file', ['validate', '--title', 'x', '--client-ids-file', '/dev/zero'], 3, 'longer than 65536 bytes'],
   ])('%s /dev/zero: refused at the cap', async (_flag, args, code, words) => {
     const r = await cli(args as string[]);
     expect(r.code, r.stderr).toBe(code);
