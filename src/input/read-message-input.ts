@@ -56,7 +56,7 @@ function unreadable(error: unknown, what: string, path: string): CliError {
   const where = `${what} ${path === '-' ? 'from stdin' : path}`;
   if (error instanceof InputInterruptedError) return new CliError(`interrupted while waiting for the ${where}`, ExitCode.interrupted, 'nothing was sent');
   if (error instanceof InputTooLargeError) {
-    return invalidMessageError(`the ${where} is larger than ${describeBytes(error.maxBytes)}, the most pushctl reads for it`, `check the path given to ${FLAG_OF[what]}: a message is far smaller`);
+    return invalidMessageError(`the ${where} is larger than ${describeBytes(error.maxBytes)}, the most pushctl reads for it`, `check ${path === '-' ? 'what is piped into' : 'the path given to'} ${FLAG_OF[what]}: a message is far smaller`);
   }
   if (error instanceof CliError) return error;
   const code = (error as NodeJS.ErrnoException).code;
