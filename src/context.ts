@@ -28,4 +28,9 @@ export interface Ctx {
    * the journal and write the report. Optional so library callers need not supply it.
    */
   stopNow?: AbortSignal;
+  /**
+   * False in the GitHub Action: a JavaScript config file is refused rather than loaded, since a pull request
+   * can change one and loading it runs its code (SPEC section 8c). Default true.
+   */
+  runJavaScriptConfig?: boolean;
 }

@@ -4,8 +4,7 @@ import type { Ctx } from './context.js';
 import { CliError, ExitCode } from './errors.js';
 import { SecretScrubber } from './output/redact.js';
 import { runCli } from './cli.js';
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+import { stopOnSignals } from './stop-on-signals.js';
 
 export interface RunIo {
   ctx?: Partial<Ctx>;
@@ -13,47 +12,30 @@ export interface RunIo {
 
 export async function run(argv: readonly string[], io: RunIo = {}): Promise<number> {
   const scrubber = new SecretScrubber();
-  const interrupt = new AbortController();
-  const stopNow = new AbortController();
-  const ctx: Ctx = {
-    stdout: scrubber.wrap(io.ctx?.stdout ?? process.stdout),
-    stderr: scrubber.wrap(io.ctx?.stderr ?? process.stderr),
-    // A getter: creating process.stdin costs milliseconds, and most commands never read it.
-    get stdin() {
-      return io.ctx?.stdin ?? process.stdin;
-    },
-    env: io.ctx?.env ?? process.env,
-    cwd: io.ctx?.cwd ?? process.cwd(),
-    interrupt: io.ctx?.interrupt ?? interrupt.signal,
-    stopNow: io.ctx?.stopNow ?? stopNow.signal,
-  };
-  // Warnings about secrets (one too short to mask) go to stderr, through the scrubber like everything else.
-  scrubber.warn = (line) => ctx.stderr.write(`warning: ${line}\n`);
-  // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
-  scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (PUSHCTL_APP_SECRET)');
   // The scrubbing sinks hold back a tail that could be the start of a secret; whatever is held goes out
   // before the process ends, however it ends.
   const exit = (code: number) => {
     scrubber.flush();
     process.exit(code);
   };
-  // SIGINT (Ctrl-C), SIGTERM (a job's cancel or timeout) and SIGHUP (a dropped SSH session) mean the same:
-  // GitHub cancels with SIGINT then SIGTERM, so any second signal of any kind means "now".
-  const stopOnSignal = (signal: NodeJS.Signals) => {
-    if (!interrupt.signal.aborted) {
-      ctx.stderr.write(`\n${signal}: stopping: no new requests; waiting for those in flight (again to stop now)\n`);
-      interrupt.abort();
-      return;
-    }
-    if (!stopNow.signal.aborted) {
-      ctx.stderr.write(`\n${signal}: stopping now: requests in flight become unknown; writing the journal and report\n`);
-      stopNow.abort();
-      // Cut requests settle at once; should anything still hang, a third signal or this timer ends it.
-      setTimeout(() => exit(130), 5000).unref();
-      return;
-    }
-    exit(130);
+  const stderr = scrubber.wrap(io.ctx?.stderr ?? process.stderr);
+  const signals = io.ctx?.interrupt ? undefined : stopOnSignals((line) => stderr.write(line), exit);
+  const ctx: Ctx = {
+    stdout: scrubber.wrap(io.ctx?.stdout ?? process.stdout),
+    stderr,
+    // A getter: creating process.stdin costs milliseconds, and most commands never read it.
+    get stdin() {
+      return io.ctx?.stdin ?? process.stdin;
+    },
+    env: io.ctx?.env ?? process.env,
+    cwd: io.ctx?.cwd ?? process.cwd(),
+    interrupt: io.ctx?.interrupt ?? signals!.interrupt,
+    stopNow: io.ctx?.stopNow ?? signals!.stopNow,
   };
+  // Warnings about secrets (one too short to mask) go to stderr, through the scrubber like everything else.
+  scrubber.warn = (line) => ctx.stderr.write(`warning: ${line}\n`);
+  // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
+  scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (PUSHCTL_APP_SECRET)');
   if (!io.ctx?.stdout) {
     // `pushctl ... | head` closes the pipe early; that is the reader's choice, not an error to report.
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -63,14 +45,13 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
     // journal is closed and its report written.
     process.stderr.on('error', () => {});
   }
-  if (!io.ctx?.interrupt) for (const signal of SIGNALS) process.on(signal, stopOnSignal);
   try {
     return await runCli(argv, ctx, scrubber);
   } catch (error) {
     return reportError(error, ctx, { verbose: argv.includes('--verbose'), json: argv.includes('--json') });
   } finally {
     scrubber.flush();
-    for (const signal of SIGNALS) process.off(signal, stopOnSignal);
+    signals?.dispose();
   }
 }
 

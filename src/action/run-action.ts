@@ -23,6 +23,9 @@ export interface ActionIo {
   cwd: string;
   stdout: TextSink;
   stderr: TextSink;
+  /** The stop signals (src/stop-on-signals.ts); without them the run is never interrupted. */
+  interrupt?: AbortSignal;
+  stopNow?: AbortSignal;
 }
 
 /** Runs the action once and returns the step's exit status (the CLI's). */
@@ -46,7 +49,6 @@ export async function runAction(io: ActionIo): Promise<number> {
   }
 
   const env: Record<string, string | undefined> = { ...io.env, ...(request.secret ? { PUSHCTL_APP_SECRET: request.secret } : {}), ...(request.journalDir ? { PUSHCTL_JOURNAL_DIR: request.journalDir } : {}) };
-  const never = new AbortController().signal;
   const ctx: Ctx = {
     stdout,
     stderr,
@@ -55,7 +57,10 @@ export async function runAction(io: ActionIo): Promise<number> {
     },
     env,
     cwd: io.cwd,
-    interrupt: never,
+    interrupt: io.interrupt ?? new AbortController().signal,
+    ...(io.stopNow ? { stopNow: io.stopNow } : {}),
+    // A pull request can change a JavaScript config; the action never runs one (SPEC section 8c).
+    runJavaScriptConfig: false,
   };
 
   let result: ActionResult;

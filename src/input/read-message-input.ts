@@ -1,15 +1,24 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
-import { createReadStream, fstatSync, openSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
 import type { ClientIdList } from './read-client-ids.js';
 import type { ClientIdFeed } from './client-id-feed.js';
+import type { Readable } from 'node:stream';
 import type { Ctx } from '../context.js';
-import { invalidMessageError, usageError } from '../errors.js';
+import { CliError, ExitCode, invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
 import { decodeUtf8 } from './decode-utf8.js';
-import { readWholeFile } from '../read-whole-file.js';
+import { InputInterruptedError, InputTooLargeError, describeBytes, interruptOnSignal, openInputStream, readStreamCapped, readWholeFile } from '../read-whole-file.js';
+
+/**
+ * The most a message file or a data file (or stdin for either) may hold. The service takes far smaller
+ * bodies; the cap is there so that `-f /dev/zero` or an endless pipe is refused instead of filling memory.
+ */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** What reading needs from the context; `interrupt` ends a wait for a pipe (Ctrl-C). */
+type ReadCtx = Pick<Ctx, 'stdin' | 'cwd'> & Partial<Pick<Ctx, 'interrupt'>>;
 
 export interface MessageInputOptions extends MessageFlags {
   file?: string;
@@ -30,28 +39,26 @@ export interface ReadInputOptions {
   stream?: boolean;
 }
 
-async function readStdinBytes(stdin: Ctx['stdin']): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks);
-}
-
-async function readText(path: string, what: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>): Promise<string> {
+async function readText(path: string, what: string, ctx: ReadCtx): Promise<string> {
+  const limits = { maxBytes: MAX_MESSAGE_BYTES, signal: ctx.interrupt };
   let bytes: Buffer;
-  if (path === '-') bytes = await readStdinBytes(ctx.stdin);
-  else {
-    try {
-      bytes = await readWholeFile(resolve(ctx.cwd, path));
-    } catch (error) {
-      throw unreadable(error, what, path);
-    }
+  try {
+    bytes = path === '-' ? await readStreamCapped(ctx.stdin, limits) : await readWholeFile(resolve(ctx.cwd, path), limits);
+  } catch (error) {
+    throw unreadable(error, what, path);
   }
   return decodeUtf8(bytes, `${what} ${path === '-' ? 'stdin' : path}`, FLAG_OF[what]!);
 }
 
 const FLAG_OF: Record<string, string> = { 'message file': '-f/--file', 'data file': '--data-file', 'client ID file': '--client-ids-file' };
 
-function unreadable(error: unknown, what: string, path: string) {
+function unreadable(error: unknown, what: string, path: string): CliError {
+  const where = `${what} ${path === '-' ? 'from stdin' : path}`;
+  if (error instanceof InputInterruptedError) return new CliError(`interrupted while waiting for the ${where}`, ExitCode.interrupted, 'nothing was sent');
+  if (error instanceof InputTooLargeError) {
+    return invalidMessageError(`the ${where} is larger than ${describeBytes(error.maxBytes)}, the most pushctl reads for it`, `check ${path === '-' ? 'what is piped into' : 'the path given to'} ${FLAG_OF[what]}: a message is far smaller`);
+  }
+  if (error instanceof CliError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
   return invalidMessageError(`cannot read ${what} ${path}: ${why}`, `check the path given to ${FLAG_OF[what]}`);
@@ -61,27 +68,39 @@ function unreadable(error: unknown, what: string, path: string) {
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
  * A report written by `--report` is accepted too: its unknown and not_sent IDs are the ones read.
  */
-async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, collector: ClientIdCollector, includeUnknown: boolean, stream: boolean): Promise<ClientIdList | ClientIdFeed> {
+async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeUnknown: boolean, stream: boolean): Promise<ClientIdList | ClientIdFeed> {
   const { feedClientIds } = await import('./client-id-feed.js');
   const options = { includeUnknown, ...(stream ? {} : { streamAfter: Infinity }) };
-  if (path === '-') return feedClientIds(ctx.stdin, collector, options);
-  const full = isAbsolute(path) ? path : resolve(ctx.cwd, path);
-  // Opened first so a missing file is a clear message, not a stream error. Bytes, not text: the collector
-  // takes plain ASCII lines without making a string of them.
-  let fd: number;
-  try {
-    fd = openSync(full, 'r');
-  } catch (error) {
-    throw unreadable(error, 'client ID file', path);
+  // No size cap: a list of millions of IDs is legitimate (each line is capped instead).
+  let input: Readable;
+  if (path === '-') input = ctx.stdin;
+  else {
+    // Opened first so a missing file or a directory is a clear message, not a stream error. Bytes, not text:
+    // the collector takes plain ASCII lines without making a string of them. Read whole: big pieces, fewer
+    // trips to the thread pool. Sent while read: smaller ones, so the first request waits for a quarter of
+    // the IDs it would otherwise (SPEC section 7: the first request at 0.3 s).
+    try {
+      const opened = await openInputStream(isAbsolute(path) ? path : resolve(ctx.cwd, path), { highWaterMark: stream ? 1 << 18 : 1 << 20 });
+      input = opened.stream;
+      // Its size lets the collector size its tables once (0 for a pipe: no hint).
+      collector.expectBytes(opened.size);
+    } catch (error) {
+      throw unreadable(error, 'client ID file', path);
+    }
   }
-  // Its size lets the collector size its tables once (0 for a pipe: no hint).
-  collector.expectBytes(fstatSync(fd).size);
-  // Read whole: big pieces, fewer trips to the thread pool. Sent while read: smaller ones, so the first
-  // request waits for a quarter of the IDs it would otherwise (SPEC section 7: the first request at 0.3 s).
-  return feedClientIds(createReadStream(full, { fd, highWaterMark: stream ? 1 << 18 : 1 << 20 }), collector, options);
+  // Ctrl-C ends the wait for a slow pipe until the list (or its first part, when sent while read) is in
+  // hand; from then on the delivery stops reading as it stops sending.
+  const unwatch = interruptOnSignal(input, ctx.interrupt);
+  try {
+    return await feedClientIds(input, collector, options);
+  } catch (error) {
+    throw error instanceof InputInterruptedError ? unreadable(error, 'client ID file', path) : error;
+  } finally {
+    unwatch();
+  }
 }
 
-export async function readMessageInput(options: MessageInputOptions, ctx: Pick<Ctx, 'stdin' | 'cwd'>, read: ReadInputOptions = {}): Promise<AssembleInput> {
+export async function readMessageInput(options: MessageInputOptions, ctx: ReadCtx, read: ReadInputOptions = {}): Promise<AssembleInput> {
   const stdinUsers = [options.file === '-' && '--file -', options.dataFile === '-' && '--data-file -', options.clientIdsFile === '-' && '--client-ids-file -', options.appSecretStdin && '--app-secret-stdin'].filter(Boolean);
   if (stdinUsers.length > 1) throw usageError(`${stdinUsers.join(' and ')} both read stdin`, 'give one of them a file path instead');
   if (options.body !== undefined && options.desc !== undefined) throw usageError('--body and --desc set the same field', 'use one of them');

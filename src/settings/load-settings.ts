@@ -19,8 +19,8 @@ export interface LoadedSettings extends ResolvedSettings {
  * The I/O half of settings resolution: finds and validates the config file, reads the secret from
  * `--app-secret-file`/`--app-secret-stdin`, then calls the pure resolveSettings.
  */
-export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>): Promise<LoadedSettings> {
-  const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config });
+export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'> & Partial<Pick<Ctx, 'interrupt' | 'runJavaScriptConfig'>>): Promise<LoadedSettings> {
+  const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config, allowJavaScript: ctx.runJavaScriptConfig ?? true });
   const secret = await readSecret(options, ctx);
   const flags: SettingsFlags = {
     appId: options.appId,

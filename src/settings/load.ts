@@ -7,6 +7,7 @@ import { configFileSchema, type ConfigFile } from './schema.js';
 import { describeIssues } from './config-issues.js';
 import { configSyntaxError } from './config-syntax-error.js';
 import { homeDir, searchDirs, userConfigDir } from './paths.js';
+import { assertTrustedConfig, currentReader, dirsDownTo, isJavaScriptConfig, ownedByReader, type Reader } from './trust.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -31,6 +32,11 @@ export interface LoadConfigOptions {
   env: Env;
   /** For tests; defaults to `process.platform`. */
   platform?: NodeJS.Platform;
+  /**
+   * False in the GitHub Action: a pull request can change a JavaScript config, and loading one runs it, so
+   * one is refused rather than loaded. Default true.
+   */
+  allowJavaScript?: boolean;
 }
 
 /** Project search places, in cosmiconfig's order; TypeScript configs are left out (they would need a compiler). */
@@ -111,30 +117,29 @@ async function permissionWarnings(filepath: string, config: ConfigFile, platform
 }
 
 /**
- * Whether `dir` has one of `places` (a package.json counts only with a "pushctl" key). A cheap pre-check:
- * cosmiconfig then reads the file, so parse errors are still reported by it.
+ * The config files `dir` holds, in `places` order (a package.json counts only with a "pushctl" key): found
+ * with plain directory listings, so that nothing is loaded (or run) before it is checked.
  */
-function mayHoldConfig(dir: string, places: readonly string[]): boolean {
+function configFilesIn(dir: string, places: readonly string[]): string[] {
   const names = new Set(listDir(dir));
   const nested = places.some((p) => p.startsWith('.config/')) && names.has('.config') ? listDir(path.join(dir, '.config')) : [];
   for (const nestedName of nested) names.add(`.config/${nestedName}`);
-  for (const place of places) {
-    if (!names.has(place)) continue;
-    if (place !== 'package.json') return true;
-    let text = '';
-    try {
-      text = readFileSync(path.join(dir, place), 'utf8');
-    } catch {
-      // Unreadable: treated as holding no config, as a missing file is.
-    }
-    // A package.json that does not parse is left to cosmiconfig, which says where it is broken.
-    try {
-      if (Object.hasOwn(JSON.parse(text) ?? {}, 'pushctl')) return true;
-    } catch {
-      return true;
-    }
+  return places.filter((place) => names.has(place) && (place !== 'package.json' || hasPushctlKey(path.join(dir, place)))).map((place) => path.join(dir, place));
+}
+
+function hasPushctlKey(file: string): boolean {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // Unreadable: treated as holding no config, as a missing file is.
   }
-  return false;
+  // A package.json that does not parse is left to cosmiconfig, which says where it is broken.
+  try {
+    return Object.hasOwn(JSON.parse(text) ?? {}, 'pushctl');
+  } catch {
+    return true;
+  }
 }
 
 /** A directory's names; none when it is missing or unreadable. */
@@ -159,19 +164,26 @@ function validate(filepath: string, raw: unknown): ConfigFile {
  * Finds, reads and validates the pushctl config file.
  *
  * An explicit path (`explicitPath`, else `PUSHCTL_CONFIG`) must exist. Otherwise the search goes up from
- * `cwd` to the home directory, then looks in the user's config directory; `null` when nothing is found.
- * Invalid content is a configError (exit 6) naming the file, the key and the fix.
+ * `cwd` to the home directory (outside home: up through directories owned by the user or root, see
+ * searchDirs), then looks in the user's config directory; `null` when nothing is found. A file found by the
+ * search or named by PUSHCTL_CONFIG that another user owns or can change is refused before it is loaded
+ * (trust.ts); `--config` is the user's own word and trusted. Invalid content is a configError (exit 6)
+ * naming the file, the key and the fix.
  */
 export async function loadConfigFile(options: LoadConfigOptions): Promise<LoadedConfig | null> {
   const { cwd, env } = options;
   const platform = options.platform ?? process.platform;
   const explicit = options.explicitPath || env.PUSHCTL_CONFIG || undefined;
   const origin: ConfigOrigin = options.explicitPath ? 'flag' : explicit ? 'env' : 'search';
+  const reader = platform === 'win32' ? undefined : currentReader();
+  const allowJavaScript = options.allowJavaScript ?? true;
 
   let result: RawResult = null;
   if (explicit !== undefined) {
     const filepath = path.resolve(cwd, explicit);
     try {
+      refuseJavaScript(filepath, allowJavaScript);
+      if (origin === 'env') assertTrustedConfig(filepath, [path.dirname(filepath)], reader);
       result = await (await explorer(searchPlaces, cwd)).load(filepath);
     } catch (error) {
       throw error instanceof CliError ? error : await readError(filepath, error, origin);
@@ -183,21 +195,45 @@ export async function loadConfigFile(options: LoadConfigOptions): Promise<Loaded
     // A YAML file holding only `null` (or `~`) is as good as empty.
     result ??= { filepath, config: undefined, isEmpty: true };
   } else {
-    // Most runs have no config file at all: look for candidates with plain directory listings first, and
-    // load cosmiconfig (about 20 ms of start-up) only for a directory that holds one.
-    const userDir = userConfigDir(env, platform);
-    const candidates: [string, string[]][] = [...searchDirs(cwd, homeDir(env)).map((dir): [string, string[]] => [dir, searchPlaces]), [userDir, userSearchPlaces]];
-    for (const [dir, places] of candidates) {
-      if (!mayHoldConfig(dir, places)) continue;
-      result = await (await explorer(places, cwd)).search(dir).catch(async (error: unknown) => {
-        throw await readError((error as { filepath?: string }).filepath ?? dir, error, origin);
-      });
-      if (result) break;
-    }
+    result = await searchConfig(cwd, env, platform, reader, allowJavaScript);
     if (!result) return null;
   }
 
   // An empty file is a valid, empty config.
   const config = validate(result.filepath, result.isEmpty ? {} : result.config);
   return { filepath: result.filepath, config, origin, warnings: await permissionWarnings(result.filepath, config, platform) };
+}
+
+/**
+ * The search: the first non-empty config file of the project directories, then of the user's config
+ * directory. Most runs have no config file at all: candidates are found with plain directory listings, and
+ * cosmiconfig (about 20 ms of start-up) loads only for a directory that holds one.
+ */
+async function searchConfig(cwd: string, env: Env, platform: NodeJS.Platform, reader: Reader | undefined, allowJavaScript: boolean): Promise<RawResult> {
+  const ours = (dir: string) => !reader || ownedByReader(statSync(dir, { throwIfNoEntry: false }) ?? { uid: -1 }, reader);
+  const candidates: [string, string[]][] = [...searchDirs(cwd, homeDir(env), ours).map((dir): [string, string[]] => [dir, searchPlaces]), [userConfigDir(env, platform), userSearchPlaces]];
+  for (const [dir, places] of candidates) {
+    for (const filepath of configFilesIn(dir, places)) {
+      try {
+        refuseJavaScript(filepath, allowJavaScript);
+        assertTrustedConfig(filepath, dirsDownTo(dir, filepath), reader);
+      } catch (error) {
+        throw error instanceof CliError ? error : await readError(filepath, error, 'search');
+      }
+      const result = await (await explorer(places, cwd)).load(filepath).catch(async (error: unknown) => {
+        throw await readError((error as { filepath?: string }).filepath ?? filepath, error, 'search');
+      });
+      // As cosmiconfig's own search: an empty file is passed over for the next place.
+      if (result && !result.isEmpty && result.config != null) return result;
+    }
+  }
+  return null;
+}
+
+function refuseJavaScript(filepath: string, allowJavaScript: boolean): void {
+  if (allowJavaScript || !isJavaScriptConfig(filepath)) return;
+  throw configError(
+    `config file ${filepath} is JavaScript, which the action does not run: a pull request can change it, and loading it would run its code`,
+    'keep the settings in the action\'s inputs, or in .pushctlrc.json or .pushctlrc.yaml',
+  );
 }

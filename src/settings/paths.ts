@@ -23,16 +23,21 @@ export function userConfigDir(env: Env, platform: NodeJS.Platform = process.plat
 
 /**
  * The directories searched for a project config: the working directory and its parents up to the home
- * directory (inclusive), or up to the root when the working directory is outside home.
+ * directory (inclusive). Outside home there is no such stop, so the walk goes up through directories that
+ * `isOurs` (the user's or root's) and stops before the first that is not: a directory another user owns is
+ * theirs to fill with configs (the shared `/srv/build` above a checkout, a colleague's tree).
  */
-export function searchDirs(cwd: string, home: string): string[] {
+export function searchDirs(cwd: string, home: string, isOurs: (dir: string) => boolean = () => true): string[] {
   const stop = path.resolve(home);
+  const start = path.resolve(cwd);
+  const insideHome = start === stop || start.startsWith(stop.endsWith(path.sep) ? stop : stop + path.sep);
   const dirs: string[] = [];
-  let dir = path.resolve(cwd);
+  let dir = start;
   for (;;) {
     dirs.push(dir);
     const parent = path.dirname(dir);
     if (dir === stop || parent === dir) return dirs;
+    if (!insideHome && !isOurs(parent)) return dirs;
     dir = parent;
   }
 }

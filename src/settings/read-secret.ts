@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { configError, usageError } from '../errors.js';
-import { readWholeFile } from '../read-whole-file.js';
+import { CliError, ExitCode, configError, usageError } from '../errors.js';
+import { InputInterruptedError, InputTooLargeError, readStreamCapped, readWholeFile } from '../read-whole-file.js';
 
 /** A secret taken from a flag, with the words that say where it came from (never the value). */
 export interface SecretInput {
@@ -24,16 +24,15 @@ export function stripTrailingNewlines(text: string): string {
   return text.replace(/[\r\n]+$/, '');
 }
 
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buffer.length;
-    if (size > maxSecretBytes) throw configError('--app-secret-stdin: stdin holds more than 64 KiB, which is not an app secret');
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Why a secret could not be read, in words that name where it was looked for. */
+function secretError(error: unknown, where: string): CliError {
+  if (error instanceof InputInterruptedError) return new CliError(`interrupted while waiting for the app secret from ${where}`, ExitCode.interrupted, 'nothing was sent');
+  if (error instanceof InputTooLargeError) return configError(`${where} holds more than 64 KiB, which is not an app secret`, 'check what it points at: an app secret is a short token');
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return configError(`${where} does not exist`, 'check the path');
+  if (code === 'EACCES' || code === 'EPERM') return configError(`${where} is not readable: permission denied`);
+  if (code === 'EISDIR') return configError(`${where} is a directory`, 'point it at the file holding the secret');
+  return configError(`cannot read ${where}: ${code ?? String(error)}`, 'check what it points at');
 }
 
 /**
@@ -42,30 +41,29 @@ async function readAll(stream: Readable): Promise<string> {
  */
 export async function readSecret(
   options: ReadSecretOptions,
-  io: { cwd: string; stdin: Readable },
+  io: { cwd: string; stdin: Readable; interrupt?: AbortSignal },
 ): Promise<SecretInput | undefined> {
   if (options.appSecretFile !== undefined && options.appSecretStdin) {
     throw usageError('--app-secret-file and --app-secret-stdin cannot be used together', 'choose one source for the app secret');
   }
+  const limits = { maxBytes: maxSecretBytes, signal: io.interrupt };
   let value: string;
   let source: string;
   if (options.appSecretFile !== undefined) {
     const file = path.resolve(io.cwd, options.appSecretFile);
     source = `flag --app-secret-file ${file}`;
     try {
-      const buffer = await readWholeFile(file);
-      if (buffer.length > maxSecretBytes) throw configError(`--app-secret-file ${file} is larger than 64 KiB, which is not an app secret`);
-      value = buffer.toString('utf8');
+      value = (await readWholeFile(file, limits)).toString('utf8');
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw configError(`--app-secret-file ${file} does not exist`, 'check the path');
-      if (code === 'EACCES' || code === 'EPERM') throw configError(`--app-secret-file ${file} is not readable: permission denied`);
-      if (code === 'EISDIR') throw configError(`--app-secret-file ${file} is a directory`, 'point it at the file holding the secret');
-      throw error;
+      throw secretError(error, `--app-secret-file ${file}`);
     }
   } else if (options.appSecretStdin) {
     source = 'flag --app-secret-stdin';
-    value = await readAll(io.stdin);
+    try {
+      value = (await readStreamCapped(io.stdin, limits)).toString('utf8');
+    } catch (error) {
+      throw secretError(error, '--app-secret-stdin (stdin)');
+    }
   } else {
     return undefined;
   }

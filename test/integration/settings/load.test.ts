@@ -183,4 +183,10 @@ describe('paths', () => {
     expect(searchDirs('/h/p/q', '/h')).toEqual(['/h/p/q', '/h/p', '/h']);
     expect(searchDirs('/srv/app', '/h')).toEqual(['/srv/app', '/srv', '/']);
   });
+
+  it('outside home, searchDirs stops below the first directory that is not ours; inside home it goes on to home', () => {
+    const ours = (dir: string) => dir !== '/srv/shared';
+    expect(searchDirs('/srv/shared/team/app', '/h', ours)).toEqual(['/srv/shared/team/app', '/srv/shared/team']);
+    expect(searchDirs('/h/shared/app', '/h', (dir) => dir !== '/h/shared')).toEqual(['/h/shared/app', '/h/shared', '/h']);
+  });
 });
