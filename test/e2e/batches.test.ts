@@ -67,8 +67,9 @@ describe('batched sends (built binary)', () => {
       expect(r.stderr).not.toMatch(/not sent; to send to exactly those/);
       expect(r.stderr).toContain('500 recipients in doubt');
       const line = r.stderr.split('\n').find((l) => l.trim().startsWith('pushctl resend'))!.trim();
-      expect(line).toMatch(/^pushctl resend \S+ --include-unknown$/);
-      const args = line.split(' ').slice(1);
+      // The run's settings flags come along (a resend sends only where the settings in force point).
+      expect(line).toMatch(/^pushctl resend \S+ --base-url \S+ --include-unknown$/);
+      const args = line.split(' ').slice(1).filter((arg, i, all) => arg !== '--base-url' && all[i - 1] !== '--base-url');
       const retry = await startScriptedServer([ok('m-retry')]);
       try {
         // The journal names the first server; --base-url sends the resend to the second.
@@ -129,7 +130,7 @@ describe('batched sends (built binary)', () => {
       expect(report.not_sent.flatMap((e: { client_ids: string[] }) => e.client_ids)).toEqual(ids.slice(500));
       expect(server.requests).toHaveLength(1);
       // The one resend command names the run; the journal holds its message and recipients.
-      expect(r.stderr).toMatch(/2000 recipients not sent; to send to exactly those:\n {2}pushctl resend \d{8}-\d{6}-[0-9a-f]{4}\n/);
+      expect(r.stderr).toMatch(/2000 recipients not sent; to send to exactly those:\n {2}pushctl resend \d{8}-\d{6}-[0-9a-f]{4} --base-url http:\/\/127\.0\.0\.1:\d+\n/);
     } finally {
       await server.close();
     }

@@ -117,7 +117,7 @@ describe('a long client-ID list is sent while it is read', () => {
     expect(doc.summary.recipients.total).toBe(90_000);
     const sentBefore = sentIds();
     expect(doc.summary.recipients.not_sent).toBe(90_000 - sentBefore.length);
-    expect(doc.resend_command).toBe(`pushctl resend ${doc.run_id}`);
+    expect(doc.resend_command).toBe(`pushctl resend ${doc.run_id} --base-url ${server.url} --app-id app`);
     const run = readJournal(readFileSync(journalFile(), 'utf8'));
     expect(run.incomplete).toBeUndefined();
     expect(run.results.flatMap((r) => r.clientIds)).toEqual([...first, ...rest]);
@@ -146,13 +146,13 @@ describe('a long client-ID list is sent while it is read', () => {
     const doc = JSON.parse(result.stdout) as { run_id: string; error: { message: string; hint: string } };
     expect(doc.error.message).toContain('line 60501');
     expect(doc.error.message).toContain('nothing after that point was sent');
-    expect(doc.error.hint).toContain(`pushctl resend ${doc.run_id} --client-ids-file -`);
+    expect(doc.error.hint).toContain(`pushctl resend ${doc.run_id} --client-ids-file - --base-url ${server.url} --app-id app`);
     expect(sentIds()).toEqual(sorted(first.slice(0, 60_000)));
     expect(result.stderr).not.toMatch(/at .*\.cjs:\d+/);
 
     // The run is incomplete; it is not resent without its input, nor with another one.
     const shown = await cli(['runs', 'show', doc.run_id, '--json']);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ run: { state: 'incomplete', resend_command: `pushctl resend ${doc.run_id} --client-ids-file -` } });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ run: { state: 'incomplete', resend_command: `pushctl resend ${doc.run_id} --client-ids-file - --base-url ${server.url} --app-id app` } });
     expect((JSON.parse(shown.stdout) as { run: { incomplete: string } }).run.incomplete).toContain('read no further (the client ID "bad\\u0001id"');
     const listed = JSON.parse((await cli(['runs', '--json'])).stdout) as { runs: { run_id: string; state: string }[] };
     expect(listed.runs.find((r) => r.run_id === doc.run_id)?.state).toBe('incomplete');
@@ -167,7 +167,7 @@ describe('a long client-ID list is sent while it is read', () => {
 
     // The input, fixed, given again: the rest goes out, never a recipient the run planned.
     const fixed = lines([...first, 'fixed-id', ...rest]);
-    const preview = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--dry-run', '--json'], fixed);
+    const preview = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--dry-run', '--base-url', server.url, '--json'], fixed);
     expect(JSON.parse(preview.stdout)).toMatchObject({ would_send: true, recipients: 20_501, not_sent: 20_501 });
     const resend = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--base-url', server.url, '--rate', '0'], fixed);
     expect(resend.code, resend.stderr).toBe(0);

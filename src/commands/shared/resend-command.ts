@@ -22,12 +22,14 @@ export const resendRun =
     ['pushctl', 'resend', run, ...(input !== undefined ? ['--client-ids-file', input] : []), ...settings, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
 
 /** Settings flags that take a value, and those that take none. */
-const VALUE_FLAGS = new Set(['--app-id', '--region', '--base-url', '--profile', '--config', '-c', '--app-secret-file', '--proxy', '--timeout']);
+const VALUE_FLAGS = new Set(['--app-id', '--region', '--base-url', '--profile', '--config', '-c', '--app-secret-file', '--timeout']);
 const BARE_FLAGS = new Set(['--app-secret-stdin', '--insecure']);
 
 /**
  * The settings flags of a run's command line, as typed: a resend needs them again, since it sends only where
  * the settings in force point (docs/behaviour.md#ownership), and a flag is what chose the run's destination.
+ * Not `--proxy`: it chooses no destination, and its URL may carry a credential that a printed command must
+ * never repeat (the environment or the config file carries a proxy to the resend).
  */
 export function settingsFlags(argv: readonly string[]): string[] {
   const flags: string[] = [];
