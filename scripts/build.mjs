@@ -26,8 +26,9 @@ const SHARED = {
   'vendor/cosmiconfig': 'cosmiconfig',
 };
 // One file per command: every command that src/cli.ts loads with import(), so a new command gets its own
-// file rather than joining main.cjs, which every run loads.
-const COMMANDS = [...readFileSync('src/cli.ts', 'utf8').matchAll(/import\('\.\/commands\/([\w-]+)\.js'\)/g)].map((m) => m[1]);
+// file rather than joining main.cjs, which every run loads. A command in a folder of its own (the shape of
+// STYLE.md: commands/mcp/run.ts) is the island commands/mcp/run.
+const COMMANDS = [...readFileSync('src/cli.ts', 'utf8').matchAll(/import\('\.\/commands\/([\w/-]+)\.js'\)/g)].map((m) => m[1]);
 const CLI_ISLANDS = {
   main: 'src/main.ts',
   ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name}`, `src/commands/${name}.ts`])),
