@@ -8,7 +8,12 @@ type Issue = z.core.$ZodIssue;
 
 const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
 
-function describe(issue: Issue, known: readonly string[]): string {
+/** The value an issue is about, found in the arguments by its path (zod/mini does not keep it). */
+const valueAt = (given: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), given);
+
+function describe(issue: Issue, given: unknown, known: readonly string[]): string {
+  const input = valueAt(given, issue.path);
   const at = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the arguments';
   switch (issue.code) {
     case 'unrecognized_keys':
@@ -19,11 +24,11 @@ function describe(issue: Issue, known: readonly string[]): string {
         })
         .join('; ');
     case 'invalid_type':
-      return `${at} must be ${issue.expected === 'object' || issue.expected === 'array' ? `an ${issue.expected}` : `a ${issue.expected}`}, got ${kindOf(issue.input)}`;
+      return `${at} must be ${issue.expected === 'object' || issue.expected === 'array' ? `an ${issue.expected}` : `a ${issue.expected}`}, got ${kindOf(input)}`;
     case 'invalid_value':
-      return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(issue.input)}`;
+      return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(input)}`;
     case 'invalid_union':
-      return `${at} has the wrong type (${kindOf(issue.input)}): see the tool's inputSchema`;
+      return `${at} has the wrong type (${kindOf(input)}): see the tool's inputSchema`;
     default:
       // The schemas' own messages read "<what is wrong>: <the next step>".
       return `${at}: ${issue.message}`;
@@ -35,5 +40,5 @@ export function parseArguments<T>(schema: z.ZodMiniType<T>, given: unknown, tool
   const parsed = schema.safeParse(given ?? {});
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;
-  throw usageError(`${tool}: ${issue ? describe(issue, known) : 'the arguments are invalid'}`, `${tool} takes ${known.join(', ')} (see its inputSchema)`);
+  throw usageError(`${tool}: ${issue ? describe(issue, given ?? {}, known) : 'the arguments are invalid'}`, `${tool} takes ${known.join(', ')} (see its inputSchema)`);
 }

@@ -48,32 +48,50 @@ async function callTool(tool: McpTool, given: unknown, call: ToolCall): Promise<
   }
 }
 
-export function createServer(call: ToolCall): Server {
+/** Requests being answered: a client that closes stdin right after asking still gets its answers. */
+class InFlight {
+  private readonly open = new Set<Promise<unknown>>();
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.open.add(work);
+    void work.finally(() => this.open.delete(work)).catch(() => {});
+    return work;
+  }
+
+  async settled(): Promise<void> {
+    while (this.open.size > 0) await Promise.allSettled([...this.open]);
+  }
+}
+
+export function createServer(call: ToolCall, inFlight = new InFlight()): Server {
   const server = new Server({ name: 'pushctl', title: 'pushctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const offer = await currentOffer(call);
-    return { tools: TOOLS.filter((tool) => offered(tool, offer)).map(describeTool) };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    inFlight.track(
+      currentOffer(call).then((offer) => ({ tools: TOOLS.filter((tool) => offered(tool, offer)).map(describeTool) })),
+    ),
+  );
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: given } = request.params;
     const tool = TOOLS.find((t) => t.name === name);
     if (!tool) {
       const near = nearest(name, TOOLS.map((t) => t.name));
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}: see tools/list`);
     }
-    return callTool(tool, given, call);
+    return inFlight.track(callTool(tool, given, call));
   });
   // A line that is not JSON-RPC is the client's mistake: say so on stderr, and read on.
   server.onerror = (error) => call.ctx.stderr.write(`pushctl mcp: ${error.message}\n`);
   return server;
 }
 
-/** Serves until the client closes stdin (or the transport closes). */
+/** Serves until the client closes stdin (or the transport closes), once the requests asked are answered. */
 export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream): Promise<void> {
-  const server = createServer(call);
+  const inFlight = new InFlight();
+  const server = createServer(call, inFlight);
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   const stdin = call.ctx.stdin;
-  stdin.once('end', () => void server.close());
+  // A handler's answer is written a turn after its promise settles: close after that turn.
+  stdin.once('end', () => void inFlight.settled().then(() => new Promise((resolve) => setImmediate(resolve))).then(() => server.close()));
   await server.connect(new StdioServerTransport(stdin, stdout as NodeJS.WriteStream));
   call.ctx.stderr.write(`pushctl mcp ${VERSION}: serving on stdio${call.options.allowSend ? ' (send_message offered: --allow-send)' : ''}\n`);
   await closed;
