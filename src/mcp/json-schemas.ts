@@ -32,7 +32,17 @@ export function inputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Gen
   return { ...rest, type: 'object' };
 }
 
+/** `additionalProperties: {}` (zod's open object) as the plain `true` that every client's checker reads alike. */
+function openObjects(json: unknown): void {
+  if (json === null || typeof json !== 'object') return;
+  const node = json as Generated;
+  const extra = node.additionalProperties;
+  if (extra !== null && typeof extra === 'object' && Object.keys(extra).length === 0) node.additionalProperties = true;
+  for (const inner of Object.values(node)) openObjects(inner);
+}
+
 export function outputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Generated {
   const { $schema: _schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Generated;
+  openObjects(rest);
   return { ...rest, type: 'object' };
 }

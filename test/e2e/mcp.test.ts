@@ -295,6 +295,36 @@ describe('pushctl mcp: failures are results, never a crashed server', () => {
   });
 });
 
+describe('pushctl mcp: the client configuration shown', () => {
+  /** The `mcpServers` entry a text shows, and the server it describes started against this file's emulator. */
+  async function startFrom(text: string): Promise<string[]> {
+    const json = /\{\s*"mcpServers"[\s\S]*?\n\s*\}\s*\}\s*\}/.exec(text)![0];
+    const entry = (JSON.parse(json) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers.pushctl!;
+    expect(entry.command).toBe('pushctl');
+    expect(entry.args[0]).toBe('mcp');
+    const args = entry.args.slice(1).map((a) => (a === 'http://127.0.0.1:8787' ? emulator.url : a));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: env(entry.env), cwd: home, stderr: 'ignore' });
+    const client = new Client({ name: 'pushctl-readme', version: '1.0.0' });
+    await client.connect(transport);
+    open.push(client);
+    return (await client.listTools()).tools.map((t) => t.name).sort();
+  }
+
+  it("README's entry starts a server that lists the tools", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('--allow-send');
+    expect(await startFrom(readme)).toEqual(['dry_run', 'list_inbox', 'list_runs', 'show_run', 'validate_message']);
+  });
+
+  it("--help's entry does too, and says what --allow-send means", async () => {
+    const help = await runCli(['mcp', '--help'], { env: env(), cwd: home });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--allow-send\s+also offer send_message, which delivers to real\s+devices/);
+    expect(help.stdout).not.toContain('--app-secret-stdin');
+    expect(await startFrom(help.stdout)).toEqual(['dry_run', 'list_inbox', 'list_runs', 'show_run', 'validate_message']);
+  });
+});
+
 describe('pushctl mcp: the package', () => {
   it('holds the MCP SDK in the mcp command\'s island alone', () => {
     const files = (readdirSync(join(ROOT, 'dist'), { recursive: true }) as string[]).filter((f) => /\.(c?js)$/.test(f));

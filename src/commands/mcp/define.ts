@@ -5,8 +5,8 @@ import type { Command } from 'commander';
 const CLIENT_CONFIG = `{
     "mcpServers": {
       "pushctl": {
-        "command": "npx",
-        "args": ["pushctl", "mcp", "--base-url", "http://127.0.0.1:8787", "--app-id", "demo-app"],
+        "command": "pushctl",
+        "args": ["mcp", "--base-url", "http://127.0.0.1:8787", "--app-id", "demo-app"],
         "env": { "PUSHCTL_APP_SECRET": "demo-secret" }
       }
     }
@@ -19,6 +19,8 @@ const EXAMPLES = [
 ];
 
 export function defineMcp(cmd: Command): Command {
+  // stdin carries the protocol: the shared flag stays, to be refused with the reason (options.ts), unoffered.
+  cmd.options.find((option) => option.long === '--app-secret-stdin')?.hideHelp();
   return cmd
     .optionsGroup('Tools:')
     .option('--allow-send', 'also offer send_message, which delivers to real devices (marked destructive); without it the tools only validate, dry-run and read')
