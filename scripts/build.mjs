@@ -21,6 +21,8 @@ const SHARED = {
   // What send, dry-run and resend share once they deliver: one copy in the package, not one per command.
   'delivery/connect': 'src/commands/shared/connect.ts',
   'delivery/deliver': 'src/commands/shared/deliver.ts',
+  // The tools of `pushctl mcp`, loaded on the first request for them: the server starts on the MCP SDK alone.
+  'mcp/handlers': 'src/mcp/handlers.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',

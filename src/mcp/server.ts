@@ -1,52 +1,18 @@
-// The MCP server of `pushctl mcp` on stdio: tools/list says what this server offers, tools/call checks the
-// arguments and runs the tool. Whatever a call comes to, its answer is a result (isError for a failure);
-// a malformed message is logged on stderr and the server reads on. It ends when the client closes stdin.
+// The MCP server of `pushctl mcp` on stdio: the SDK's Server, with tools/list and tools/call handed to
+// handlers.ts. A malformed message is logged on stderr and the server reads on. It ends when the client
+// closes stdin, once what was asked is answered.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { usageError } from '../errors.js';
-import { nearest } from '../suggest.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../version.js';
-import { parseArguments } from './arguments.js';
-import { argumentNames, describeTool, offered, TOOLS, type Offer } from './catalog.js';
-import { callContext } from './call-context.js';
-import { destinationOf, isEmulator } from './emulator.js';
-import { errorAnswer, toolResult } from './results.js';
-import { settingsOptions } from './settings-options.js';
-import type { McpTool, ToolCall } from './tool.js';
+import type { ToolCall } from './tool.js';
+
+/** The tools and what runs them load on the first request that needs them (see handlers.ts). */
+let handlers: Promise<typeof import('./handlers.js')> | undefined;
+const loadHandlers = () => (handlers ??= import('./handlers.js'));
 
 const INSTRUCTIONS =
   'pushctl sends push messages through the Push Message Service. Check a message with validate_message, have the service check it with dry_run (nothing is delivered), then send it with send_message where offered. Every run is journaled: list_runs and show_run read them; list_inbox shows what an emulator received.';
-
-/** What this server offers now: list_inbox only while the base URL answers as an emulator. */
-async function currentOffer(call: ToolCall): Promise<Offer> {
-  const allowSend = call.options.allowSend === true;
-  try {
-    const { baseUrl } = await destinationOf(settingsOptions(call.options), callContext(call.ctx), call.scrubber);
-    return { allowSend, emulator: await isEmulator(baseUrl) };
-  } catch (error) {
-    // Settings that do not load are each call's error to report; the tools are still listed.
-    call.ctx.stderr.write(`pushctl mcp: no list_inbox: ${error instanceof Error ? error.message : String(error)}\n`);
-    return { allowSend, emulator: false };
-  }
-}
-
-async function callTool(tool: McpTool, given: unknown, call: ToolCall): Promise<CallToolResult> {
-  try {
-    if (!offered(tool, { allowSend: call.options.allowSend === true, emulator: true })) {
-      throw usageError(`${tool.name} is not offered: this server was started without --allow-send, so no tool delivers a message`, 'use dry_run to have the service check it; to send, restart the server with `pushctl mcp --allow-send`');
-    }
-    const args = parseArguments(tool.args, given, tool.name, argumentNames(tool));
-    const answer = await tool.run(args, call);
-    call.ctx.stderr.write(`pushctl mcp: ${tool.name}: exit ${String(answer.document.exit_code)}\n`);
-    return toolResult(answer, call.scrubber);
-  } catch (error) {
-    const answer = errorAnswer(error);
-    call.ctx.stderr.write(`pushctl mcp: ${tool.name}: ${answer.text.trimEnd().replace(/\n/g, '; ')}\n`);
-    if (call.options.verbose && error instanceof Error && error.stack) call.ctx.stderr.write(`${error.stack}\n`);
-    return toolResult(answer, call.scrubber);
-  }
-}
 
 /** Requests being answered: a client that closes stdin right after asking still gets its answers. */
 class InFlight {
@@ -65,19 +31,17 @@ class InFlight {
 
 export function createServer(call: ToolCall, inFlight = new InFlight()): Server {
   const server = new Server({ name: 'pushctl', title: 'pushctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, () =>
-    inFlight.track(
-      currentOffer(call).then((offer) => ({ tools: TOOLS.filter((tool) => offered(tool, offer)).map(describeTool) })),
-    ),
-  );
+  server.setRequestHandler(ListToolsRequestSchema, () => inFlight.track(loadHandlers().then(async ({ listTools }) => ({ tools: await listTools(call) }))));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const { name, arguments: given } = request.params;
-    const tool = TOOLS.find((t) => t.name === name);
-    if (!tool) {
-      const near = nearest(name, TOOLS.map((t) => t.name));
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}: see tools/list`);
-    }
-    return inFlight.track(callTool(tool, given, call));
+    return inFlight.track(
+      loadHandlers().then(async ({ callTool }) => {
+        const result = await callTool(name, given, call);
+        if (!('unknown' in result)) return result;
+        // No such tool is the client's mistake in the protocol, not a tool's failure.
+        throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"${result.near ? ` (did you mean "${result.near}"?)` : ''}: see tools/list`);
+      }),
+    );
   });
   // A line that is not JSON-RPC is the client's mistake: say so on stderr, and read on.
   server.onerror = (error) => call.ctx.stderr.write(`pushctl mcp: ${error.message}\n`);
