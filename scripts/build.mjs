@@ -98,6 +98,24 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * The MCP SDK's Server checks elicitation answers (elicitInput) with ajv, which it loads at start-up whether
+ * or not a server ever elicits; `pushctl mcp` never does. In its place a stand-in that says so if it is
+ * ever used: about 130 kB of ajv and its formats (35 kB packed) the package does not carry.
+ */
+const noElicitationValidator = {
+  name: 'no-elicitation-validator',
+  setup(b) {
+    b.onResolve({ filter: /validation[\\/]ajv-provider\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}@modelcontextprotocol${path.sep}sdk${path.sep}`) ? { path: 'ajv-provider', namespace: 'no-elicitation-validator' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-elicitation-validator' }, () => ({
+      contents: "export class AjvJsonSchemaValidator { getValidator() { throw new Error('pushctl mcp asks its client nothing (no elicitation), so it validates no answer'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   outdir: OUT,
   bundle: true,
@@ -123,7 +141,7 @@ const results = await Promise.all([
       entryPoints: { [name]: entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess],
+      plugins: [islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
       define: { ...common.define, 'import.meta.url': META_URL },
       // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
       // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES
