@@ -23,8 +23,11 @@ function describe(issue: Issue, given: unknown, known: readonly string[]): strin
           return `unknown argument "${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
         })
         .join('; ');
-    case 'invalid_type':
-      return `${at} must be ${issue.expected === 'object' || issue.expected === 'array' ? `an ${issue.expected}` : `a ${issue.expected}`}, got ${kindOf(input)}`;
+    case 'invalid_type': {
+      // A record is an object to whoever writes the arguments.
+      const expected = issue.expected === 'record' ? 'object' : issue.expected;
+      return `${at} must be ${expected === 'object' || expected === 'array' ? `an ${expected}` : `a ${expected}`}, got ${kindOf(input)}`;
+    }
     case 'invalid_value':
       return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(input)}`;
     case 'invalid_union':
