@@ -175,6 +175,28 @@ describe('pushctl mcp: messages', () => {
   });
 });
 
+describe('pushctl mcp: settings as in the CLI', () => {
+  it('takes its settings from a profile of the config file: the server\'s, or one a call names', async () => {
+    const work = mkdtempSync(join(home, 'profiles-'));
+    writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ appId: 'nowhere', baseUrl: `http://127.0.0.1:${await closedPort()}`, profiles: { emu: { appId: APP, baseUrl: emulator.url } } }));
+    const transport = (flags: string[]) => new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...flags], env: env(), cwd: work, stderr: 'ignore' });
+    const byFlag = new Client({ name: 'pushctl-e2e', version: '1.0.0' });
+    await byFlag.connect(transport(['--profile', 'emu']));
+    open.push(byFlag);
+    expect((await byFlag.listTools()).tools.map((t) => t.name)).toContain('list_inbox');
+
+    const byCall = new Client({ name: 'pushctl-e2e', version: '1.0.0' });
+    await byCall.connect(transport([]));
+    open.push(byCall);
+    expect((await byCall.listTools()).tools.map((t) => t.name)).not.toContain('list_inbox');
+    const r = (await byCall.callTool({ name: 'dry_run', arguments: { all: true, title: 'By profile', profile: 'emu' } })) as CallToolResult & { structuredContent: Record<string, unknown> };
+    seen.push(JSON.stringify(r));
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const [id] = r.structuredContent.message_ids as string[];
+    expect(emulator.messages(APP).find((m) => m.message_id === id)?.body.notification?.title).toBe('By profile');
+  });
+});
+
 describe('pushctl mcp: runs', () => {
   it('list_runs and show_run read a send killed mid-run (SIGKILL) as killed, with the command that finishes it', async () => {
     const ids = Array.from({ length: 60 }, (_, i) => `kill-${i}`);
