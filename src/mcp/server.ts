@@ -48,14 +48,18 @@ export function createServer(call: ToolCall, inFlight = new InFlight()): Server 
   return server;
 }
 
-/** Serves until the client closes stdin (or the transport closes), once the requests asked are answered. */
+/** Serves until the client closes stdin or a signal stops it, once the requests asked are answered. */
 export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream): Promise<void> {
   const inFlight = new InFlight();
   const server = createServer(call, inFlight);
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   const stdin = call.ctx.stdin;
   // A handler's answer is written a turn after its promise settles: close after that turn.
-  stdin.once('end', () => void inFlight.settled().then(() => new Promise((resolve) => setImmediate(resolve))).then(() => server.close()));
+  const closeWhenAnswered = () => void inFlight.settled().then(() => new Promise((resolve) => setImmediate(resolve))).then(() => server.close());
+  stdin.once('end', closeWhenAnswered);
+  // SIGINT, SIGTERM or SIGHUP (a client giving up on us): a send in flight stops as the CLI's does, journaled,
+  // its answer goes out, and the server ends.
+  call.ctx.interrupt.addEventListener('abort', closeWhenAnswered, { once: true });
   await server.connect(new StdioServerTransport(stdin, stdout as NodeJS.WriteStream));
   call.ctx.stderr.write(`pushctl mcp ${VERSION}: serving on stdio${call.options.allowSend ? ' (send_message offered: --allow-send)' : ''}\n`);
   await closed;

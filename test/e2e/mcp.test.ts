@@ -299,6 +299,24 @@ describe('pushctl mcp: failures are results, never a crashed server', () => {
     expect(r.stderr).toMatch(/not valid JSON/);
   });
 
+  it('ends on SIGTERM (a client giving up on it) with the exit code of an interrupted run', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp', ...target()], { cwd: home, env: env() as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Answered initialize: the server is up, with stdin still open.
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    await new Promise<void>((resolve) => child.stdout.on('data', () => stdout.includes('\n') && resolve()));
+    child.kill('SIGTERM');
+    expect(await closed).toBe(130);
+    seen.push(stdout, stderr);
+    expect(JSON.parse(stdout.trim())).toMatchObject({ id: 1, result: { serverInfo: { name: 'pushctl' } } });
+    expect(stderr).toContain('SIGTERM: stopping');
+    child.stdin.destroy();
+  });
+
   it('refuses --app-secret-stdin: stdin carries the protocol', async () => {
     const r = await runCli(['mcp', '--app-secret-stdin'], { env: env(), cwd: home });
     expect(r.code).toBe(2);

@@ -10,5 +10,5 @@ import { mcpOptionsSchema, type McpOptions } from './options.js';
 export async function mcpCommand(options: McpOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   checkOptions(mcpOptionsSchema, options);
   await serveStdio({ ctx, scrubber, options }, process.stdout);
-  return ExitCode.ok;
+  return ctx.interrupt.aborted ? ExitCode.interrupted : ExitCode.ok;
 }
