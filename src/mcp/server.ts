@@ -60,6 +60,9 @@ export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream):
   // SIGINT, SIGTERM or SIGHUP (a client giving up on us): a send in flight stops as the CLI's does, journaled,
   // its answer goes out, and the server ends.
   call.ctx.interrupt.addEventListener('abort', closeWhenAnswered, { once: true });
+  // While the client reads the answer to initialize, load the tools it will ask for next (a failure to load
+  // is reported by the request that needs them).
+  server.oninitialized = () => void loadHandlers().catch(() => {});
   await server.connect(new StdioServerTransport(stdin, stdout as NodeJS.WriteStream));
   call.ctx.stderr.write(`pushctl mcp ${VERSION}: serving on stdio${call.options.allowSend ? ' (send_message offered: --allow-send)' : ''}\n`);
   await closed;
