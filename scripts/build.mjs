@@ -21,13 +21,16 @@ const SHARED = {
   // What send, dry-run and resend share once they deliver: one copy in the package, not one per command.
   'delivery/connect': 'src/commands/shared/connect.ts',
   'delivery/deliver': 'src/commands/shared/deliver.ts',
+  // The tools of `pushctl mcp`, loaded on the first request for them: the server starts on the MCP SDK alone.
+  'mcp/handlers': 'src/mcp/handlers.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',
 };
 // One file per command: every command that src/cli.ts loads with import(), so a new command gets its own
-// file rather than joining main.cjs, which every run loads.
-const COMMANDS = [...readFileSync('src/cli.ts', 'utf8').matchAll(/import\('\.\/commands\/([\w-]+)\.js'\)/g)].map((m) => m[1]);
+// file rather than joining main.cjs, which every run loads. A command in a folder of its own (the shape of
+// STYLE.md: commands/mcp/run.ts) is the island commands/mcp/run.
+const COMMANDS = [...readFileSync('src/cli.ts', 'utf8').matchAll(/import\('\.\/commands\/([\w/-]+)\.js'\)/g)].map((m) => m[1]);
 const CLI_ISLANDS = {
   main: 'src/main.ts',
   ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name}`, `src/commands/${name}.ts`])),
@@ -95,6 +98,24 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * The MCP SDK's Server checks elicitation answers (elicitInput) with ajv, which it loads at start-up whether
+ * or not a server ever elicits; `pushctl mcp` never does. In its place a stand-in that says so if it is
+ * ever used: about 130 kB of ajv and its formats (35 kB packed) the package does not carry.
+ */
+const noElicitationValidator = {
+  name: 'no-elicitation-validator',
+  setup(b) {
+    b.onResolve({ filter: /validation[\\/]ajv-provider\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}@modelcontextprotocol${path.sep}sdk${path.sep}`) ? { path: 'ajv-provider', namespace: 'no-elicitation-validator' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-elicitation-validator' }, () => ({
+      contents: "export class AjvJsonSchemaValidator { getValidator() { throw new Error('pushctl mcp asks its client nothing (no elicitation), so it validates no answer'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   outdir: OUT,
   bundle: true,
@@ -120,7 +141,7 @@ const results = await Promise.all([
       entryPoints: { [name]: entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess],
+      plugins: [islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
       define: { ...common.define, 'import.meta.url': META_URL },
       // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
       // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES

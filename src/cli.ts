@@ -12,6 +12,7 @@ import { VERSION } from './version.js';
 import { relative, resolve, sep } from 'node:path';
 import { FilePositionError } from './message/parse-json.js';
 import { annotation } from './output/workflow-commands.js';
+import { defineMcp } from './commands/mcp/define.js';
 
 type Runner = (options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;
 
@@ -174,6 +175,11 @@ const COMMANDS: CommandSpec[] = [
         .option('--envelope', 'the schema of the --json output of every command instead')
         .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json', 'pushctl schema --envelope > envelope.schema.json']))
         .action(runs(async () => (await import('./commands/schema.js')).schemaCommand)),
+  },
+  {
+    name: 'mcp',
+    description: 'serve validate, dry-run, runs and (with --allow-send) send to coding agents: an MCP server on stdio',
+    define: (cmd, { runs }) => defineMcp(addSettingsOptions(cmd)).action(runs(async () => (await import('./commands/mcp/run.js')).mcpCommand)),
   },
   {
     name: 'completion',

@@ -11,6 +11,8 @@ import { listRunFiles, runsDir } from '../journal/runs-dir.js';
 import { messageIds, overview, type RunOverview } from '../journal/run-state.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { formatRunDetail, formatRunTable, type RunDetail } from '../output/runs.js';
+import type { ResendAdvice } from '../output/resend-advice.js';
+import type { BatchResult } from '../client/send-batches.js';
 import { openReportFile, writeReport } from './shared/report-file.js';
 import { resendAdvice, resendRun, settingsFlags } from './shared/resend-command.js';
 import { familyOf, remainingOf, resendWithInput } from './shared/resume.js';
@@ -31,7 +33,8 @@ export interface RunsShowOptions {
 const DEFAULT_LIMIT = 20;
 const runsListSchema = z.object({ limit: z.optional(wholeNumber('limit', 1, 100_000, '--limit 50')) });
 
-export async function runsListCommand(options: RunsListOptions, ctx: Ctx): Promise<number> {
+/** The newest runs of the runs directory, as data (`pushctl runs` and the MCP tool list_runs print it). */
+export function listRuns(options: Pick<RunsListOptions, 'limit'>, ctx: Pick<Ctx, 'env'>): { dir: string; runs: RunOverview[] } {
   checkOptions(runsListSchema, options);
   const dir = runsDir(ctx.env);
   const runs: RunOverview[] = [];
@@ -39,13 +42,19 @@ export async function runsListCommand(options: RunsListOptions, ctx: Ctx): Promi
     const view = readRunHead(file.path, locksDir(ctx.env));
     if (view) runs.push(overview(view));
   }
+  return { dir, runs };
+}
+
+export async function runsListCommand(options: RunsListOptions, ctx: Ctx): Promise<number> {
+  const { dir, runs } = listRuns(options, ctx);
   if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: ExitCode.ok, runs_dir: dir, runs }, null, 2)}\n`);
   else if (runs.length === 0) ctx.stderr.write(`no runs yet in ${dir}\nhint: every \`pushctl send\` and \`pushctl dry-run\` writes one\n`);
   else ctx.stdout.write(formatRunTable(runs, (ctx.stdout as { columns?: number }).columns || 80));
   return ExitCode.ok;
 }
 
-export async function runsShowCommand(options: RunsShowOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
+/** One run as data: its detail, its batches and what a resend would send (`runs show` and the MCP tool show_run). */
+export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber): Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }> {
   const { path, ref } = locateRun(options.run, ctx);
   // The client IDs of what it left (for the resend advice), and all of them only for a report.
   const run = options.report !== undefined ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
@@ -67,7 +76,12 @@ export async function runsShowCommand(options: RunsShowOptions, ctx: Ctx, scrubb
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeUnknownCommand ? { include_unknown_command: advice.includeUnknownCommand } : {}),
   };
+  return { detail, results: run.results, advice };
+}
+
+export async function runsShowCommand(options: RunsShowOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
+  const { detail, results, advice } = await showRun(options, ctx, scrubber);
   if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: ExitCode.ok, run: detail }, null, 2)}\n`);
-  else ctx.stdout.write(formatRunDetail(detail, run.results, advice));
+  else ctx.stdout.write(formatRunDetail(detail, results, advice));
   return ExitCode.ok;
 }

@@ -12,8 +12,11 @@ import { runProcess } from '../helpers/run-cli.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const INSTALL_TIMEOUT_MS = 120_000;
-/** What `npm pack` may weigh at most (issue 19): the bundle, its declarations and schemas, no more. */
-const MAX_PACKED_BYTES = 450_000;
+/**
+ * What `npm pack` may weigh at most: the bundle, its declarations and schemas, no more. 450 kB (issue 19), and
+ * 150 kB more for `pushctl mcp` and the MCP SDK it bundles (issue 30: at most 150 kB over the 443 kB of then).
+ */
+const MAX_PACKED_BYTES = 593_000;
 
 /** Runs a program without a shell, with no npm settings of an outer `npm test` (npm_config_*) leaking in. */
 function run(file: string, args: string[], cwd: string, timeout = INSTALL_TIMEOUT_MS) {

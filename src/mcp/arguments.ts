@@ -1,0 +1,47 @@
+// A tool's arguments, checked by its zod schema before anything runs. What is wrong becomes a usage error
+// naming the argument and the next step, the way the CLI names a flag: a result the client's model can act on.
+import type * as z from 'zod/mini';
+import { usageError } from '../errors.js';
+import { nearest } from '../suggest.js';
+
+type Issue = z.core.$ZodIssue;
+
+const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+
+/** The value an issue is about, found in the arguments by its path (zod/mini does not keep it). */
+const valueAt = (given: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), given);
+
+function describe(issue: Issue, given: unknown, known: readonly string[]): string {
+  const input = valueAt(given, issue.path);
+  const at = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the arguments';
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys
+        .map((key) => {
+          const near = nearest(key, known);
+          return `unknown argument "${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+        })
+        .join('; ');
+    case 'invalid_type': {
+      // A record is an object to whoever writes the arguments.
+      const expected = issue.expected === 'record' ? 'object' : issue.expected;
+      return `${at} must be ${expected === 'object' || expected === 'array' ? `an ${expected}` : `a ${expected}`}, got ${kindOf(input)}`;
+    }
+    case 'invalid_value':
+      return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(input)}`;
+    case 'invalid_union':
+      return `${at} has the wrong type (${kindOf(input)}): see the tool's inputSchema`;
+    default:
+      // The schemas' own messages read "<what is wrong>: <the next step>".
+      return `${at}: ${issue.message}`;
+  }
+}
+
+/** The checked arguments, or a usage error about the first thing wrong with them. */
+export function parseArguments<T>(schema: z.ZodMiniType<T>, given: unknown, tool: string, known: readonly string[]): T {
+  const parsed = schema.safeParse(given ?? {});
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  throw usageError(`${tool}: ${issue ? describe(issue, given ?? {}, known) : 'the arguments are invalid'}`, `${tool} takes ${known.join(', ')} (see its inputSchema)`);
+}

@@ -1,0 +1,58 @@
+// What the server does with tools/list and tools/call: loaded on the first of them, so `pushctl mcp`
+// starts on the SDK alone (scripts/build.mjs makes this file an island of its own). Every call's answer
+// is a result: a failure is one with isError and the CLI's message and hint.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { usageError } from '../errors.js';
+import { nearest } from '../suggest.js';
+import { parseArguments } from './arguments.js';
+import { argumentNames, describeTool, offered, TOOLS, type Offer } from './catalog.js';
+import { callContext } from './call-context.js';
+import { destinationOf, isEmulator } from './emulator.js';
+import { errorAnswer, toolResult } from './results.js';
+import { settingsOptions } from './settings-options.js';
+import type { McpTool, ToolCall } from './tool.js';
+
+/** What this server offers now: list_inbox only while the base URL answers as an emulator. */
+async function currentOffer(call: ToolCall): Promise<Offer> {
+  const allowSend = call.options.allowSend === true;
+  try {
+    const { baseUrl } = await destinationOf(settingsOptions(call.options), callContext(call.ctx), call.scrubber);
+    return { allowSend, emulator: await isEmulator(baseUrl) };
+  } catch (error) {
+    // Settings that do not load are each call's error to report; the tools are still listed.
+    call.ctx.stderr.write(`pushctl mcp: no list_inbox: ${error instanceof Error ? error.message : String(error)}\n`);
+    return { allowSend, emulator: false };
+  }
+}
+
+async function runTool(tool: McpTool, given: unknown, call: ToolCall): Promise<CallToolResult> {
+  try {
+    if (!offered(tool, { allowSend: call.options.allowSend === true, emulator: true })) {
+      throw usageError(`${tool.name} is not offered: this server was started without --allow-send, so no tool delivers a message`, 'use dry_run to have the service check it; to send, restart the server with `pushctl mcp --allow-send`');
+    }
+    const args = parseArguments(tool.args, given, tool.name, argumentNames(tool));
+    const answer = await tool.run(args, call);
+    call.ctx.stderr.write(`pushctl mcp: ${tool.name}: exit ${String(answer.document.exit_code)}\n`);
+    return toolResult(answer, call.scrubber);
+  } catch (error) {
+    const answer = errorAnswer(error);
+    call.ctx.stderr.write(`pushctl mcp: ${tool.name}: ${answer.text.trimEnd().replace(/\n/g, '; ')}\n`);
+    if (call.options.verbose && error instanceof Error && error.stack) call.ctx.stderr.write(`${error.stack}\n`);
+    return toolResult(answer, call.scrubber);
+  }
+}
+
+export async function listTools(call: ToolCall): Promise<Tool[]> {
+  const offer = await currentOffer(call);
+  return TOOLS.filter((tool) => offered(tool, offer)).map(describeTool);
+}
+
+/** The tool's result, or the name of the tool meant when there is no tool of this name (a protocol error). */
+export async function callTool(name: string, given: unknown, call: ToolCall): Promise<CallToolResult | { unknown: string; near?: string }> {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) {
+    const near = nearest(name, TOOLS.map((t) => t.name));
+    return { unknown: name, ...(near ? { near } : {}) };
+  }
+  return runTool(tool, given, call);
+}

@@ -1,0 +1,48 @@
+// The JSON Schemas a client sees, derived from the zod schemas the tools check with: one source of truth.
+// Inputs embed the message file's schema (the same one `pushctl schema` prints) where a message object
+// goes; outputs are draft-07, the dialect clients check structuredContent with.
+import * as z from 'zod/mini';
+import { messageJsonSchema, type JsonSchema } from '../message/json-schema.js';
+import { FIELD_DESCRIPTIONS, messageObject } from './message-arguments.js';
+
+type Generated = Record<string, unknown>;
+
+/** The message file's schema as a property: its own rules, without the keys only a document's root has. */
+function messageProperty(): JsonSchema {
+  const { $schema: _schema, title: _title, ...rest } = messageJsonSchema();
+  return { ...rest, description: FIELD_DESCRIPTIONS.message };
+}
+
+export function inputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Generated {
+  const message = messageProperty();
+  const generated = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema !== messageObject) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Generated)[key];
+      Object.assign(jsonSchema, message);
+    },
+  }) as Generated;
+  const { $schema: _schema, ...rest } = generated;
+  for (const [name, property] of Object.entries((rest.properties ?? {}) as Record<string, Generated>)) {
+    const words = FIELD_DESCRIPTIONS[name];
+    if (words !== undefined && property.description === undefined) property.description = words;
+  }
+  return { ...rest, type: 'object' };
+}
+
+/** `additionalProperties: {}` (zod's open object) as the plain `true` that every client's checker reads alike. */
+function openObjects(json: unknown): void {
+  if (json === null || typeof json !== 'object') return;
+  const node = json as Generated;
+  const extra = node.additionalProperties;
+  if (extra !== null && typeof extra === 'object' && Object.keys(extra).length === 0) node.additionalProperties = true;
+  for (const inner of Object.values(node)) openObjects(inner);
+}
+
+export function outputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Generated {
+  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Generated;
+  openObjects(rest);
+  return { ...rest, type: 'object' };
+}

@@ -1,0 +1,93 @@
+// The arguments of the tools that take a message (validate_message, dry_run, send_message): a message object
+// in the service's own shape, as a message file holds it, and/or the fields the CLI's message flags set.
+// Names follow the CLI's options (--client-id → clientId), so a tool call and a command line read alike.
+import * as z from 'zod/mini';
+import type { MessageInputOptions } from '../input/read-message-input.js';
+
+const list = z.optional(z.array(z.string()));
+const text = z.optional(z.string());
+
+/**
+ * The message object itself. Any object is taken here: its content is judged by the validator, whose
+ * findings carry JSON paths and fixes; the JSON Schema shown to clients is the message file's (json-schema.ts).
+ */
+export const messageObject = z.record(z.string(), z.unknown());
+
+export const messageFields = {
+  message: z.optional(messageObject),
+  vars: z.optional(z.record(z.string(), z.string())),
+  type: z.optional(z.enum(['notification', 'data'])),
+  ttl: z.optional(z.union([z.string(), z.int()])),
+  all: z.optional(z.boolean()),
+  clientId: list,
+  country: list,
+  language: list,
+  brand: list,
+  model: list,
+  osVersion: list,
+  appVersion: list,
+  title: text,
+  desc: text,
+  style: z.optional(z.enum(['system', 'button'])),
+  icon: text,
+  smallIcon: text,
+  smallIconColor: text,
+  buttonText: text,
+  openApp: z.optional(z.boolean()),
+  openUrl: text,
+  openActivity: text,
+  data: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
+  strict: z.optional(z.boolean()),
+};
+
+/** What each field means, for the client's model: the flag it stands for says the rest. */
+export const FIELD_DESCRIPTIONS: Record<string, string> = {
+  message: 'the request body in the service\'s own shape, as a message file holds it (pushctl schema); the fields below override it field by field',
+  vars: 'values for {{key}} placeholders in `message` (--var key=value)',
+  type: '--type: notification or data',
+  ttl: '--ttl: time_to_live, seconds or a duration such as 90s, 15m, 6h, 2d',
+  all: '--all: every device (condition.type 0)',
+  clientId: '--client-id: these client IDs (condition.type 2)',
+  country: '--country: ISO 3166-1 codes such as US, GB',
+  language: '--language: language codes such as en, zh-CN',
+  brand: '--brand: device brands',
+  model: '--model: device models',
+  osVersion: '--os-version: Android API levels such as 33',
+  appVersion: '--app-version: app versions',
+  title: '--title: notification.title',
+  desc: '--desc: notification.desc',
+  style: '--style: system (notification_type 1) or button (3)',
+  icon: '--icon: notification.icon (button style)',
+  smallIcon: '--small-icon: notification.small_icon (system style)',
+  smallIconColor: '--small-icon-color: #RRGGBB (system style)',
+  buttonText: '--button-text: notification.button_text (button style)',
+  openApp: '--open-app: open the app on click',
+  openUrl: '--open-url: open this URL on click',
+  openActivity: '--open-activity: open this Activity on click',
+  data: '-d key=value: data entries (strings; numbers and booleans are converted)',
+  strict: '--strict: treat warnings as errors',
+  once: '--once: send this message to this audience once; a second call with the same key finds the earlier run and sends nothing, or finishes it',
+  includeUnknown: '--include-unknown: with once, also send to recipients an earlier run left in doubt (they may get it twice)',
+  profile: '--profile: a profile of the config file, instead of the server\'s',
+  limit: 'how many to list, newest first',
+  run: 'a run id (from list_runs) or the path of a journal file',
+};
+
+export type MessageFields = { [K in keyof typeof messageFields]?: z.infer<(typeof messageFields)[K]> };
+
+const pairs = (entries: Record<string, unknown> | undefined) => (entries === undefined ? undefined : Object.entries(entries).map(([k, v]) => `${k}=${String(v)}`));
+
+/**
+ * The options the CLI would have parsed from the equivalent flags. The message object is read as `-f -`
+ * would read it: the caller gives it as the call's stdin, so it takes the file's path through assembly.
+ */
+export function messageInputOptions(fields: MessageFields): MessageInputOptions & { strict?: boolean } {
+  const { message, vars, data, ttl, ...flags } = fields;
+  const options: Record<string, unknown> = { ...flags };
+  if (message !== undefined) options.file = '-';
+  if (ttl !== undefined) options.ttl = String(ttl);
+  if (vars !== undefined) options.var = pairs(vars);
+  if (data !== undefined) options.data = pairs(data);
+  for (const [key, value] of Object.entries(options)) if (value === undefined) delete options[key];
+  return options as MessageInputOptions & { strict?: boolean };
+}

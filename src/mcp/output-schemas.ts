@@ -1,0 +1,88 @@
+// What each tool returns as structuredContent: the CLI's --json document of the same command (README,
+// "JSON output"), `ok` and `exit_code` first. A failure is the same envelope with `error` (message and
+// hint), so every field but those two is optional. Objects stay open: a field the CLI adds later is no
+// break for a client that checks results against these schemas.
+import * as z from 'zod/mini';
+
+const finding = z.object({ path: z.string(), rule: z.string(), message: z.string(), fix: z.optional(z.string()) });
+const findings = z.optional(z.array(finding));
+const counts = z.looseObject({ total: z.int(), accepted: z.int(), rejected: z.int(), unknown: z.int(), not_sent: z.int() });
+const summary = z.looseObject({ batches: counts, recipients: counts });
+
+const envelope = {
+  ok: z.boolean(),
+  exit_code: z.int(),
+  error: z.optional(z.object({ message: z.string(), hint: z.optional(z.string()) })),
+  errors: findings,
+  warnings: findings,
+  notes: findings,
+};
+
+export const validationOutputSchema = z.looseObject({
+  ...envelope,
+  valid: z.optional(z.boolean()),
+  /** The normalised body that would be sent; null when the message is invalid. */
+  body: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+});
+
+const batch = z.looseObject({ batch: z.int(), status: z.string(), recipients: z.int(), attempts: z.int(), message_id: z.optional(z.string()), code: z.optional(z.int()), hint: z.optional(z.string()) });
+
+export const deliveryOutputSchema = z.looseObject({
+  ...envelope,
+  dry_run: z.optional(z.boolean()),
+  /** true when `once` found the run already done and nothing was sent now. */
+  skipped: z.optional(z.boolean()),
+  once: z.optional(z.string()),
+  message_ids: z.optional(z.array(z.string())),
+  run_id: z.optional(z.string()),
+  journal: z.optional(z.string()),
+  summary: z.optional(summary),
+  batches: z.optional(z.array(batch)),
+  audience: z.optional(z.string()),
+  resumed_from: z.optional(z.string()),
+  resend_command: z.optional(z.string()),
+  in_doubt: z.optional(z.int()),
+  include_unknown_command: z.optional(z.string()),
+});
+
+const runOverview = z.looseObject({
+  run_id: z.string(),
+  path: z.string(),
+  started_at: z.string(),
+  app_id: z.string(),
+  host: z.string(),
+  dry_run: z.boolean(),
+  state: z.enum(['finished', 'interrupted', 'killed', 'running', 'incomplete']),
+  exit_code: z.nullable(z.int()),
+  title: z.string(),
+  audience: z.optional(z.string()),
+  once: z.optional(z.string()),
+  batches: counts,
+  recipients: counts,
+});
+
+export const runsOutputSchema = z.looseObject({ ...envelope, runs_dir: z.optional(z.string()), runs: z.optional(z.array(runOverview)) });
+
+export const runOutputSchema = z.looseObject({
+  ...envelope,
+  run: z.optional(
+    z.looseObject({
+      ...runOverview.shape,
+      message_ids: z.array(z.string()),
+      resend_command: z.optional(z.string()),
+      include_unknown_command: z.optional(z.string()),
+      in_doubt: z.optional(z.int()),
+    }),
+  ),
+});
+
+const storedMessage = z.looseObject({ app_id: z.string(), message_id: z.string(), received_at: z.string(), dry_run: z.boolean(), delivered: z.boolean(), body: z.record(z.string(), z.unknown()) });
+
+export const inboxOutputSchema = z.looseObject({
+  ...envelope,
+  base_url: z.optional(z.string()),
+  app_id: z.optional(z.string()),
+  accepted: z.optional(z.int()),
+  kept: z.optional(z.int()),
+  messages: z.optional(z.array(storedMessage)),
+});

@@ -1,0 +1,69 @@
+// The MCP server of `pushctl mcp` on stdio: the SDK's Server, with tools/list and tools/call handed to
+// handlers.ts. A malformed message is logged on stderr and the server reads on. It ends when the client
+// closes stdin, once what was asked is answered.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../version.js';
+import type { ToolCall } from './tool.js';
+
+/** The tools and what runs them load on the first request that needs them (see handlers.ts). */
+let handlers: Promise<typeof import('./handlers.js')> | undefined;
+const loadHandlers = () => (handlers ??= import('./handlers.js'));
+
+const INSTRUCTIONS =
+  'pushctl sends push messages through the Push Message Service. Check a message with validate_message, have the service check it with dry_run (nothing is delivered), then send it with send_message where offered. Every run is journaled: list_runs and show_run read them; list_inbox shows what an emulator received.';
+
+/** Requests being answered: a client that closes stdin right after asking still gets its answers. */
+class InFlight {
+  private readonly open = new Set<Promise<unknown>>();
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.open.add(work);
+    void work.finally(() => this.open.delete(work)).catch(() => {});
+    return work;
+  }
+
+  async settled(): Promise<void> {
+    while (this.open.size > 0) await Promise.allSettled([...this.open]);
+  }
+}
+
+export function createServer(call: ToolCall, inFlight = new InFlight()): Server {
+  const server = new Server({ name: 'pushctl', title: 'pushctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => inFlight.track(loadHandlers().then(async ({ listTools }) => ({ tools: await listTools(call) }))));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const { name, arguments: given } = request.params;
+    return inFlight.track(
+      loadHandlers().then(async ({ callTool }) => {
+        const result = await callTool(name, given, call);
+        if (!('unknown' in result)) return result;
+        // No such tool is the client's mistake in the protocol, not a tool's failure.
+        throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"${result.near ? ` (did you mean "${result.near}"?)` : ''}: see tools/list`);
+      }),
+    );
+  });
+  // A line that is not JSON-RPC is the client's mistake: say so on stderr, and read on.
+  server.onerror = (error) => call.ctx.stderr.write(`pushctl mcp: ${error.message}\n`);
+  return server;
+}
+
+/** Serves until the client closes stdin or a signal stops it, once the requests asked are answered. */
+export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream): Promise<void> {
+  const inFlight = new InFlight();
+  const server = createServer(call, inFlight);
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  const stdin = call.ctx.stdin;
+  // A handler's answer is written a turn after its promise settles: close after that turn.
+  const closeWhenAnswered = () => void inFlight.settled().then(() => new Promise((resolve) => setImmediate(resolve))).then(() => server.close());
+  stdin.once('end', closeWhenAnswered);
+  // SIGINT, SIGTERM or SIGHUP (a client giving up on us): a send in flight stops as the CLI's does, journaled,
+  // its answer goes out, and the server ends.
+  call.ctx.interrupt.addEventListener('abort', closeWhenAnswered, { once: true });
+  // While the client reads the answer to initialize, load the tools it will ask for next (a failure to load
+  // is reported by the request that needs them).
+  server.oninitialized = () => void loadHandlers().catch(() => {});
+  await server.connect(new StdioServerTransport(stdin, stdout as NodeJS.WriteStream));
+  call.ctx.stderr.write(`pushctl mcp ${VERSION}: serving on stdio${call.options.allowSend ? ' (send_message offered: --allow-send)' : ''}\n`);
+  await closed;
+}

@@ -1,0 +1,23 @@
+// list_runs: `pushctl runs --json` as a tool: the newest runs of the journal directory.
+import * as z from 'zod/mini';
+import { ExitCode } from '../../errors.js';
+import { listRuns } from '../../commands/runs.js';
+import { formatRunTable } from '../../output/runs.js';
+import { runsOutputSchema } from '../output-schemas.js';
+import { defineTool } from '../tool.js';
+
+const args = z.strictObject({ limit: z.optional(z.int()) });
+
+export const listRunsTool = defineTool({
+  name: 'list_runs',
+  title: 'List recent runs',
+  description: 'The newest send and dry-run runs from their journals, as `pushctl runs` lists them: state (finished, interrupted, killed, running, incomplete), exit code, and counts of recipients and batches accepted, rejected, in doubt (unknown) and not sent.',
+  args,
+  result: runsOutputSchema,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run({ limit }: z.infer<typeof args>, { ctx }) {
+    const { dir, runs } = listRuns(limit === undefined ? {} : { limit }, ctx);
+    const text = runs.length === 0 ? `no runs yet in ${dir}\n` : formatRunTable(runs, 120);
+    return { document: { ok: true, exit_code: ExitCode.ok, runs_dir: dir, runs }, text, isError: false };
+  },
+});

@@ -1,0 +1,22 @@
+// show_run: `pushctl runs show --json` as a tool: one run's outcome, message_ids and resend command.
+import * as z from 'zod/mini';
+import { ExitCode } from '../../errors.js';
+import { showRun } from '../../commands/runs.js';
+import { formatRunDetail } from '../../output/runs.js';
+import { runOutputSchema } from '../output-schemas.js';
+import { defineTool } from '../tool.js';
+
+const args = z.strictObject({ run: z.string().check(z.minLength(1, 'run needs a run id: take one from list_runs')) });
+
+export const showRunTool = defineTool({
+  name: 'show_run',
+  title: 'Show one run',
+  description: "One run's outcome from its journal, as `pushctl runs show` prints it: state, counts, message_ids, and the one command that sends what it left (resend_command; include_unknown_command for recipients in doubt).",
+  args,
+  result: runOutputSchema,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run({ run }: z.infer<typeof args>, { ctx, scrubber }) {
+    const { detail, results, advice } = await showRun({ run }, ctx, scrubber);
+    return { document: { ok: true, exit_code: ExitCode.ok, run: detail }, text: formatRunDetail(detail, results, advice), isError: false };
+  },
+});

@@ -1,0 +1,33 @@
+// validate_message: `pushctl validate --json` as a tool. No network and no credentials.
+import * as z from 'zod/mini';
+import { ExitCode } from '../../errors.js';
+import { validateRun } from '../../commands/validate.js';
+import { describeValidation } from '../../output/validation.js';
+import { callContext, PLAIN_ENV } from '../call-context.js';
+import { messageFields, messageInputOptions } from '../message-arguments.js';
+import { validationOutputSchema } from '../output-schemas.js';
+import { defineTool } from '../tool.js';
+
+const args = z.strictObject(messageFields);
+
+export const validateMessageTool = defineTool({
+  name: 'validate_message',
+  title: 'Validate a push message',
+  description:
+    'Check a push message locally, as `pushctl validate` does: no network, no credentials. Give a message object in the service\'s own shape and/or the fields of the CLI\'s flags. Returns the normalised body that would be sent, or the findings (errors, warnings), each with the JSON path it is about and a fix.',
+  args,
+  result: validationOutputSchema,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(fields: z.infer<typeof args>, { ctx }) {
+    const result = await validateRun(messageInputOptions(fields), callContext(ctx, fields.message));
+    const valid = result.errors.length === 0;
+    const exitCode = valid ? ExitCode.ok : ExitCode.invalidMessage;
+    const words = await describeValidation(result, { stderr: { write: () => true }, env: PLAIN_ENV });
+    return {
+      document: { ok: valid, exit_code: exitCode, valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes: result.notes },
+      text: result.body ? `${words}${JSON.stringify(result.body, null, 2)}\n` : words,
+      // Findings are this tool's answer, not its failure: the call did what it was asked.
+      isError: false,
+    };
+  },
+});

@@ -1,0 +1,72 @@
+// The tools' JSON Schemas come from the zod schemas they check with, the message file's schema included;
+// the arguments map onto the CLI's own options; a bad argument is a usage error naming it.
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { CliError, ExitCode } from '../../../src/errors.js';
+import { messageJsonSchema } from '../../../src/message/json-schema.js';
+import { parseArguments } from '../../../src/mcp/arguments.js';
+import { argumentNames, describeTool, TOOLS } from '../../../src/mcp/catalog.js';
+import { messageInputOptions } from '../../../src/mcp/message-arguments.js';
+import { errorAnswer } from '../../../src/mcp/results.js';
+import { validateMessageTool } from '../../../src/mcp/tools/validate-message.js';
+import { usageError } from '../../../src/errors.js';
+
+describe('tool schemas', () => {
+  it('embed the message file schema (pushctl schema) where a message object goes', () => {
+    const { $schema: _s, title: _t, ...message } = messageJsonSchema();
+    const listed = describeTool(validateMessageTool).inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(listed.message).toEqual({ ...message, description: expect.any(String) });
+  });
+
+  it.each(TOOLS.map((tool) => [tool.name, tool]))('%s: an object input, a draft-07 output schema that takes an error envelope, no secret', (_name, tool) => {
+    const listed = describeTool(tool);
+    expect(listed.inputSchema.type).toBe('object');
+    expect(JSON.stringify(listed)).not.toMatch(/secret/i);
+    // Clients check structuredContent with a draft-07 checker (the SDK's Client uses ajv).
+    const check = new Ajv({ strict: false }).compile(listed.outputSchema!);
+    expect(check(errorAnswer(usageError('no', 'do this')).document), JSON.stringify(check.errors)).toBe(true);
+    expect(check({ exit_code: 0 })).toBe(false);
+  });
+});
+
+describe('message arguments → the CLI options', () => {
+  it.each([
+    [{ title: 'Hi', all: true }, { title: 'Hi', all: true }],
+    [{ message: { type: 1 }, vars: { v: '1.2' } }, { file: '-', var: ['v=1.2'] }],
+    [{ data: { n: 1, ok: true, s: 'x=y' }, ttl: 90 }, { data: ['n=1', 'ok=true', 's=x=y'], ttl: '90' }],
+    [{ clientId: ['a', 'b'], type: 'data' as const, strict: true }, { clientId: ['a', 'b'], type: 'data', strict: true }],
+  ])('%j → %j', (fields, options) => {
+    expect(messageInputOptions(fields)).toEqual(options);
+  });
+});
+
+describe('argument errors', () => {
+  const parse = (given: unknown) => parseArguments(validateMessageTool.args, given, 'validate_message', argumentNames(validateMessageTool));
+  const errorOf = (given: unknown): CliError => {
+    try {
+      parse(given);
+    } catch (error) {
+      return error as CliError;
+    }
+    throw new Error('no error');
+  };
+
+  it.each([
+    [{ title: 1 }, 'validate_message: title must be a string, got number'],
+    [{ titel: 'x' }, 'validate_message: unknown argument "titel" (did you mean "title"?)'],
+    [{ type: 'note' }, 'validate_message: type must be one of "notification", "data", got "note"'],
+    [{ country: 'US' }, 'validate_message: country must be an array, got string'],
+    [{ message: [1] }, 'validate_message: message must be an object, got an array'],
+    ['text', 'validate_message: the arguments must be an object, got string'],
+  ])('%j → %s', (given, message) => {
+    const error = errorOf(given);
+    expect(error).toBeInstanceOf(CliError);
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toBe(message);
+    expect(error.hint).toMatch(/^validate_message takes message, vars, type, .* \(see its inputSchema\)$/);
+  });
+
+  it('takes no arguments as an empty object', () => {
+    expect(parse(undefined)).toEqual({});
+  });
+});
