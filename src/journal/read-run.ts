@@ -17,7 +17,8 @@ import { lockLiveness } from './ownership.js';
  * certainly delivered, some maybe), interrupted (stopped by a signal, some left). Unclosed: running (its
  * lock is alive), killed (its lock is dead). incomplete: its plan is not whole.
  */
-export type RunState = 'sent' | 'partly_sent' | 'rejected' | 'not_sent' | 'in_doubt' | 'interrupted' | 'killed' | 'incomplete' | 'running';
+export const RUN_STATES = ['sent', 'partly_sent', 'rejected', 'not_sent', 'in_doubt', 'interrupted', 'killed', 'incomplete', 'running'] as const;
+export type RunState = (typeof RUN_STATES)[number];
 
 export interface RunView {
   path: string;

@@ -3,6 +3,7 @@
 // hint), so every field but those two is optional. Objects stay open: a field the CLI adds later is no
 // break for a client that checks results against these schemas.
 import * as z from 'zod/mini';
+import { RUN_STATES } from '../journal/read-run.js';
 
 const finding = z.object({ path: z.string(), rule: z.string(), message: z.string(), fix: z.optional(z.string()) });
 const findings = z.optional(z.array(finding));
@@ -32,6 +33,8 @@ export const deliveryOutputSchema = z.looseObject({
   dry_run: z.optional(z.boolean()),
   /** true when `once` found the run already done and nothing was sent now. */
   skipped: z.optional(z.boolean()),
+  /** What the run came to (docs/behaviour.md#run-states); `skipped` when `once` found it done. */
+  state: z.optional(z.enum([...RUN_STATES, 'skipped'])),
   once: z.optional(z.string()),
   message_ids: z.optional(z.array(z.string())),
   run_id: z.optional(z.string()),
@@ -52,7 +55,7 @@ const runOverview = z.looseObject({
   app_id: z.string(),
   host: z.string(),
   dry_run: z.boolean(),
-  state: z.enum(['finished', 'interrupted', 'killed', 'running', 'incomplete']),
+  state: z.enum(RUN_STATES),
   exit_code: z.nullable(z.int()),
   title: z.string(),
   audience: z.optional(z.string()),

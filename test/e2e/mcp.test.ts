@@ -223,6 +223,7 @@ describe('pushctl mcp: runs', () => {
     child.kill('SIGKILL');
     await ended;
     const runId = readdirSync(journals)
+      .filter((file) => file.endsWith('.jsonl'))
       .map((file) => readFileSync(join(journals, file), 'utf8'))
       .map((text) => JSON.parse(text.split('\n')[0]!) as { run_id: string; argv: string[] })
       .find((header) => header.argv.includes('Killed mid-run'))!.run_id;
@@ -243,7 +244,8 @@ describe('pushctl mcp: runs', () => {
     expect(detail.message_ids.length).toBeGreaterThanOrEqual(2);
     expect(detail.recipients.accepted).toBe(detail.message_ids.length);
     expect(slow.messages(APP).map((m) => m.message_id)).toEqual(expect.arrayContaining(detail.message_ids));
-    expect(detail.resend_command).toBe(`pushctl resend ${runId}`);
+    // The run's own settings flags come along: a resend sends only where the settings in force point.
+    expect(detail.resend_command).toBe(`pushctl resend ${runId} --base-url ${slow.url} --app-id ${APP}`);
     expect(textOf(shown)).toContain(runId);
 
     const missing = await call(client, 'show_run', { run: 'no-such-run' });
