@@ -21,8 +21,7 @@ export function bigSend(h, n, repeat, timeoutMs = 120_000) {
       if (r.code !== 0) throw new Error(`send of ${n} IDs exited ${r.code ?? r.signal}: ${r.stderr.slice(-600)}`);
       const accepted = emu.stats().accepted;
       if (accepted !== expected) throw new Error(`send of ${n} IDs: the emulator accepted ${accepted} batches, expected ${expected}`);
-      const rss = /PUSHCTL_BENCH_MAXRSS=(\d+)/.exec(r.stderr);
-      runs.push({ wallMs: r.ms, firstRequestMs: relay.seen.firstRequestAt - r.startedAt, peakRssKiB: rss ? Number(rss[1]) : undefined });
+      runs.push({ wallMs: r.ms, firstRequestMs: relay.seen.firstRequestAt - r.startedAt, peakRssKiB: r.peakRssKiB });
       await relay.close();
       await emu.close();
     }
@@ -38,12 +37,20 @@ export function bigSend(h, n, repeat, timeoutMs = 120_000) {
 }
 
 /**
- * GNU time prints the child's maximum resident set size (KiB); without it, a preloaded CommonJS file prints
- * process.resourceUsage().maxRSS (also KiB) as the process exits.
+ * `pushctl <args>` with its peak RSS: GNU time prints the child's maximum resident set size (KiB); without
+ * it, a preloaded CommonJS file prints process.resourceUsage().maxRSS (also KiB) as the process exits.
+ * `peakRssKiB` is undefined when neither said.
  */
-function runMeasuringRss(h, args, timeoutMs) {
-  if (existsSync(TIME_BIN)) return h.run(TIME_BIN, ['-f', 'PUSHCTL_BENCH_MAXRSS=%M', h.node, h.BIN, ...args], { timeoutMs });
+export async function runMeasuringRss(h, args, timeoutMs, runOptions = {}) {
+  const r = existsSync(TIME_BIN)
+    ? await h.run(TIME_BIN, ['-f', 'PUSHCTL_BENCH_MAXRSS=%M', h.node, h.BIN, ...args], { ...runOptions, timeoutMs })
+    : await h.run(h.node, ['--require', maxRssHook(h), h.BIN, ...args], { ...runOptions, timeoutMs });
+  const rss = /PUSHCTL_BENCH_MAXRSS=(\d+)/.exec(r.stderr);
+  return { ...r, peakRssKiB: rss ? Number(rss[1]) : undefined };
+}
+
+function maxRssHook(h) {
   const hook = join(h.tmp, 'maxrss.cjs');
   writeFileSync(hook, "process.on('exit', () => process.stderr.write(`PUSHCTL_BENCH_MAXRSS=${process.resourceUsage().maxRSS}\\n`));\n");
-  return h.run(h.node, ['--require', hook, h.BIN, ...args], { timeoutMs });
+  return hook;
 }
