@@ -27,7 +27,7 @@ export function addMessageOptions(cmd: Command): Command {
     .option('-f, --file <path>', 'message JSON in the service\'s own shape ("-" = stdin)')
     .option('--var <key=value>', 'fill {{key}} placeholders in the file (repeatable)', collect)
     .option('-t, --type <type>', 'notification|data (or 1|2)')
-    .option('--ttl <duration>', 'time_to_live: 3600, 90s, 15m, 6h, 2d')
+    .option('--ttl <duration>', 'time_to_live: 3600, 90s, 15m, 6h, 2d, 1w')
     .option('--strict', 'treat warnings as errors')
     .optionsGroup('Recipients:')
     .option('--all', 'every device (condition.type 0)')
@@ -41,7 +41,8 @@ export function addMessageOptions(cmd: Command): Command {
     .option('--app-version <versions>', 'app versions (repeatable)', collect)
     .optionsGroup('Notification:')
     .option('--title <text>', 'notification.title')
-    .option('--desc <text>', 'notification.desc')
+    // One line for both names: --help lists each option once, the alias named beside the flag it stands for.
+    .option('--desc <text>', 'notification.desc (alias: --body)')
     .addOption(new Option('--body <text>', 'alias of --desc').hideHelp())
     .option('--style <style>', 'system|button (notification_type 1|3)')
     .option('--icon <url>', 'notification.icon (button style)')

@@ -1,6 +1,6 @@
 // The command tree: commander parses argv into option objects, and each action hands them to a
 // command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
-import { Argument, Command, CommanderError } from 'commander';
+import { Argument, Command, CommanderError, type Option } from 'commander';
 import type { Ctx } from './context.js';
 import { ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
@@ -229,6 +229,23 @@ function checkArgv(argv: readonly string[]): void {
   }
 }
 
+/**
+ * The options a command's help lists under "Global Options": its ancestors' visible ones, except those it
+ * declares itself (`runs show --json` would otherwise be listed twice, once as its own and once as `runs`').
+ */
+function inheritedOptions(cmd: Command): Option[] {
+  const seen = new Set(cmd.options.flatMap((o) => [o.long, o.short]).filter((n) => n !== undefined));
+  const inherited: Option[] = [];
+  for (let ancestor = cmd.parent; ancestor; ancestor = ancestor.parent) {
+    for (const option of ancestor.options) {
+      if (option.hidden || [option.long, option.short].some((n) => n !== undefined && seen.has(n))) continue;
+      for (const name of [option.long, option.short]) if (name !== undefined) seen.add(name);
+      inherited.push(option);
+    }
+  }
+  return inherited;
+}
+
 /** Parses argv and runs the chosen command; returns its exit code. Errors propagate to main. */
 export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -238,7 +255,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     .helpOption('-h, --help', 'show help')
     // A program option, so every command takes it: the error hint "rerun with --verbose" must always work.
     .option('--verbose', 'more detail: each request and response (secret shown as ***), stack traces of errors')
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, visibleGlobalOptions: inheritedOptions })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
