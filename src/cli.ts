@@ -5,7 +5,7 @@ import type { Ctx } from './context.js';
 import { ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
 import { envelopeText } from './output/envelope.js';
-import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer } from './cli-options.js';
+import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer, regionOption } from './cli-options.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
@@ -114,7 +114,7 @@ const COMMANDS: CommandSpec[] = [
     define: (cmd, { runs }) =>
       cmd
         .option('--app-id <id>', 'application ID')
-        .option('--region <region>', 'global|india')
+        .addOption(regionOption('service region'))
         .option('--base-url <url>', "service URL instead of a region (e.g. the emulator's)")
         .option('--profile <name>', 'write the settings under profiles.<name>')
         .option('-c, --config <path>', 'file to write (default .pushctlrc.json here)')
