@@ -20,7 +20,8 @@ import { openEvents } from './routes/events.js';
 import { health } from './routes/health.js';
 import { listDevices, showDevice } from './routes/devices.js';
 import { push } from './routes/push.js';
-import { listRequests } from './routes/requests.js';
+import { deleteRequest, listRequests } from './routes/requests.js';
+import { estimateAudience } from './routes/audience.js';
 import { setChaos, showChaos } from './routes/chaos.js';
 import { isPagePath, servePage } from './routes/page.js';
 import { createState, type EmulatorRequest, type EmulatorState, type Reply, type RouteCall } from './state.js';
@@ -45,6 +46,8 @@ const ROUTES: readonly Route[] = [
   { path: PUSH_PATH, below: true, methods: { POST: push } },
   { path: '/v1/emulator/messages', methods: { GET: listMessages, DELETE: clearMessages } },
   { path: '/v1/emulator/requests', methods: { GET: listRequests } },
+  { path: '/v1/emulator/requests', below: true, methods: { DELETE: deleteRequest } },
+  { path: '/v1/emulator/audience', methods: { GET: estimateAudience } },
   { path: '/v1/emulator/events', methods: { GET: openEvents } },
   { path: '/v1/emulator/chaos', methods: { GET: showChaos, PUT: setChaos } },
   { path: '/v1/emulator/devices', methods: { GET: listDevices } },
@@ -53,7 +56,8 @@ const ROUTES: readonly Route[] = [
   { path: '/', matches: isPagePath, methods: { GET: page } },
 ];
 
-const ROUTE_LIST = ROUTES.map((r) => `${Object.keys(r.methods).join('|')} ${r.path}${r.below ? (r.path === PUSH_PATH ? '/{AppID}' : '/{client_id}') : ''}`)
+const BELOW: Record<string, string> = { [PUSH_PATH]: '/{AppID}', '/v1/emulator/devices': '/{client_id}', '/v1/emulator/requests': '/{seq}' };
+const ROUTE_LIST = ROUTES.map((r) => `${Object.keys(r.methods).join('|')} ${r.path}${r.below ? BELOW[r.path] : ''}`)
   .join(', ');
 
 /** Finds the route of a request and calls it; pure apart from the state the route updates. */
