@@ -272,6 +272,31 @@ function normalised(document: unknown): unknown {
   return JSON.parse(text);
 }
 
+describe('README text samples', () => {
+  it('each is the end of what its command prints, against the emulator its comment names, from a real run', async () => {
+    const samples = [...readme.matchAll(/<!-- stderr of: (.+?) against `pushctl serve (.+?)` -->\n```text\n([\s\S]*?)```/g)];
+    expect(samples.length).toBe(blocks('text').length);
+    for (const [, command, serveArgs, shown] of samples) {
+      // A fresh emulator per sample: its chaos generator starts at the seed, so the faults are the sample's.
+      const chaos = /--chaos (\S+)/.exec(serveArgs!)?.[1];
+      const seed = /--chaos-seed (\d+)/.exec(serveArgs!)?.[1];
+      const own = await createEmulator({ port: 0, rate: 0, ...(chaos ? { chaos } : {}), ...(seed ? { chaosSeed: Number(seed) } : {}) });
+      const work = mkdtempSync(join(tmpdir(), 'pushctl-readme-text-'));
+      try {
+        const script = `set -euo pipefail; pushctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }; ${command!}`;
+        const r = await spawnAsync('bash', ['-c', script], { cwd: work, env: { ...env(), PUSHCTL_BASE_URL: own.url } });
+        const expected = shown!.trimEnd().split('\n');
+        const printed = r.stderr.trimEnd().split('\n').slice(-expected.length);
+        const alike = (text: string[]) => text.map((line) => line.replace(/\b\d{8}-\d{6}-[0-9a-f]{4}\b/g, '<run-id>'));
+        expect(alike(printed), r.stderr).toEqual(alike(expected));
+      } finally {
+        await own.close();
+        rmSync(work, { recursive: true, force: true });
+      }
+    }
+  });
+});
+
 describe('README JSON examples', () => {
   const jsonBlocks = blocks('json').map((b) => JSON.parse(b) as Record<string, unknown>);
   const find = (key: string) => jsonBlocks.find((b) => key in b)!;
