@@ -49,6 +49,7 @@ try {
     await page.fill('#compose-fields [name=openContent]', 'https://example.com/orders/1042');
     await page.fill('#compose-fields [name=ttl]', '2d');
     await page.locator('#compose-verdict .verdict-line', { hasText: 'valid' }).waitFor();
+    await page.locator('#compose-audience', { hasText: 'would reach' }).waitFor();
     mkdirSync(join(ROOT, 'docs'), { recursive: true });
     await page.screenshot({ path: out, fullPage: false });
     console.error(`wrote ${out}`);

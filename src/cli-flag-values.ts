@@ -32,6 +32,7 @@ const DURATION_UNITS: Record<string, string> = {
   m: 'm', min: 'm', mins: 'm', minute: 'm', minutes: 'm',
   h: 'h', hr: 'h', hrs: 'h', hour: 'h', hours: 'h',
   d: 'd', day: 'd', days: 'd',
+  w: 'w', wk: 'w', wks: 'w', week: 'w', weeks: 'w',
 };
 
 const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\$`])/g, '\\$1')}"`);

@@ -2,6 +2,7 @@
 // (and the message schema); here only the shape of each flag is declared.
 import { Option, type Command } from 'commander';
 import { usageError } from './errors.js';
+import { regionNames } from './settings/regions.js';
 
 export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 export const integer = (flag: string) => (value: string): number => {
@@ -19,6 +20,19 @@ export const ranged = (flag: string, min: number, max: number, why?: string) => 
   return n;
 };
 
+/**
+ * An option with a fixed set of values, which --help lists and the shells complete. Not commander's
+ * .choices(): that would refuse a wrong value with its own message, before pushctl's check (case-insensitive,
+ * with a did-you-mean hint) gets to it.
+ */
+export function enumerated(flags: string, description: string, values: readonly string[]): Option {
+  const option = new Option(flags, description);
+  option.argChoices = [...values];
+  return option;
+}
+
+export const regionOption = (description: string) => enumerated('--region <region>', description, regionNames);
+
 export const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 export function addMessageOptions(cmd: Command): Command {
@@ -26,8 +40,8 @@ export function addMessageOptions(cmd: Command): Command {
     .optionsGroup('Message:')
     .option('-f, --file <path>', 'message JSON in the service\'s own shape ("-" = stdin)')
     .option('--var <key=value>', 'fill {{key}} placeholders in the file (repeatable)', collect)
-    .option('-t, --type <type>', 'notification|data (or 1|2)')
-    .option('--ttl <duration>', 'time_to_live: 3600, 90s, 15m, 6h, 2d')
+    .addOption(enumerated('-t, --type <type>', 'message type', ['notification', 'data', '1', '2']))
+    .option('--ttl <duration>', 'time_to_live: 3600, 90s, 15m, 6h, 2d, 1w')
     .option('--strict', 'treat warnings as errors')
     .optionsGroup('Recipients:')
     .option('--all', 'every device (condition.type 0)')
@@ -41,9 +55,10 @@ export function addMessageOptions(cmd: Command): Command {
     .option('--app-version <versions>', 'app versions (repeatable)', collect)
     .optionsGroup('Notification:')
     .option('--title <text>', 'notification.title')
-    .option('--desc <text>', 'notification.desc')
+    // One line for both names: --help lists each option once, the alias named beside the flag it stands for.
+    .option('--desc <text>', 'notification.desc (alias: --body)')
     .addOption(new Option('--body <text>', 'alias of --desc').hideHelp())
-    .option('--style <style>', 'system|button (notification_type 1|3)')
+    .addOption(enumerated('--style <style>', 'notification_type 1 (system) or 3 (button)', ['system', 'button']))
     .option('--icon <url>', 'notification.icon (button style)')
     .option('--small-icon <name>', 'notification.small_icon (system style)')
     .option('--small-icon-color <#RRGGBB>', 'notification.small_icon_color (system style)')
@@ -69,7 +84,7 @@ export function addSettingsOptions(cmd: Command): Command {
     .option('--app-id <id>', 'application ID (env PUSHCTL_APP_ID)')
     .option('--app-secret-file <path>', 'read the app secret from a file (env PUSHCTL_APP_SECRET)')
     .option('--app-secret-stdin', 'read the app secret from stdin')
-    .option('--region <region>', 'global|india (env PUSHCTL_REGION)')
+    .addOption(regionOption('service region (env PUSHCTL_REGION)'))
     .option('--base-url <url>', 'service URL, e.g. the emulator\'s (env PUSHCTL_BASE_URL)')
     .option('--profile <name>', 'a profile of the config file (env PUSHCTL_PROFILE)')
     .option('-c, --config <path>', 'config file (env PUSHCTL_CONFIG)')

@@ -1,11 +1,11 @@
 // The command tree: commander parses argv into option objects, and each action hands them to a
 // command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
-import { Argument, Command, CommanderError } from 'commander';
+import { Argument, Command, CommanderError, type Option } from 'commander';
 import type { Ctx } from './context.js';
 import { ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
 import { envelopeText } from './output/envelope.js';
-import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer } from './cli-options.js';
+import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer, regionOption } from './cli-options.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
@@ -115,7 +115,7 @@ const COMMANDS: CommandSpec[] = [
     define: (cmd, { runs }) =>
       cmd
         .option('--app-id <id>', 'application ID')
-        .option('--region <region>', 'global|india')
+        .addOption(regionOption('service region'))
         .option('--base-url <url>', "service URL instead of a region (e.g. the emulator's)")
         .option('--profile <name>', 'write the settings under profiles.<name>')
         .option('-c, --config <path>', 'file to write (default .pushctlrc.json here)')
@@ -236,6 +236,23 @@ function checkArgv(argv: readonly string[]): void {
   }
 }
 
+/**
+ * The options a command's help lists under "Global Options": its ancestors' visible ones, except those it
+ * declares itself (`runs show --json` would otherwise be listed twice, once as its own and once as `runs`').
+ */
+function inheritedOptions(cmd: Command): Option[] {
+  const seen = new Set(cmd.options.flatMap((o) => [o.long, o.short]).filter((n) => n !== undefined));
+  const inherited: Option[] = [];
+  for (let ancestor = cmd.parent; ancestor; ancestor = ancestor.parent) {
+    for (const option of ancestor.options) {
+      if (option.hidden || [option.long, option.short].some((n) => n !== undefined && seen.has(n))) continue;
+      for (const name of [option.long, option.short]) if (name !== undefined) seen.add(name);
+      inherited.push(option);
+    }
+  }
+  return inherited;
+}
+
 /** Parses argv and runs the chosen command; returns its exit code. Errors propagate to main. */
 export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -245,7 +262,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     .helpOption('-h, --help', 'show help')
     // A program option, so every command takes it: the error hint "rerun with --verbose" must always work.
     .option('--verbose', 'more detail: each request and response (secret shown as ***), stack traces of errors')
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, visibleGlobalOptions: inheritedOptions })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()

@@ -9,14 +9,18 @@ import { validateRun } from '../commands/validate.js';
 import { checkCommand } from '../commands/check.js';
 import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';
-import { closedState, stateWords } from '../journal/read-run.js';
+import { closedState, readRun, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
 import { actionRequest, getInput, type ActionRequest } from './inputs.js';
 import { EXIT_MEANINGS, actionOutputs, jobSummary, type ActionResult } from './summary.js';
-import { inActionTerms } from './terms.js';
+import { actionTermsSink, inActionTerms } from './terms.js';
+import { failureOf } from './failure.js';
+import { openReportFile, writeReport } from '../commands/shared/report-file.js';
+import { familyOf } from '../commands/shared/resume.js';
+import { locksDir } from '../commands/shared/own-run.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -49,9 +53,12 @@ export async function runAction(io: ActionIo): Promise<number> {
   }
 
   const env: Record<string, string | undefined> = { ...io.env, ...(request.secret ? { PUSHCTL_APP_SECRET: request.secret } : {}), ...(request.journalDir ? { PUSHCTL_JOURNAL_DIR: request.journalDir } : {}) };
+  // What the commands print is said in the action's terms, line by line, before the secret filter.
+  const commandOut = actionTermsSink(stdout);
+  const commandErr = actionTermsSink(stderr);
   const ctx: Ctx = {
-    stdout,
-    stderr,
+    stdout: commandOut,
+    stderr: commandErr,
     get stdin(): Ctx['stdin'] {
       return process.stdin;
     },
@@ -73,6 +80,8 @@ export async function runAction(io: ActionIo): Promise<number> {
     result = { mode: request.mode, exitCode: expected ? error.exitCode : ExitCode.internal, skipped: false, messageIds: [], error: { message, ...(hint ? { hint } : {}) } };
   }
 
+  commandOut.flush();
+  commandErr.flush();
   if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
   if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
 
@@ -82,10 +91,11 @@ export async function runAction(io: ActionIo): Promise<number> {
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
     stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));
   }
+  const count = (n: number) => (result.advice?.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${result.advice?.unit}`);
   if (result.advice?.command) {
-    stdout.write(annotation('warning', `${result.advice.notSent} ${result.advice.unit} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${result.advice.command}${result.advice.inDoubt > 0 ? `; ${result.advice.inDoubt} in doubt (${result.advice.includeUnknownCommand})` : ''}`, { title: 'pushctl: recipients left' }));
+    stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${result.advice.command}${result.advice.inDoubt > 0 ? `; ${result.advice.inDoubt} in doubt (${result.advice.includeUnknownCommand})` : ''}`, { title: 'pushctl: recipients left' }));
   } else if (result.advice?.includeUnknownCommand) {
-    stdout.write(annotation('warning', `${result.advice.inDoubt} ${result.advice.unit} in doubt (the service may already have delivered): ${result.advice.includeUnknownCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
+    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (the service may already have delivered): ${result.advice.includeUnknownCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
   }
   // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
   scrubber.flush();
@@ -129,7 +139,12 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings, error: { message: 'the message is invalid' } };
     case 'skipped': {
       const { run } = outcome.skipped;
+      // The report the skipped run wrote is gone with its runner: the same report, rebuilt from its journal
+      // (read whole: the skip read it only for what it left). A report of its family may be replaced.
+      const report = request.report ? await openReportFile(request.report, ctx.cwd, { runIds: familyOf(run, ctx.env).map((member) => member.header.run_id) }) : undefined;
+      if (report) await writeReport(report, readRun(run.path, locksDir(ctx.env)).results, scrubber, run.header.run_id);
       return {
+        ...(report ? { report: report.path } : {}),
         ...base,
         exitCode: outcome.exitCode,
         skipped: true,
@@ -142,9 +157,12 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       };
     }
     case 'delivered': {
-      const rendered = deliveryOutcome(outcome);
-      printDelivery(rendered, {}, ctx, plainStyle);
       const { delivery } = outcome;
+      const rendered = deliveryOutcome(outcome);
+      // What is left is said once, in the action's terms (a re-run), by the annotation and the summary.
+      printDelivery({ ...rendered, advice: undefined }, {}, ctx, plainStyle);
+      const failed = outcome.exitCode !== 0 && !rendered.stopError ? failureOf(delivery.results) : undefined;
+      const failure = failed && { message: inActionTerms(failed.message), ...(failed.hint ? { hint: inActionTerms(failed.hint) } : {}) };
       return {
         ...base,
         exitCode: outcome.exitCode,
@@ -158,7 +176,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         ...(request.once ? { once: request.once } : {}),
         ...(outcome.resumedFrom ? { resumedFrom: outcome.resumedFrom } : {}),
         ...(rendered.stopError ? { error: { message: inActionTerms(rendered.stopError.message), ...(rendered.stopError.hint ? { hint: inActionTerms(rendered.stopError.hint) } : {}) } } : {}),
-        ...(outcome.exitCode !== 0 && !rendered.stopError ? { error: { message: outcomeLine(rendered.summary, outcome.exitCode) } } : {}),
+        ...(outcome.exitCode !== 0 && !rendered.stopError ? { error: failure ?? { message: outcomeLine(rendered.summary, outcome.exitCode) } } : {}),
       };
     }
   }

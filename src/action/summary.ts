@@ -47,14 +47,14 @@ export const EXIT_MEANINGS: Record<number, string> = {
 const OUTCOMES = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
 
 /**
- * The recipient count of each outcome; for an audience without client IDs (all devices, a condition) there
- * is nothing to count, so the outcome its one batch had holds the audience in words and the others 0.
+ * The client IDs of each outcome, always a number (a workflow can compare it); a message to all devices or by
+ * condition has none to count, so its audience is the `audience` output and its outcome the batches'.
  */
 function recipientOutputs(result: ActionResult): Record<(typeof OUTCOMES)[number], string> {
-  const { summary, audience } = result;
+  const { summary } = result;
   const out = { accepted: '0', rejected: '0', unknown: '0', not_sent: '0' };
   if (!summary) return out;
-  for (const o of OUTCOMES) out[o] = audience ? (summary.batches[o] > 0 ? audience : '0') : String(summary.recipients[o]);
+  for (const o of OUTCOMES) out[o] = String(summary.recipients[o]);
   return out;
 }
 
@@ -64,6 +64,7 @@ export function actionOutputs(result: ActionResult, delimiter?: string): string 
     outputEntry('message-ids', JSON.stringify(result.messageIds), delimiter),
     outputEntry('exit-code', String(result.exitCode), delimiter),
     ...OUTCOMES.map((o) => outputEntry(o.replace('_', '-'), recipients[o], delimiter)),
+    outputEntry('audience', result.audience ?? '', delimiter),
     outputEntry('report', result.report ?? '', delimiter),
     outputEntry('run-id', result.runId ?? '', delimiter),
     outputEntry('skipped', String(result.skipped), delimiter),
@@ -89,7 +90,8 @@ export function jobSummary(result: ActionResult): string {
   if (result.summary) {
     const { batches } = result.summary;
     const recipients = recipientOutputs(result);
-    lines.push(markdownTable(['outcome', 'batches', result.audience ? 'audience' : 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' ').replace('unknown', 'unknown (in doubt)'), batches[o], recipients[o]])), '\n');
+    const audience = result.audience;
+    lines.push(markdownTable(['outcome', 'batches', audience ? 'audience' : 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' ').replace('unknown', 'unknown (in doubt)'), batches[o], audience ? (batches[o] > 0 ? audience : '0') : recipients[o]])), '\n');
   }
   const findings = [...(result.errors ?? []).map((e) => ['error', e] as const), ...(result.warnings ?? []).map((w) => ['warning', w] as const)];
   if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(e.message)])), '\n');
@@ -106,8 +108,9 @@ function resendAdviceMarkdown(result: ActionResult): string {
   const unit = (n: number) => (advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`);
   const out: string[] = [];
   if (advice.command) {
+    const left = unit(advice.notSent);
     out.push(
-      `${unit(advice.notSent)} not sent. ${result.once ? 'Re-run this job: with the same `once` input and the journal directory restored from the cache, it sends exactly those.' : 'Set the `once` input (and cache `journal-dir`) so that re-running this job sends exactly those.'} From a machine that has the journal directory:\n\n${codeBlock(advice.command, 'sh')}\n`,
+      `${left[0]!.toUpperCase()}${left.slice(1)} not sent. ${result.once ? 'Re-run this job: with the same `once` input and the journal directory restored from the cache, it sends exactly those.' : 'Set the `once` input (and cache `journal-dir`) so that re-running this job sends exactly those.'} From a machine that has the journal directory:\n\n${codeBlock(advice.command, 'sh')}\n`,
     );
   }
   if (advice.includeUnknownCommand) {

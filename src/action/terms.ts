@@ -1,24 +1,54 @@
 // Messages written for the command line name its flags and variables; in the action the user set inputs.
 // Every message the action prints is said in the action's terms (SPEC section 10): its inputs, and a re-run
 // of the job rather than a command on a runner that is gone when the job ends.
+import type { TextSink } from '../context.js';
 
+/** First whole phrases (a list of ways to give one setting is one input), then single flags and variables. */
 const FLAG_TO_INPUT: [RegExp, string][] = [
-  [/--app-secret-file(?: <path>)?|--app-secret-stdin|PUSHCTL_APP_SECRET|the appSecret key/g, 'the app-secret input'],
-  [/--app-id(?: <id>)?|PUSHCTL_APP_ID/g, 'the app-id input'],
-  [/--base-url(?: <url>)?|PUSHCTL_BASE_URL/g, 'the base-url input'],
-  [/--region(?: <region>)?|PUSHCTL_REGION/g, 'the region input'],
-  [/--var(?: key=value)?/g, 'the vars input'],
-  [/--client-ids-file(?: <path>)?/g, 'the client-ids-file input'],
-  [/--report(?: <path>)?/g, 'the report input'],
-  [/--once(?: <key>)?/g, 'the once input'],
-  [/--strict/g, 'the strict input'],
-  [/--rate(?: <n>)?/g, 'the rate input'],
-  [/PUSHCTL_JOURNAL_DIR(?: \(or --journal\))?|--journal(?: <path>)?/g, 'the journal-dir input'],
+  [/set PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put "appSecret" in .*?\(mode 600\)/g, 'set the app-secret input to a repository secret'],
+  [/pass --app-id, set PUSHCTL_APP_ID, or put "appId" in .*?(?=;|$)/g, 'set the app-id input'],
+  [/, or pass --insecure if you really mean it/g, ''],
+  // A journal file on the runner is gone when the job ends: the run id beside it names the run.
+  [/ \((?:\/|[A-Za-z]:\\)[^()\n]*\.jsonl\)/g, ''],
+  [/(?:flag |env )?(?:--app-secret-file(?: <path>)?|--app-secret-stdin|PUSHCTL_APP_SECRET|the appSecret key)/g, 'the app-secret input'],
+  [/(?:flag |env )?(?:--app-id(?: <id>)?|PUSHCTL_APP_ID)/g, 'the app-id input'],
+  [/(?:flag |env )?(?:--base-url(?: <url>)?|PUSHCTL_BASE_URL)/g, 'the base-url input'],
+  [/(?:flag |env )?(?:--region(?: <region>)?|PUSHCTL_REGION)/g, 'the region input'],
+  [/(?:flag )?-f\/--file|(?:flag )?--file(?: <path>)?(?![\w-])/g, 'the file input'],
+  [/(?:flag )?--var(?: key=value)?(?![\w-])/g, 'the vars input'],
+  [/(?:flag )?--client-ids-file(?: <path>)?/g, 'the client-ids-file input'],
+  [/(?:flag )?--report(?: <path>)?(?![\w-])/g, 'the report input'],
+  [/(?:flag )?--once(?: <key>)?(?![\w-])/g, 'the once input'],
+  [/(?:flag )?--strict/g, 'the strict input'],
+  [/(?:flag )?--rate(?: <n>)?(?![\w-])/g, 'the rate input'],
+  [/(?:flag )?--dry-run/g, 'the dry-run input'],
+  [/PUSHCTL_JOURNAL_DIR(?: \(or --journal\))?|--journal(?: <path>)?(?![\w-])/g, 'the journal-dir input'],
 ];
 
 /** `text` with the CLI's flags and variables named as the action's inputs. */
 export function inActionTerms(text: string): string {
   let out = text;
   for (const [pattern, input] of FLAG_TO_INPUT) out = out.replace(pattern, input);
-  return out;
+  // "set the app-id input, or the app-id input": one input said once.
+  return out.replace(/(the ([\w-]+) input)((?:,? (?:or|and) |, )(?:pass |set )?the \2 input)+/g, '$1');
+}
+
+/** A sink that says every complete line in the action's terms; `flush` writes a last unfinished line. */
+export function actionTermsSink(sink: TextSink): TextSink & { flush(): void } {
+  let pending = '';
+  return {
+    write: (chunk: string) => {
+      pending += chunk;
+      const end = pending.lastIndexOf('\n');
+      if (end < 0) return true;
+      const lines = pending.slice(0, end + 1);
+      pending = pending.slice(end + 1);
+      return sink.write(inActionTerms(lines));
+    },
+    flush: () => {
+      if (pending !== '') sink.write(inActionTerms(pending));
+      pending = '';
+    },
+    ...(sink.isTTY !== undefined ? { isTTY: sink.isTTY } : {}),
+  };
 }

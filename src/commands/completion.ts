@@ -27,20 +27,24 @@ export function describeProgram(program: Command): CompletionTree {
   const help = program.createHelp();
   const commands = help.visibleCommands(program);
   const names = commands.map((c) => c.name()).filter((n) => n !== 'help');
+  return { name: program.name(), options: help.visibleOptions(program).map(describeOption), commands: commands.map((c) => describeCommand(c, names)) };
+}
+
+/** One command as `--help` shows it, with its own subcommands (`runs show`). */
+function describeCommand(c: Command, topNames: readonly string[]): CompletionCommand {
+  const help = c.createHelp();
+  const subcommands = help.visibleCommands(c).filter((s) => s.name() !== 'help');
   return {
-    name: program.name(),
-    options: help.visibleOptions(program).map(describeOption),
-    commands: commands.map((c): CompletionCommand => ({
-      name: c.name(),
-      description: c.description(),
-      // As `--help` shows them: the command's own options, then the program's (--verbose, --version).
-      options: [...c.createHelp().visibleOptions(c), ...c.createHelp().visibleGlobalOptions(c)].map(describeOption),
-      // `help <command>` completes command names; other arguments complete their declared choices.
-      arguments: c.registeredArguments.map((a) => {
-        const choices = c.name() === 'help' ? names : a.argChoices;
-        return { name: a.name(), ...(choices ? { choices } : {}) };
-      }),
-    })),
+    name: c.name(),
+    description: c.description(),
+    // As `--help` shows them: the command's own options, then the program's (--verbose, --version).
+    options: [...help.visibleOptions(c), ...help.visibleGlobalOptions(c)].map(describeOption),
+    // `help <command>` completes command names; other arguments complete their declared choices.
+    arguments: c.registeredArguments.map((a) => {
+      const choices = c.name() === 'help' ? topNames : a.argChoices;
+      return { name: a.name(), ...(choices ? { choices } : {}) };
+    }),
+    ...(subcommands.length > 0 ? { commands: subcommands.map((s) => describeCommand(s, topNames)) } : {}),
   };
 }
 

@@ -51,7 +51,7 @@ export interface RequestPage {
 }
 
 /** A `request` event carries the entry's JSON text, so that no reader serialises it again. */
-export type RequestLogEvent = { type: 'request'; seq: number; json: string } | { type: 'cleared' } | { type: 'closed' };
+export type RequestLogEvent = { type: 'request'; seq: number; json: string } | { type: 'removed'; seq: number } | { type: 'cleared' } | { type: 'closed' };
 
 export interface RequestLogOptions {
   /** Most entries kept. Default 10,000. */
@@ -130,6 +130,16 @@ export class RequestLog {
       pageBytes += item.bytes;
     }
     return { entries, next_before: nextBefore, total: this.size, matched };
+  }
+
+  /** Forgets one entry and tells the subscribers; returns it (its message_id), or undefined when none has `seq`. */
+  remove(seq: number): RequestLogEntry | undefined {
+    const at = this.items.findIndex((item, i) => i >= this.head && item?.seq === seq);
+    if (at < 0) return undefined;
+    const [item] = this.items.splice(at, 1);
+    this.bytes -= item!.bytes;
+    for (const listener of this.listeners) listener({ type: 'removed', seq });
+    return JSON.parse(item!.json) as RequestLogEntry;
   }
 
   clear(): number {

@@ -11,6 +11,7 @@ import { checkUniqueApps, DEMO_APP, EmulatorConfigError, type EmulatorApp } from
 import { Chaos, ChaosSpecError, parseChaosSpec } from './chaos.js';
 import type { Fleet } from './devices/fleet.js';
 import { hostGuard } from './host-guard.js';
+import { foreignOrigin } from './origin-guard.js';
 import { PUSH_PATH } from './push.js';
 import { RateWindow } from './rate-window.js';
 import { RequestLog } from './request-log.js';
@@ -19,7 +20,8 @@ import { openEvents } from './routes/events.js';
 import { health } from './routes/health.js';
 import { listDevices, showDevice } from './routes/devices.js';
 import { push } from './routes/push.js';
-import { listRequests } from './routes/requests.js';
+import { deleteRequest, listRequests } from './routes/requests.js';
+import { estimateAudience } from './routes/audience.js';
 import { setChaos, showChaos } from './routes/chaos.js';
 import { isPagePath, servePage } from './routes/page.js';
 import { createState, type EmulatorRequest, type EmulatorState, type Reply, type RouteCall } from './state.js';
@@ -44,6 +46,8 @@ const ROUTES: readonly Route[] = [
   { path: PUSH_PATH, below: true, methods: { POST: push } },
   { path: '/v1/emulator/messages', methods: { GET: listMessages, DELETE: clearMessages } },
   { path: '/v1/emulator/requests', methods: { GET: listRequests } },
+  { path: '/v1/emulator/requests', below: true, methods: { DELETE: deleteRequest } },
+  { path: '/v1/emulator/audience', methods: { GET: estimateAudience } },
   { path: '/v1/emulator/events', methods: { GET: openEvents } },
   { path: '/v1/emulator/chaos', methods: { GET: showChaos, PUT: setChaos } },
   { path: '/v1/emulator/devices', methods: { GET: listDevices } },
@@ -52,7 +56,8 @@ const ROUTES: readonly Route[] = [
   { path: '/', matches: isPagePath, methods: { GET: page } },
 ];
 
-const ROUTE_LIST = ROUTES.map((r) => `${Object.keys(r.methods).join('|')} ${r.path}${r.below ? (r.path === PUSH_PATH ? '/{AppID}' : '/{client_id}') : ''}`)
+const BELOW: Record<string, string> = { [PUSH_PATH]: '/{AppID}', '/v1/emulator/devices': '/{client_id}', '/v1/emulator/requests': '/{seq}' };
+const ROUTE_LIST = ROUTES.map((r) => `${Object.keys(r.methods).join('|')} ${r.path}${r.below ? BELOW[r.path] : ''}`)
   .join(', ');
 
 /** Finds the route of a request and calls it; pure apart from the state the route updates. */
@@ -163,14 +168,21 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     ...(options.fleet ? { fleet: options.fleet } : {}),
   });
   const refusedHost = hostGuard(host);
+  const scheme = options.tls ? 'https' : 'http';
+  /** A foreign Host (DNS rebinding) or a foreign Origin on a state-changing request (a cross-site page). */
+  const refusal = (req: IncomingMessage): EmulatorAnswer | undefined => {
+    const name = refusedHost(req.headers.host);
+    if (name !== undefined) return foreignHost(name, host);
+    const origin = foreignOrigin(req.method ?? 'GET', req.headers.origin, req.headers.host, scheme);
+    return origin === undefined ? undefined : foreignOriginAnswer(origin, req.method ?? 'POST', `${scheme}://${req.headers.host ?? host}`);
+  };
 
   // No request, however large or malformed, may stop the process: whatever throws becomes an HTTP 500.
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     try {
       readRequest(req, res, maxBodyBytes, state.now(), (request) => {
-        const refused = refusedHost(req.headers.host);
-        const reply = refused !== undefined ? foreignHost(refused, host) : dispatch(request, state);
+        const reply = refusal(req) ?? dispatch(request, state);
         if ('stream' in reply) reply.stream(req, res);
         else answer(req, res, reply, request.receivedAt!, started, options.log);
       });
@@ -245,6 +257,13 @@ function foreignHost(name: string, bound: string): EmulatorAnswer {
   return httpError(
     403,
     `Host "${clip(name)}" is not a loopback name: this emulator listens on ${bound} and answers only requests addressed to localhost, 127.0.0.1 or [::1], so a web page cannot reach it through DNS rebinding; use http://127.0.0.1:<port>/, or start it with --host ${clip(name)} to allow that name`,
+  );
+}
+
+function foreignOriginAnswer(origin: string, method: string, own: string): EmulatorAnswer {
+  return httpError(
+    403,
+    `Origin "${clip(origin)}" is not this emulator's (${clip(own)}): a ${method} from another web page is refused, so a site you visit cannot fill or clear the inbox; send from pushctl or curl (no Origin), or from the inbox page at ${clip(own)}/`,
   );
 }
 

@@ -115,6 +115,20 @@ export class MessageStore {
     return before - this.size;
   }
 
+  /** Forgets one kept message (deleted from the inbox page): devices' inboxes no longer hold it. */
+  remove(messageId: string): boolean {
+    const at = this.items.findIndex((m, i) => i >= this.head && m?.message_id === messageId);
+    if (at < 0) return false;
+    const [message] = this.items.splice(at, 1);
+    const [bytes] = this.sizes.splice(at, 1);
+    this.ids -= clientIdCount(message!);
+    this.bytes -= bytes ?? 0;
+    // Deleted, not dropped: the counts say what is kept and what the bound dropped.
+    this.accepted -= 1;
+    this.acceptedByApp.set(message!.app_id, (this.acceptedByApp.get(message!.app_id) ?? 1) - 1);
+    return true;
+  }
+
   private get size(): number {
     return this.items.length - this.head;
   }

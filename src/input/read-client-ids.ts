@@ -3,6 +3,7 @@ import { invalidMessageError, usageError } from '../errors.js';
 import { ClientIdCollector, ClientIdError, type ClientIdStore } from '../client/client-id-store.js';
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
+import { otherEncoding } from './text-encoding.js';
 
 export { ClientIdCollector, ClientIdError, ClientIdStore } from '../client/client-id-store.js';
 
@@ -87,6 +88,7 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
         continue;
       }
       sniffed = true;
+      refuseOtherEncoding(carry ? Buffer.concat([carry, chunk]) : chunk);
       if (looksLikeJournal(firstByte)) {
         lines.report = true;
         journal = carry ? [carry] : [];
@@ -197,6 +199,16 @@ function addLine(lines: LineCounter, bytes: Buffer, start: number, end: number, 
   }
   lines.add(bytes, start, end);
   return cr;
+}
+
+/** UTF-16 (a PowerShell `>` redirect) is not invalid bytes on some line: it is another encoding, named as such. */
+function refuseOtherEncoding(start: Buffer): void {
+  const other = otherEncoding(start);
+  if (!other) return;
+  throw invalidMessageError(
+    `the client-ID input is ${other.name} (${other.evidence}), not UTF-8`,
+    `save the file given to --client-ids-file as UTF-8 (e.g. iconv -f ${other.name.replace(' ', '')} -t UTF-8), one client ID per line`,
+  );
 }
 
 /** A first column that names client IDs: the header of a CSV export. */

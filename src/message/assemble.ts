@@ -2,7 +2,7 @@
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
 import type { ClientIdSource } from '../message/recipients.js';
 import { invalidMessageError, usageError } from '../errors.js';
-import { MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
+import { DURATION_EXAMPLES, MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
 import { FilePositionError, JsonSyntaxError, parseJson } from './parse-json.js';
 import { fillPlaceholders } from './placeholders.js';
 import { setOwn } from './own-key.js';
@@ -93,8 +93,11 @@ function parseFileJson(file: { name: string; text: string }, what: string): unkn
     if (error instanceof JsonSyntaxError) {
       const name = file.name === '-' ? 'stdin' : file.name;
       // YAML, TOML or plain text: saying where the JSON broke would not help; saying what is expected does.
-      const opener = file.text.replace(/^\uFEFF/, '').trimStart()[0];
-      if (opener !== undefined && opener !== '{' && opener !== '[') {
+      const start = file.text.replace(/^\uFEFF/, '').trimStart();
+      const opener = start[0];
+      // A comment before the object is JSON with a mistake in it, not another format.
+      const comment = start.startsWith('//') || start.startsWith('/*');
+      if (opener !== undefined && opener !== '{' && opener !== '[' && !comment) {
         throw invalidMessageError(
           `${what} ${name} is not JSON (it starts with ${JSON.stringify(opener)}, not "{"): ${what === 'message file' ? 'message files are JSON in the service\'s own shape' : 'it must be a JSON object'}`,
           what === 'message file' ? 'see the format with pushctl schema, or build the message from flags (pushctl send --help)' : 'write it as {"key": "value"}',
@@ -145,8 +148,11 @@ export function assembleMessage(input: AssembleInput): Assembled {
     if ((parseDurationMs(flags.ttl) ?? 0) > MAX_TTL_SECONDS * 1000) {
       throw usageError(`--ttl ${flags.ttl} is out of range`, `use 1 to ${MAX_TTL_SECONDS} seconds (the service's int), e.g. --ttl 28d`);
     }
+    const ms = parseDurationMs(flags.ttl);
+    if (ms === undefined) throw usageError(`--ttl ${JSON.stringify(flags.ttl)} is not a duration`, `use seconds (3600) or ${DURATION_EXAMPLES}`);
+    if (ms < 1000) throw usageError(`--ttl ${flags.ttl} is too short: time_to_live is at least 1 second`, 'e.g. --ttl 90s, or leave --ttl out for the service\'s default');
     const seconds = parseDurationSeconds(flags.ttl);
-    if (seconds === undefined) throw usageError(`--ttl ${JSON.stringify(flags.ttl)} is not a duration`, 'use seconds (3600) or 90s, 15m, 6h, 2d');
+    if (seconds === undefined) throw usageError(`--ttl ${flags.ttl} is not a whole number of seconds`, `round it, e.g. --ttl ${Math.round(ms / 1000)}`);
     message.time_to_live = seconds;
   }
 

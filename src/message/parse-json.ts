@@ -2,6 +2,7 @@
 // errors and none for others ("Unexpected token"), so on failure a small scanner finds the offset.
 
 import { CliError, ExitCode } from '../errors.js';
+import { jsonMistake, type JsonExpectation } from './json-mistake.js';
 
 export class JsonSyntaxError extends Error {
   constructor(
@@ -57,12 +58,17 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(source);
   } catch {
-    const offset = firstErrorOffset(source);
+    const { offset, expected } = firstJsonError(source);
     // `{"a": 1,}`: the parser stops at the closing bracket, but the mistake is the comma before it.
     const comma = trailingCommaBefore(source, offset);
     if (comma !== -1) {
       const at = lineAndColumn(source, comma);
       throw new JsonSyntaxError('trailing comma', at.line, at.column, `remove the comma at line ${at.line}, column ${at.column}: JSON allows no comma after the last entry`);
+    }
+    const mistake = jsonMistake(source, offset, expected);
+    if (mistake) {
+      const at = lineAndColumn(source, mistake.offset);
+      throw new JsonSyntaxError(mistake.reason, at.line, at.column, mistake.fix);
     }
     const { line, column } = lineAndColumn(source, offset);
     const reason = offset >= source.length ? 'unexpected end of JSON' : `unexpected ${JSON.stringify(source[offset])}`;
@@ -104,72 +110,85 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - start + 1 };
 }
 
+
 /** Offset of the first character at which `text` stops being valid JSON (its length if it ends early). */
 export function firstErrorOffset(text: string): number {
+  return firstJsonError(text).offset;
+}
+
+/** Where `text` stops being valid JSON, and what was expected there (`inside` a string, number or literal). */
+export function firstJsonError(text: string): { offset: number; expected: JsonExpectation } {
   let i = 0;
-  const fail = (): never => {
-    throw i;
+  const fail = (expected: JsonExpectation): never => {
+    throw { offset: i, expected };
   };
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[i] === ch) i++; else fail();
+    for (const ch of word) if (text[i] === ch) i++; else fail('inside');
   };
   const string = () => {
-    i = jsonStringEnd(text, i);
+    try {
+      i = jsonStringEnd(text, i);
+    } catch (at) {
+      i = at as number;
+      fail('inside');
+    }
   };
   const number = () => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!match || match[0] === '-' || match[0] === '') fail();
+    if (!match || match[0] === '-' || match[0] === '') fail('inside');
     i += match![0].length;
+  };
+  const object = (): void => {
+    i++;
+    ws();
+    if (text[i] === '}') return void i++;
+    for (;;) {
+      ws();
+      if (text[i] !== '"') fail('name');
+      string();
+      ws();
+      if (text[i] !== ':') fail('colon');
+      i++;
+      value();
+      ws();
+      if (text[i] === ',') { i++; continue; }
+      if (text[i] === '}') return void i++;
+      fail('comma-or-brace');
+    }
+  };
+  const array = (): void => {
+    i++;
+    ws();
+    if (text[i] === ']') return void i++;
+    for (;;) {
+      value();
+      ws();
+      if (text[i] === ',') { i++; continue; }
+      if (text[i] === ']') return void i++;
+      fail('comma-or-bracket');
+    }
   };
   const value = (): void => {
     ws();
     const ch = text[i];
-    if (ch === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        string();
-        ws();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') return void i++;
-        fail();
-      }
-    }
-    if (ch === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') return void i++;
-        fail();
-      }
-    }
+    if (ch === '{') return object();
+    if (ch === '[') return array();
     if (ch === '"') return string();
     if (ch === 't') return literal('true');
     if (ch === 'f') return literal('false');
     if (ch === 'n') return literal('null');
     if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
-    fail();
+    fail('value');
   };
   try {
     value();
     ws();
-    return i < text.length ? i : text.length;
-  } catch (offset) {
-    return typeof offset === 'number' ? offset : 0;
+    return { offset: i < text.length ? i : text.length, expected: 'end' };
+  } catch (error) {
+    return typeof error === 'object' && error !== null && 'offset' in error ? (error as { offset: number; expected: JsonExpectation }) : { offset: 0, expected: 'value' };
   }
 }
 

@@ -150,9 +150,10 @@ export const notificationSchema = z.strictObject({
   }),
 );
 
+// TextEncoder, not Buffer: the inbox page runs these rules in the browser, which has no Buffer.
 export const dataSchema = z.record(z.string(), z.string({ error: 'must be a string, number or boolean' })).check(
   rule<Record<string, string>>('data-size', (data) => {
-    const bytes = Buffer.byteLength(JSON.stringify(data), 'utf8');
+    const bytes = new TextEncoder().encode(JSON.stringify(data)).length;
     return bytes <= MAX_DATA_BYTES
       ? undefined
       : { message: `data is ${bytes} bytes of JSON; the service accepts at most ${MAX_DATA_BYTES}`, fix: `remove ${bytes - MAX_DATA_BYTES} bytes` };

@@ -53,7 +53,7 @@ export function messageWarnings(body: PushMessage): MessageIssue[] {
   }
 
   if (body.time_to_live > LONG_TTL_SECONDS) {
-    warn('time_to_live', 'long-ttl', `${body.time_to_live} seconds is over 28 days`, 'check the unit: --ttl takes 90s, 15m, 6h or 2d');
+    warn('time_to_live', 'long-ttl', `${body.time_to_live} seconds is over 28 days`, 'check the unit: --ttl takes 90s, 15m, 6h, 2d or 1w');
   }
   return warnings;
 }

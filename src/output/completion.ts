@@ -25,6 +25,8 @@ export interface CompletionCommand {
   description: string;
   options: readonly CompletionOption[];
   arguments?: readonly CompletionArgument[];
+  /** Its own commands (`runs show`): offered where its first argument goes, then completed as commands. */
+  commands?: readonly CompletionCommand[];
 }
 
 export interface CompletionTree {
@@ -41,7 +43,10 @@ export type Shell = (typeof SHELLS)[number];
 const isPath = (o: CompletionOption) => o.valueName !== undefined && /path|file/i.test(o.valueName);
 const longs = (options: readonly CompletionOption[]) => options.flatMap((o) => (o.long ? [o.long] : []));
 const names = (o: CompletionOption) => [o.short, o.long].filter((n): n is string => n !== undefined);
-const positionalChoices = (c: CompletionCommand) => c.arguments?.[0]?.choices;
+const positionalChoices = (c: CompletionCommand) => (c.commands ? c.commands.map((s) => s.name) : c.arguments?.[0]?.choices);
+/** Every command, its subcommands after it named as typed (`runs show`). */
+const flatten = (commands: readonly CompletionCommand[]): CompletionCommand[] =>
+  commands.flatMap((c) => [c, ...(c.commands ?? []).map((s) => ({ ...s, name: `${c.name} ${s.name}` }))]);
 /** The shell function's name: `pushctl` → `_pushctl`, anything unsafe replaced. */
 const fn = (tree: CompletionTree) => `_${tree.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 
@@ -73,7 +78,7 @@ function bashScript(tree: CompletionTree): string {
     ];
     const choices = positionalChoices(c);
     return [
-      `    ${c.name})`,
+      `    ${c.name.includes(' ') ? sq(c.name) : c.name})`,
       ...(prevCases.length ? ['      case "$prev" in', ...prevCases.map((l) => `  ${l}`), '      esac'] : []),
       choices
         ? `      if [[ "$cur" == -* ]]; then ${words(longs(c.options))}; else ${words(choices)}; fi`
@@ -89,15 +94,26 @@ ${f}() {
   for ((i = 1; i < COMP_CWORD; i++)); do
     if [[ "\${COMP_WORDS[i]}" != -* ]]; then cmd="\${COMP_WORDS[i]}"; break; fi
   done
-  case "$cmd" in
+${bashSubcommands(tree)}  case "$cmd" in
     "")
       if [[ "$cur" == -* ]]; then ${words(longs(tree.options))}; else ${words(tree.commands.map((c) => c.name))}; fi
       ;;
-${tree.commands.map(commandCase).join('\n')}
+${flatten(tree.commands).map(commandCase).join('\n')}
   esac
 }
 complete -F ${f} ${tree.name}
 `;
+}
+
+/** After the command, the first of its subcommands typed makes `cmd` "runs show". Empty when none has any. */
+function bashSubcommands(tree: CompletionTree): string {
+  const parents = tree.commands.filter((c) => c.commands);
+  if (parents.length === 0) return '';
+  const cases = parents.map((c) => {
+    const subs = c.commands!.map((s) => `${s.name}) cmd=${sq(`${c.name} ${s.name}`)}; break ;;`).join(' ');
+    return `    ${c.name}) for ((i++; i < COMP_CWORD; i++)); do case "\${COMP_WORDS[i]}" in ${subs} esac; done ;;`;
+  });
+  return `  case "$cmd" in\n${cases.join('\n')}\n  esac\n`;
 }
 
 /** Text inside an `_arguments` spec's [explanation] or a `_describe` entry. */
@@ -116,10 +132,34 @@ function zshOption(o: CompletionOption): string {
   return `${sq('*')}${flag}${sq(`${explanation}:${zshText(o.valueName ?? 'value')}:${action}`)}`;
 }
 
+/** A command with subcommands: its options and the subcommand's name, then the subcommand's own options. */
+function zshParentCase(c: CompletionCommand, specs: (lines: string[]) => string): string {
+  const state = `${c.name}-args`;
+  const names = c.commands!.map((s) => `${zshText(s.name)}\\:${zshText(s.description)}`).join(' ');
+  const subCases = c.commands!.map((s) => {
+    const choices = s.arguments?.[0]?.choices;
+    const positional = choices ? [sq(`1:${zshText(s.arguments![0]!.name)}:(${choices.map(zshText).join(' ')})`)] : [];
+    return `                ${s.name})\n                  _arguments -s \\\n${specs([...s.options.map(zshOption), ...positional]).replace(/^/gm, '              ')}\n                  ;;`;
+  });
+  return [
+    `        ${c.name})`,
+    `          _arguments -C -s \\\n${specs([...c.options.map(zshOption), sq(`1:command:((${names}))`), sq(`*:: :->${state}`)]).replace(/^/gm, '      ')}`,
+    '          case $state in',
+    `            ${state})`,
+    '              case $line[1] in',
+    ...subCases,
+    '              esac',
+    '              ;;',
+    '          esac',
+    '          ;;',
+  ].join('\n');
+}
+
 function zshScript(tree: CompletionTree): string {
   const f = fn(tree);
   const specs = (lines: string[]) => lines.map((l) => `    ${l}`).join(' \\\n');
   const commandCase = (c: CompletionCommand) => {
+    if (c.commands) return zshParentCase(c, specs);
     const choices = positionalChoices(c);
     const positional = choices ? [sq(`1:${zshText(c.arguments![0]!.name)}:(${choices.map(zshText).join(' ')})`)] : [];
     return `        ${c.name})\n          _arguments -s \\\n${specs([...c.options.map(zshOption), ...positional]).replace(/^/gm, '      ')}\n          ;;`;
@@ -184,9 +224,16 @@ function fishScript(tree: CompletionTree): string {
     ...tree.commands.map((c) => `${top} -a ${fq(c.name)} -d ${fq(c.description)}`),
   ];
   for (const c of tree.commands) {
-    const inCommand = `${base} -n ${fq(`__fish_seen_subcommand_from ${c.name}`)}`;
+    const seen = `__fish_seen_subcommand_from ${c.name}`;
+    const inCommand = `${base} -n ${fq(seen)}`;
     lines.push(...c.options.map((o) => fishOption(inCommand, o)));
-    const choices = positionalChoices(c);
+    for (const s of c.commands ?? []) {
+      const notYet = `${base} -n ${fq(`${seen}; and not __fish_seen_subcommand_from ${c.commands!.map((x) => x.name).join(' ')}`)}`;
+      lines.push(`${notYet} -a ${fq(s.name)} -d ${fq(s.description)}`);
+      const inSub = `${base} -n ${fq(`${seen}; and __fish_seen_subcommand_from ${s.name}`)}`;
+      lines.push(...s.options.map((o) => fishOption(inSub, o)));
+    }
+    const choices = c.commands ? undefined : positionalChoices(c);
     if (choices) lines.push(`${inCommand} -a ${fq(choices.join(' '))}`);
   }
   return `${lines.join('\n')}\n`;

@@ -216,7 +216,8 @@ export interface DeliveryOutcome {
 function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: string } {
   if (outcome.stopError) return outcome.stopError;
   const hints = codeHints(outcome.results);
-  if (outcome.advice?.command) hints.push(`send the ${outcome.advice.notSent} ${outcome.audience ? 'batches' : 'recipients'} not sent with: ${outcome.advice.command}`);
+  const left = outcome.advice && (outcome.audience ? `the message to ${outcome.audience}` : `the ${outcome.advice.notSent} recipient${outcome.advice.notSent === 1 ? '' : 's'} not sent`);
+  if (outcome.advice?.command) hints.push(`send ${left} with: ${outcome.advice.command}`);
   if (outcome.advice?.includeUnknownCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeUnknownCommand}`);
   const single = outcome.results.length === 1 ? outcome.results[0]! : undefined;
   const cause = single && single.status !== 'accepted' ? (single.code !== undefined ? describeCode(single.code, single.message) : single.reason) : undefined;

@@ -45,6 +45,8 @@ export interface ResolvedSettings {
   settings: Settings;
   sources: Partial<Record<SettingName, string>>;
   warnings: string[];
+  /** The profiles of the config file when none was chosen: a missing credential may be in one of them. */
+  unchosenProfiles?: string[];
 }
 
 export const defaultTimeout = '10s';
@@ -216,7 +218,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   // Unset optional settings are absent rather than undefined, so the object prints and compares cleanly.
   if (appId === undefined) delete settings.appId;
   if (appSecret === undefined) delete settings.appSecret;
-  return { settings, sources, warnings: [...(file?.warnings ?? [])] };
+  const unchosen = profile.name === undefined ? Object.keys(file?.config.profiles ?? {}) : [];
+  return { settings, sources, warnings: [...(file?.warnings ?? [])], ...(unchosen.length > 0 ? { unchosenProfiles: unchosen } : {}) };
 }
 
 /** Resolved settings with both credentials present. */
@@ -247,8 +250,15 @@ export function requireCredentials(resolved: ResolvedSettings): Credentials & Se
         `or put "appSecret" in ${where} (mode 600)`,
     );
   }
-  if (missing.length > 0) {
-    throw configError(`no ${missing.join(' and no ')} configured`, `supply ${ways.join('; supply ')}`);
+  if (missing.length === 0) return settings as Credentials & Settings;
+  const profiles = resolved.unchosenProfiles ?? [];
+  if (profiles.length > 0) {
+    // The credentials are likely in a profile the user forgot to choose: naming them is the fix.
+    const first = profiles[0]!;
+    throw configError(
+      `no ${missing.join(' and no ')} configured: ${settings.configFile ?? 'the config file'} has profiles ${profiles.join(', ')}, but none was chosen`,
+      `pick one with --profile ${first} or PUSHCTL_PROFILE=${first}; or supply ${ways.join('; supply ')}`,
+    );
   }
-  return settings as Credentials & Settings;
+  throw configError(`no ${missing.join(' and no ')} configured`, `supply ${ways.join('; supply ')}`);
 }

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 
 /** A duration with a unit, as `--timeout` takes it: `500ms`, `10s`, `1.5m`. In a file a bare number is ambiguous. */
-const durationSchema = z.string().check(z.regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/, { message: 'must be a duration with a unit, such as "10s" or "500ms"' }));
+const durationSchema = z.string().check(z.regex(/^\d+(\.\d+)?(ms|s|m|h|d|w)$/, { message: 'must be a duration with a unit, such as "10s" or "500ms"' }));
 
 const nonEmpty = z.string().check(z.minLength(1, { message: 'must not be empty' }));
 

@@ -75,8 +75,8 @@ describe('the pushctl GitHub Action', () => {
     expect(message!.body).toMatchObject({ notification: { title: 'Version 2.0', desc: 'Faster, better' } });
     expect(message!.delivered).toBe(true);
     expect(JSON.parse(run.outputs['message-ids']!)).toEqual([message!.message_id]);
-    // An --all message has no client IDs to count: the audience in words, never "0 recipients".
-    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: 'all devices', rejected: '0', unknown: '0', 'not-sent': '0', report: 'report.json', skipped: 'false', state: 'sent' });
+    // An --all message has no client IDs to count: the counts stay numbers, the audience is its own output.
+    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: '0', audience: 'all devices', rejected: '0', unknown: '0', 'not-sent': '0', report: 'report.json', skipped: 'false', state: 'sent' });
     expect(run.outputs['run-id']).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}$/);
     expect(run.summary).toContain('## pushctl send: succeeded');
     expect(run.summary).toContain(`\`${message!.message_id}\``);

@@ -94,6 +94,49 @@ describe('pushctl completion', () => {
     expect(complete('help', 'dr')).toEqual(['dry-run']);
   });
 
+  // Enumerated values and subcommands (issue 31): [words typed, what TAB offers].
+  const offers: [string[], string[]][] = [
+    [['send', '--type', ''], ['notification', 'data', '1', '2']],
+    [['send', '-t', 'd'], ['data']],
+    [['send', '--style', ''], ['system', 'button']],
+    [['send', '--region', ''], ['global', 'india']],
+    [['init', '--region', 'i'], ['india']],
+    [['runs', ''], ['show']],
+    [['runs', 'show', '--r'], ['--report']],
+    [['runs', '--limit', '5', 'show', '--j'], ['--json']],
+  ];
+
+  it.each(offers)('bash: pushctl %j offers %j', async (words, expected) => {
+    const file = join(dir, 'pushctl.bash');
+    writeFileSync(file, (await runCli(['completion', 'bash'])).stdout);
+    const offered = execFileSync(
+      'bash',
+      ['-c', `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _pushctl; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', file, 'pushctl', ...words],
+      { cwd: dir, encoding: 'utf8' },
+    ).split('\n').filter(Boolean);
+    expect(offered).toEqual(expected);
+  });
+
+  it.skipIf(!has('fish')).each(offers)('fish: pushctl %j offers %j', async (words, expected) => {
+    const file = join(dir, 'pushctl-offers.fish');
+    writeFileSync(file, (await runCli(['completion', 'fish'])).stdout);
+    // complete -C prints what TAB would offer for a command line, one "value<TAB>description" a line.
+    const line = ['pushctl', ...words].join(' ');
+    const offered = execFileSync('fish', ['-c', 'source $argv[1]; complete -C $argv[2]', file, line], { cwd: dir, encoding: 'utf8' })
+      .split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    expect([...offered].sort()).toEqual([...expected].sort());
+  });
+
+  it.skipIf(!has('zsh'))('zsh: the values of --type, --style and --region, and runs show with its own options', async () => {
+    const script = (await runCli(['completion', 'zsh'])).stdout;
+    expect(section('zsh', script, 'send')).toContain(':type:(notification data 1 2)');
+    expect(section('zsh', script, 'send')).toContain(':style:(system button)');
+    expect(section('zsh', script, 'send')).toContain(':region:(global india)');
+    const runs = script.slice(script.indexOf('\n        runs)\n'));
+    expect(runs).toMatch(/'1:command:\(\(show\\:print one run/);
+    expect(runs.slice(runs.indexOf('\n                show)\n'))).toContain('--report');
+  });
+
   it.skipIf(!has('zsh'))('zsh: the script parses (zsh -n)', async () => {
     const file = join(dir, '_pushctl');
     writeFileSync(file, (await runCli(['completion', 'zsh'])).stdout);

@@ -165,7 +165,7 @@ describe('examples/github-actions.yml', () => {
     expectAnnounced();
     const sent = emulator.messages(APP).find((m) => m.delivered)!;
     expect(JSON.parse(outputs.announce!['message-ids']!)).toEqual([sent.message_id]);
-    expect(results.at(-1)!.stdout).toContain(`message_ids ["${sent.message_id}"]`);
+    expect(results.at(-1)!.stdout).toContain(`announced to all devices, message_ids ["${sent.message_id}"]`);
     const upload = (job.steps as { uses?: string; with?: { path: string } }[]).find((s) => s.uses?.startsWith('actions/upload-artifact'));
     for (const path of upload!.with!.path.split('\n').filter(Boolean)) expect(existsSync(join(work, path.trim())), path).toBe(true);
     for (const r of results) expect((r.stdout + r.stderr).replace(`::add-mask::${SECRET}`, '')).not.toContain(SECRET);
@@ -175,10 +175,15 @@ describe('examples/github-actions.yml', () => {
     const first = await runJob(SECRET);
     expect(first.results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
     expect(first.outputs.announce!.skipped).toBe('false');
+    // A re-run's runner starts without the first attempt's files: the report is rebuilt from the journal.
+    const report = readFileSync(join(work, 'pushctl-report.json'), 'utf8');
+    rmSync(join(work, 'pushctl-report.json'));
     const again = await runJob(SECRET);
     expect(again.results.map((r) => r.code), again.results.map((r) => r.stderr + r.stdout).join('\n')).toEqual([0, 0, 0, 0]);
     expect(again.outputs.announce!.skipped).toBe('true');
     expect(again.outputs.announce!['message-ids']).toBe(first.outputs.announce!['message-ids']);
+    expect(again.outputs.announce!.report).toBe('pushctl-report.json');
+    expect(JSON.parse(readFileSync(join(work, 'pushctl-report.json'), 'utf8'))).toEqual(JSON.parse(report));
     expect(emulator.messages(APP).filter((m) => m.delivered)).toHaveLength(1);
     const steps = job.steps as Step[];
     const restore = steps.find((step) => step.uses?.startsWith('actions/cache/restore@'));

@@ -8,17 +8,24 @@ import type { Page } from 'playwright-core';
 import { browserFound, startInbox, type Inbox, openInbox } from '../helpers/inbox-browser.js';
 import { runCli } from '../helpers/run-cli.js';
 import { shellWords } from '../helpers/shell-words.js';
+import { fieldOfPath, inPanelTerms } from '../../src/emulator/web/panel-terms.js';
 
 let inbox: Inbox;
 let page: Page;
 
-/** The error lines `pushctl validate` prints (the indented lines under `errors:`). */
+/**
+ * The error lines `pushctl validate` prints (the indented lines under `errors:`), as the panel says them
+ * (issue 31): the field's label where the CLI names the JSON path, the panel's fields for its flags.
+ */
 async function validateErrors(...args: string[]): Promise<string[]> {
   const result = await runCli(['validate', ...args], { env: inbox.env(), cwd: inbox.dir });
   expect(result.code).toBe(3);
   const lines = (result.stderr.split('errors:\n')[1] ?? '').split('\n');
   const end = lines.findIndex((line) => !line.startsWith('  '));
-  return lines.slice(0, end < 0 ? undefined : end).map((line) => line.trim());
+  return lines
+    .slice(0, end < 0 ? undefined : end)
+    .map((line) => line.trim().replace(/^([\w.[\]]+): /, (named, path: string) => (fieldOfPath(path) ? `${fieldOfPath(path)!.label}: ` : named)))
+    .map(inPanelTerms);
 }
 
 async function compose(fields: Record<string, string>): Promise<void> {

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, syntheticFleet, type Emulator } from '../../src/emulator/index.js';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
 import { shellWords } from '../helpers/shell-words.js';
 
@@ -63,7 +63,8 @@ const exported: Record<string, string> = {};
 const here = (text: string) => text.replaceAll('127.0.0.1:8787', new URL(emulator.url).host);
 
 beforeAll(async () => {
-  emulator = await createEmulator({ port: 0, rate: 0 });
+  // The README's emulator: `pushctl serve --fleet 1000`, whose devices are device-000001 to device-001000.
+  emulator = await createEmulator({ port: 0, rate: 0, fleet: syntheticFleet(1000, 1) });
   dir = mkdtempSync(join(tmpdir(), 'pushctl-readme-'));
   // The examples read the repository's own files (examples/ids.txt, devices.csv, the template), as they do
   // on a fresh clone; nothing is made up for them here.
@@ -155,8 +156,18 @@ describe('README examples', () => {
     it(`runs: ${line}`, async () => {
       const r = await runCli(args(), { env: env(), cwd: dir });
       expect(r.code, r.stderr).toBe(0);
+      // Client IDs in an example are devices of the documented fleet: the send reaches every one it names.
+      const words = line.startsWith('pushctl send ') ? shellWords(line) : [];
+      const from = words.indexOf('--client-id');
+      const upTo = words.findIndex((word, i) => i > from && word.startsWith('-'));
+      const named = from < 0 ? undefined : words.slice(from + 1, upTo < 0 ? undefined : upTo).flatMap((word) => word.split(',')).filter(Boolean);
+      if (named) expect(emulator.messages().at(-1)?.reached, `${line} reaches the fleet's devices`).toBe(named.length);
     });
   }
+
+  it('no shell line needs a run id it did not make: a pasted line works on its own', () => {
+    expect(lines.filter((l) => SAMPLE_RUN_ID.test(l))).toEqual([]);
+  });
 
   it('npm run demo: the command it prints works while its emulator runs, Ctrl-C stops it, and no journal reaches the state directory', async () => {
     const state = mkdtempSync(join(tmpdir(), 'pushctl-demo-state-'));
@@ -253,6 +264,45 @@ describe('README examples', () => {
   });
 });
 
+/**
+ * A document with what differs from run to run made alike: message ids, run ids, times in file names, the
+ * journal's directory and the emulator's port. Everything else must be what the README shows.
+ */
+function normalised(document: unknown): unknown {
+  const text = JSON.stringify(document)
+    .replace(/emu-[0-9a-f-]{36}/g, 'emu-<id>')
+    .replace(/\b\d{8}-\d{6}-[0-9a-f]{4}\b/g, '<run-id>')
+    .replace(/pushctl-report-[\dT:-]+Z\.json/g, 'pushctl-report-<time>.json')
+    .replace(/"\/[^"]*\/runs\/<run-id>\.jsonl"/g, '"<journal>"')
+    .replaceAll(new URL(emulator.url).host, '127.0.0.1:8787');
+  return JSON.parse(text);
+}
+
+describe('README text samples', () => {
+  it('each is the end of what its command prints, against the emulator its comment names, from a real run', async () => {
+    const samples = [...readme.matchAll(/<!-- stderr of: (.+?) against `pushctl serve (.+?)` -->\n```text\n([\s\S]*?)```/g)];
+    expect(samples.length).toBe(blocks('text').length);
+    for (const [, command, serveArgs, shown] of samples) {
+      // A fresh emulator per sample: its chaos generator starts at the seed, so the faults are the sample's.
+      const chaos = /--chaos (\S+)/.exec(serveArgs!)?.[1];
+      const seed = /--chaos-seed (\d+)/.exec(serveArgs!)?.[1];
+      const own = await createEmulator({ port: 0, rate: 0, ...(chaos ? { chaos } : {}), ...(seed ? { chaosSeed: Number(seed) } : {}) });
+      const work = mkdtempSync(join(tmpdir(), 'pushctl-readme-text-'));
+      try {
+        const script = `set -euo pipefail; pushctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }; ${command!}`;
+        const r = await spawnAsync('bash', ['-c', script], { cwd: work, env: { ...env(), PUSHCTL_BASE_URL: own.url } });
+        const expected = shown!.trimEnd().split('\n');
+        const printed = r.stderr.trimEnd().split('\n').slice(-expected.length);
+        const alike = (text: string[]) => text.map((line) => line.replace(/\b\d{8}-\d{6}-[0-9a-f]{4}\b/g, '<run-id>'));
+        expect(alike(printed), r.stderr).toEqual(alike(expected));
+      } finally {
+        await own.close();
+        rmSync(work, { recursive: true, force: true });
+      }
+    }
+  });
+});
+
 describe('README JSON examples', () => {
   const jsonBlocks = blocks('json').map((b) => JSON.parse(b) as Record<string, unknown>);
   const find = (key: string) => jsonBlocks.find((b) => key in b)!;
@@ -275,17 +325,19 @@ describe('README JSON examples', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 
-  it('the --json and report examples have the shape pushctl prints', async () => {
-    // A run of two batches with --report, so the document carries every key but the resend command.
-    writeFileSync(join(dir, 'two.txt'), 'a\nb\n');
-    const r = await runCli(['send', '--client-ids-file', 'two.txt', '--batch-size', '1', '--title', 'x', '--json', '--report', 'shape.json'], { env: env(), cwd: dir });
-    expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-    const documented = find('message_ids');
-    // The README also shows the keys that appear only when something failed or is left to resend.
-    expect(Object.keys(documented).sort()).toEqual([...new Set([...Object.keys(doc), 'audience', 'resumed_from', 'resend_command', 'in_doubt', 'include_unknown_command', 'error'])].sort());
-    expect(Object.keys((documented.batches as object[])[0]!).sort()).toEqual(Object.keys((doc.batches as object[])[0]!).sort());
-    const report = JSON.parse(readFileSync(join(dir, 'shape.json'), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(find('not_sent')).sort()).toEqual(Object.keys(report).sort());
+  it('every other JSON block is the output of the command its comment names, from a real run', async () => {
+    // Each sample is preceded by `<!-- output of: <command> -->`; the commands run in order in one directory
+    // (a later one may read a file an earlier one wrote), against the README's emulator.
+    const samples = [...readme.matchAll(/<!-- output of: (.+?) -->\n```json\n([\s\S]*?)```/g)].map((m) => ({ command: m[1]!, shown: m[2]! }));
+    // The others: the config file, the "$schema" line, and the MCP client entry (test/e2e/mcp.test.ts starts it).
+    expect(samples.length + 3).toBe(blocks('json').length);
+    const work = mkdtempSync(join(tmpdir(), 'pushctl-readme-samples-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    for (const { command, shown } of samples) {
+      const script = `pushctl() { ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"; }; ${here(command)}`;
+      const r = await spawnAsync('bash', ['-c', script], { cwd: work, env: env() });
+      expect(r.stdout, `${command}: ${r.stderr}`).not.toBe('');
+      expect(normalised(JSON.parse(r.stdout)), command).toEqual(normalised(JSON.parse(shown)));
+    }
   });
 });

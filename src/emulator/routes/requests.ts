@@ -4,6 +4,15 @@ import type { RequestQuery } from '../request-log.js';
 import type { RouteCall } from '../state.js';
 import { wholeNumberParam } from './query.js';
 
+/** `DELETE /v1/emulator/requests/{seq}`: forgets one entry, and the message it stored (devices' inboxes too). */
+export function deleteRequest({ rest, state }: RouteCall): EmulatorAnswer {
+  if (!/^\d{1,15}$/.test(rest)) return httpError(400, `the entry's seq must be a whole number, got "${clip(rest)}"`);
+  const entry = state.log.remove(Number(rest));
+  if (!entry) return httpError(404, `no entry ${rest}: it was deleted, cleared or dropped past the log's bound`);
+  if (entry.message_id) state.store.remove(entry.message_id);
+  return ok({ deleted: Number(rest) }, `deleted entry ${rest}`);
+}
+
 export function listRequests({ query, state }: RouteCall): EmulatorAnswer {
   const limit = wholeNumberParam(query, 'limit');
   const before = wholeNumberParam(query, 'before');

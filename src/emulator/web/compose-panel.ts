@@ -8,11 +8,31 @@ import { assembleMessage, type Assembled } from '../../message/assemble.js';
 import type { MessageIssue, ValidationResult } from '../../message/types.js';
 import { validateMessage } from '../../message/validate.js';
 import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from './compose-flags.js';
+import { estimateAudience } from './audience-estimate.js';
+import { dataRowsText, wireDataRows } from './data-rows.js';
+import { EDIT_EVENT } from './entry-card.js';
+import { fieldOfMessage, fieldOfPath, inPanelTerms, type PanelField } from './panel-terms.js';
 import { $, button, copyButton, el, plural } from './dom.js';
 import { dataTable, phone } from './phone.js';
 import { hashOfMessage } from './url-state.js';
 
-type Outcome = { failure: { message: string; hint?: string } } | { assembled: Assembled; result: ValidationResult };
+/** One finding, with the panel's field it is about (marked on that input) when it has one. */
+interface Finding {
+  field?: PanelField;
+  /** The data key a finding under `data.<key>` is about: its row is marked. */
+  dataKey?: string;
+  /** The JSON path, shown on hover: what `pushctl validate` names. */
+  path?: string;
+  message: string;
+  fix?: string;
+}
+
+/** What the panel's input comes to: the findings that stop it (every one), and the message when it assembles. */
+interface Outcome {
+  failures: Finding[];
+  assembled?: Assembled;
+  result?: ValidationResult;
+}
 
 const form = () => $<HTMLElement>('#compose-fields');
 const jsonArea = () => $<HTMLTextAreaElement>('#compose-json');
@@ -23,28 +43,82 @@ function readFields(): ComposeFields {
   for (const input of form().querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[name]')) {
     fields[input.name] = input.value;
   }
+  fields.data = dataRowsText();
   // Dry run sits beside the send button: it applies to pasted JSON as well as to the fields.
   fields.dryRun = $<HTMLInputElement>('#compose-dry-run').checked;
   return fields as unknown as ComposeFields;
 }
 
-/** The message as the CLI would build and check it: the same functions `pushctl validate` calls. */
+const failure = (error: unknown): Finding => {
+  const { message, hint } = error as { message: string; hint?: string };
+  const named = fieldOfMessage(message);
+  return { ...(named ? { field: named.field } : {}), message: inPanelTerms(message), ...(hint ? { fix: inPanelTerms(hint) } : {}) };
+};
+
+/**
+ * The message as the CLI would build and check it (the same functions `pushctl validate` calls). The CLI
+ * stops at the first flag it cannot read; the panel sets that field aside and reads the others, so a bad
+ * TTL does not hide a bad country.
+ */
 function evaluate(fields: ComposeFields): Outcome {
-  try {
-    const assembled =
-      mode === 'json' ? assembleMessage({ flags: {}, file: { name: '(pasted)', text: jsonArea().value } }) : assembleMessage({ flags: flagsOf(flagWords(fields)) });
-    return { assembled, result: validateMessage(assembled.message) };
-  } catch (error) {
-    const { message, hint } = error as { message: string; hint?: string };
-    return { failure: { message, ...(hint ? { hint } : {}) } };
+  if (mode === 'json') {
+    try {
+      const assembled = assembleMessage({ flags: {}, file: { name: '(pasted)', text: jsonArea().value } });
+      return { failures: [], assembled, result: validateMessage(assembled.message) };
+    } catch (error) {
+      return { failures: [{ ...failure(error), field: undefined }] };
+    }
+  }
+  let words = flagWords(fields);
+  const failures: Finding[] = [];
+  for (;;) {
+    try {
+      const assembled = assembleMessage({ flags: flagsOf(words) });
+      return { failures, assembled, result: validateMessage(assembled.message) };
+    } catch (error) {
+      const found = failure(error);
+      failures.push(found);
+      const flag = fieldOfMessage((error as Error).message)?.flag;
+      const rest = words.filter(([word]) => word !== flag);
+      if (flag === undefined || rest.length === words.length) return { failures };
+      words = rest;
+    }
   }
 }
 
-/** `path: message — fix`, as `pushctl validate` prints each finding. */
-const issueLine = (issue: MessageIssue): string => `${issue.path ? `${issue.path}: ` : ''}${issue.message}${issue.fix ? ` — ${issue.fix}` : ''}`;
+/** A validator's finding, named by the panel's field. */
+const fromIssue = (issue: MessageIssue): Finding => {
+  const field = fieldOfPath(issue.path);
+  const dataKey = /^data\.(.+)$/.exec(issue.path)?.[1];
+  return { ...(field ? { field } : {}), ...(dataKey ? { dataKey } : {}), path: issue.path, message: inPanelTerms(issue.message), ...(issue.fix ? { fix: inPanelTerms(issue.fix) } : {}) };
+};
 
-function issueList(title: string, issues: readonly MessageIssue[], className: string): HTMLElement | false {
-  return issues.length > 0 && el('div', `issues ${className}`, el('h4', '', title), el('ul', '', ...issues.map((i) => el('li', '', issueLine(i)))));
+/** `field: message — fix`; the JSON path on hover. */
+function findingItem(finding: Finding): HTMLElement {
+  const item = el('li', '', `${finding.field ? `${finding.field.label}: ` : ''}${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`);
+  if (finding.path) item.title = finding.path;
+  return item;
+}
+
+function findingList(title: string, findings: readonly Finding[], className: string): HTMLElement | false {
+  return findings.length > 0 && el('div', `issues ${className}`, el('h4', '', title), el('ul', '', ...findings.map(findingItem)));
+}
+
+/** Marks the inputs the errors are about (and unmarks the rest), so the eye finds them in the form. */
+function markFields(errors: readonly Finding[]): void {
+  const names = new Set(errors.flatMap((e) => (e.field ? [e.field.name] : [])));
+  for (const input of form().querySelectorAll<HTMLElement>('[name]')) {
+    const bad = names.has(input.getAttribute('name')!) && input.getAttribute('name') !== 'data';
+    input.classList.toggle('invalid', bad);
+    if (bad) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+  const keys = new Set(errors.flatMap((e) => (e.dataKey ? [e.dataKey] : [])));
+  const wholeData = errors.some((e) => e.field?.name === 'data' && !e.dataKey);
+  for (const row of document.querySelectorAll<HTMLElement>('#compose-data-rows .data-row')) {
+    const bad = wholeData || keys.has(row.querySelector<HTMLInputElement>('.data-key')!.value.trim());
+    for (const input of row.querySelectorAll('input')) input.classList.toggle('invalid', bad);
+  }
 }
 
 function destination(fields: ComposeFields) {
@@ -53,6 +127,38 @@ function destination(fields: ComposeFields) {
 
 let latest: Outcome | undefined;
 
+function showVerdict(outcome: Outcome): void {
+  const verdict = $('#compose-verdict');
+  const errors = [...outcome.failures, ...(outcome.result?.errors ?? []).map(fromIssue)];
+  const warnings = (outcome.result?.warnings ?? []).map(fromIssue);
+  markFields(errors);
+  verdict.className = `verdict ${errors.length ? 'bad' : 'good'}`;
+  // The CLI prints what it normalised only for a valid message: beside errors it would read as one.
+  const notes = errors.length === 0 && outcome.assembled && outcome.result
+    ? [...outcome.assembled.notes, ...outcome.result.notes].filter((n) => !(n.path === 'type' && n.rule === 'default')).map(fromIssue)
+    : [];
+  verdict.replaceChildren(
+    el(
+      'div',
+      '',
+      el('strong', 'verdict-line', errors.length ? `invalid: ${plural(errors.length, 'error')}, nothing would be sent` : `valid${warnings.length ? ` (${plural(warnings.length, 'warning')})` : ''}`),
+      findingList('errors', errors, 'errors'),
+      findingList('warnings', warnings, 'warnings'),
+      findingList('normalised', notes, 'notes'),
+    ),
+  );
+}
+
+function showPreview(outcome: Outcome, fields: ComposeFields): void {
+  const preview = $('#compose-preview');
+  if (!outcome.assembled || !outcome.result) return void preview.replaceChildren();
+  // The preview draws what was typed even while it has errors: the phone shows what it can.
+  const shown = (outcome.result.body ?? outcome.assembled.message) as { notification?: unknown; data?: unknown };
+  const notification = typeof shown.notification === 'object' && shown.notification !== null ? (shown.notification as Record<string, unknown>) : undefined;
+  const data = typeof shown.data === 'object' && shown.data !== null ? (shown.data as Record<string, unknown>) : undefined;
+  preview.replaceChildren(notification ? phone(destination(fields).appId, new Date(), notification) : data ? dataTable(data) : el('p', 'muted', 'nothing to preview yet'));
+}
+
 function update(): void {
   const fields = readFields();
   form().dataset.type = fields.type;
@@ -60,52 +166,38 @@ function update(): void {
   form().dataset.style = fields.style;
   form().dataset.onTap = fields.onTap;
   const outcome = (latest = evaluate(fields));
-  const verdict = $('#compose-verdict');
-  const preview = $('#compose-preview');
-  if ('failure' in outcome) {
-    verdict.className = 'verdict bad';
-    verdict.replaceChildren(el('strong', 'verdict-line', outcome.failure.message));
-    if (outcome.failure.hint) verdict.append(el('div', 'hint', `hint: ${outcome.failure.hint}`));
-    preview.replaceChildren();
-  } else {
-    const { result, assembled } = outcome;
-    const errors = result.errors.length;
-    verdict.className = `verdict ${errors ? 'bad' : 'good'}`;
-    verdict.replaceChildren(
-      el(
-        'div',
-        '',
-        el('strong', 'verdict-line', errors ? `invalid: ${plural(errors, 'error')}, nothing would be sent` : `valid${result.warnings.length ? ` (${plural(result.warnings.length, 'warning')})` : ''}`),
-        issueList('errors', result.errors, 'errors'),
-        issueList('warnings', result.warnings, 'warnings'),
-        // The kind select already says what the CLI's "no --type given" note would.
-        issueList('normalised', [...assembled.notes, ...result.notes].filter((n) => !(n.path === 'type' && n.rule === 'default')), 'notes'),
-      ),
-    );
-    // The preview draws what was typed even while it has errors: the phone shows what it can.
-    const shown = (result.body ?? assembled.message) as { notification?: unknown; data?: unknown };
-    const notification = typeof shown.notification === 'object' && shown.notification !== null ? (shown.notification as Record<string, unknown>) : undefined;
-    const data = typeof shown.data === 'object' && shown.data !== null ? (shown.data as Record<string, unknown>) : undefined;
-    preview.replaceChildren(notification ? phone(destination(fields).appId, new Date(), notification) : data ? dataTable(data) : el('p', 'muted', 'nothing to preview yet'));
-  }
+  showVerdict(outcome);
+  showPreview(outcome, fields);
+  estimateAudience(outcome.assembled?.message);
   const to = destination(fields);
   $('#compose-command').textContent = mode === 'json' ? sendJsonCommand(jsonArea().value.trim(), to) : sendCommand(flagWords(fields), to);
-  $<HTMLButtonElement>('#compose-send').disabled = 'failure' in outcome || outcome.result.errors.length > 0;
+  $<HTMLButtonElement>('#compose-send').disabled = !sendable(outcome);
   $<HTMLButtonElement>('#compose-send').textContent = fields.dryRun ? 'dry run on this emulator' : 'send to this emulator';
 }
+
+const sendable = (outcome: Outcome) => outcome.failures.length === 0 && outcome.result !== undefined && outcome.result.errors.length === 0;
 
 async function send(): Promise<void> {
   const outcome = latest;
   const status = $('#compose-status');
-  if (!outcome || 'failure' in outcome || !outcome.result.body) return;
+  if (!outcome || !sendable(outcome) || !outcome.result?.body) return;
   const fields = readFields();
+  const secret = $<HTMLInputElement>('#compose-secret');
+  if (secret.value === '') {
+    // The service answers 21003 to no secret: say so before asking it.
+    status.replaceChildren(el('span', 'bad', 'type the app secret first (the demo app\'s is demo-secret)'));
+    secret.classList.add('invalid');
+    secret.focus();
+    return;
+  }
+  secret.classList.remove('invalid');
   const { appId } = destination(fields);
   const body = fields.dryRun ? { ...outcome.result.body, dry_run: true } : outcome.result.body;
   status.replaceChildren('sending…');
   try {
     const answer = await fetch(`/v1/message/push/${encodeURIComponent(appId)}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: $<HTMLInputElement>('#compose-secret').value },
+      headers: { 'content-type': 'application/json', authorization: secret.value },
       body: JSON.stringify(body),
     });
     const json = (await answer.json()) as { status?: number; message?: string; result?: { message_id?: string } };
@@ -123,7 +215,7 @@ async function send(): Promise<void> {
 }
 
 function setMode(next: 'fields' | 'json'): void {
-  if (next === 'json' && mode === 'fields' && latest && !('failure' in latest)) {
+  if (next === 'json' && mode === 'fields' && latest?.assembled && latest.result) {
     // The JSON starts as what the fields built, so a message can be begun with fields and finished by hand.
     jsonArea().value = JSON.stringify(latest.result.body ?? latest.assembled.message, null, 2);
   }
@@ -140,8 +232,24 @@ export function toggleCompose(open = $('#compose').hidden): void {
   if (open) update();
 }
 
+/** Opens an entry's message in the JSON tab, to change it and send it again. */
+function editInCompose(json: string): void {
+  toggleCompose(true);
+  setMode('json');
+  jsonArea().value = json;
+  update();
+  $('#compose').scrollIntoView({ block: 'start' });
+}
+
 export function wireCompose(): void {
-  $('#compose').addEventListener('input', (event) => event.target !== $('#compose-secret') && update());
+  $('#compose').addEventListener('input', (event) => {
+    if (event.target === $('#compose-secret')) return;
+    // A new message: the answer to the last one no longer describes it.
+    $('#compose-status').replaceChildren();
+    update();
+  });
+  wireDataRows(update);
+  document.addEventListener(EDIT_EVENT, (event) => editInCompose((event as CustomEvent<string>).detail));
   for (const tab of document.querySelectorAll<HTMLButtonElement>('#compose .tab')) tab.addEventListener('click', () => setMode(tab.dataset.mode as 'fields' | 'json'));
   $('#compose-toggle').addEventListener('click', () => toggleCompose());
   $('#compose-send').addEventListener('click', () => void send());

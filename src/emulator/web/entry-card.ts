@@ -3,10 +3,21 @@
 // One answered push request as the inbox lists it: verdict, phone preview or data table, the facts
 // (audience, reach, TTL, warnings under their own labels), and the exact JSON with a copy button.
 import type { RequestLogEntry } from '../request-log.js';
-import { copyButton, el, num, plural } from './dom.js';
+import { button, copyButton, el, num, plural } from './dom.js';
 import { escapeInvisibleInJson, showInvisible } from './invisible-characters.js';
 import { dataTable, phone } from './phone.js';
 import { hashOfMessage } from './url-state.js';
+
+/** Dispatched on the document with an entry's JSON: the compose panel opens it to edit and send again. */
+export const EDIT_EVENT = 'pushctl-edit-in-compose';
+
+/** An entry's own actions: open its message in compose, and delete it (from every open page). */
+function entryActions(entry: Entry, json: string): HTMLElement {
+  const actions = el('div', 'entry-actions');
+  if (entry.body) actions.append(button('edit in compose', () => document.dispatchEvent(new CustomEvent(EDIT_EVENT, { detail: json })), 'edit'));
+  actions.append(button('delete', () => void fetch(`/v1/emulator/requests/${entry.seq}`, { method: 'DELETE' }), 'delete'));
+  return actions;
+}
 
 /** A request-log entry as the API sends it, with the body's shape the page reads. */
 export type Entry = Omit<RequestLogEntry, 'body'> & { body?: Body; would_reach?: number };
@@ -110,7 +121,7 @@ export function card(entry: Entry, open = false): HTMLElement {
   const json = entry.body ? JSON.stringify(entry.body, null, 2) : (entry.body_text ?? '');
   const details = el('details', 'json', el('summary', '', 'JSON'), copyButton('copy', () => escapeInvisibleInJson(json)), el('pre', '', json));
   details.open = open;
-  const article = el('article', `entry ${entry.outcome}`, meta, main, details);
+  const article = el('article', `entry ${entry.outcome}`, meta, main, details, entryActions(entry, json));
   article.dataset.seq = String(entry.seq);
   if (entry.message_id) article.dataset.messageId = showInvisible(entry.message_id);
   return article;

@@ -6,7 +6,8 @@ import type { Entry } from './entry-card.js';
 import { toggleCompose, wireCompose } from './compose-panel.js';
 import { loadDevices, refreshDevices, wireDevices } from './devices-panel.js';
 import { $, num } from './dom.js';
-import { addLive, counts, route, wireList } from './request-list.js';
+import { addLive, counts, removeEntry, route, wireList } from './request-list.js';
+import { forgetUnread } from './unread.js';
 
 function connect(): void {
   const events = new EventSource('/v1/emulator/events');
@@ -17,7 +18,11 @@ function connect(): void {
     addLive(JSON.parse((event as MessageEvent<string>).data) as Entry);
     refreshDevices();
   });
-  events.addEventListener('cleared', () => route());
+  events.addEventListener('removed', (event) => {
+    removeEntry((JSON.parse((event as MessageEvent<string>).data) as { seq: number }).seq);
+    refreshDevices();
+  });
+  events.addEventListener('cleared', () => (forgetUnread(), route()));
   // A reader that fell far behind is told how many entries it missed: load the list afresh.
   events.addEventListener('skipped', () => route());
 }

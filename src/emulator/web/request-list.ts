@@ -6,6 +6,7 @@ import { matches, type RequestLogEntry } from '../request-log.js';
 import { card, type Entry } from './entry-card.js';
 import { $, button, el, num } from './dom.js';
 import { showInvisible } from './invisible-characters.js';
+import { markUnread, read } from './unread.js';
 import { countLabel, FILTER_NAMES, filtersFromSearch, isFiltered, messageIdFromHash, searchFromFilters, type Filters } from './url-state.js';
 
 /** Entries a page holds; the header still counts them all. */
@@ -105,13 +106,28 @@ export function addLive(entry: Entry): void {
   if (matches(entry as RequestLogEntry, { ...filters, kind: (filters.kind || undefined) as 'notification' | 'data' | undefined }, filters.q.trim().toLowerCase() || undefined)) {
     counts.shown += 1;
     if (inListView()) {
-      list.prepend(card(entry));
+      const article = card(entry);
+      list.prepend(article);
+      markUnread(article);
       // The page holds as many as it loaded: a flood of pushes cannot grow it without bound.
       const articles = list.querySelectorAll(':scope > article');
       for (let i = kept; i < articles.length; i++) articles[i]!.remove();
       showOlderButton();
     }
   }
+  showCount();
+}
+
+/** An entry deleted (on this page or another): gone from the list and the counts. */
+export function removeEntry(seq: number): void {
+  const article = list.querySelector<HTMLElement>(`:scope > article[data-seq="${seq}"]`);
+  read(String(seq), article);
+  counts.total = Math.max(0, counts.total - 1);
+  if (article) {
+    article.remove();
+    counts.shown = Math.max(0, counts.shown - 1);
+  }
+  showOlderButton();
   showCount();
 }
 

@@ -7,9 +7,9 @@ import { nearest } from '../../../src/suggest.js';
 
 describe('durations', () => {
   it.each([
-    ['3600', 3600], ['90s', 90], ['15m', 900], ['6h', 21600], ['2d', 172800], [' 10 s ', 10],
+    ['3600', 3600], ['90s', 90], ['15m', 900], ['6h', 21600], ['2d', 172800], ['1w', 604800], ['2W', 1209600], [' 10 s ', 10],
   ])('%s is %d seconds', (text, seconds) => expect(parseDurationSeconds(text)).toBe(seconds));
-  it.each(['', 'abc', '-5', '5w', '1.5s5', '0', '500ms'])('%j is not a TTL', (text) => expect(parseDurationSeconds(text)).toBeUndefined());
+  it.each(['', 'abc', '-5', '5y', '1.5s5', '0', '500ms'])('%j is not a TTL', (text) => expect(parseDurationSeconds(text)).toBeUndefined());
   it('parses timeouts in milliseconds', () => {
     expect(parseDurationMs('500ms')).toBe(500);
     expect(parseDurationMs('10s')).toBe(10_000);

@@ -1,0 +1,129 @@
+// The action speaks in its own terms (issue 31): run as the runner runs it against the emulator, every line
+// it prints (log, annotations, job summary) names its inputs and a re-run, never a CLI flag, an environment
+// variable of the CLI or a path on the runner; counts are numbers and the audience is its own output; a
+// rejection carries its code, meaning and hint; a skipped re-run still points at a report.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { runStep, type StepRun } from '../helpers/action-step.js';
+import { closedPort } from '../helpers/scripted-server.js';
+
+const SECRET = 'terms-S3CR3T-5d1e';
+const APP = 'terms-app';
+const MESSAGE = '{"type": 1, "time_to_live": 3600, "condition": {"type": 0}, "notification": {"title": "Hi"}}';
+
+let emulator: Emulator;
+let work: string;
+let closed: number;
+beforeAll(async () => {
+  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }] });
+  closed = await closedPort();
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'pushctl-action-terms-'));
+  writeFileSync(join(work, 'm.json'), MESSAGE);
+  return () => rmSync(work, { recursive: true, force: true });
+});
+
+/** Flags of the CLI that stand for an input of the action, its variables, and the word "flag" for a source. */
+const CLI_WORDS = /(^|[^\w-])(-f\/--file|--(file|base-url|app-id|app-secret-file|app-secret-stdin|region|var|client-ids-file|report|once|strict|rate|journal|insecure|dry-run|no-journal)\b|PUSHCTL_[A-Z_]+|\(flag |\(env )/;
+
+const everything = (run: StepRun) => `${run.stdout}\n${run.stderr}\n${run.summary}`;
+
+interface Row {
+  name: string;
+  inputs: () => Record<string, string>;
+  /** What the log, annotations and summary must say. */
+  says: RegExp[];
+  not?: RegExp[];
+  outputs?: Record<string, string>;
+}
+
+const rows: Row[] = [
+  {
+    name: 'an empty secret names the app-secret input once',
+    inputs: () => ({ file: 'm.json', 'app-id': APP, 'base-url': emulator.url }),
+    says: [/no app secret configured/, /set the app-secret input to a repository secret/],
+    not: [/the app-secret input.*the app-secret input/, /pushctl init/, /mode 600/],
+  },
+  {
+    name: 'a network failure: counts are numbers, the audience apart, the warning in words',
+    inputs: () => ({ file: 'm.json', 'app-id': APP, 'app-secret': SECRET, 'base-url': `http://127.0.0.1:${closed}` }),
+    says: [/::warning title=pushctl%3A recipients left::the message to all devices not sent: set the once input and cache journal-dir, then re-run this job/, /fix the base-url input/],
+    not: [/1 all devices/, /sending to 127\.0\.0\.1:\d+ \(flag/],
+    outputs: { accepted: '0', rejected: '0', 'not-sent': '0', audience: 'all devices' },
+  },
+  {
+    name: 'a wrong secret: the annotation carries 21004, its meaning and the hint',
+    inputs: () => ({ file: 'm.json', 'app-id': APP, 'app-secret': 'not-the-secret', 'base-url': emulator.url }),
+    says: [/::error title=pushctl::pushctl exited 4, the service rejected the request: 21004 App Secret illegal.*\(The secret does not match this app ID/],
+    outputs: { accepted: '0', rejected: '0', audience: 'all devices' },
+  },
+  {
+    name: 'a message file that is not there names the file input',
+    inputs: () => ({ file: 'missing.json', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url }),
+    says: [/cannot read message file missing\.json: no such file \(check the path given to the file input\)/],
+  },
+  {
+    name: 'plain http to another host names the base-url input',
+    inputs: () => ({ file: 'm.json', 'app-id': APP, 'app-secret': SECRET, 'base-url': 'http://push.example.invalid' }),
+    says: [/refusing plain http:\/\/ to push\.example\.invalid/, /https:\/\/push\.example\.invalid/],
+  },
+  {
+    name: 'an accepted send: the counts and the audience',
+    inputs: () => ({ file: 'm.json', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url }),
+    says: [/succeeded/],
+    outputs: { 'exit-code': '0', accepted: '0', audience: 'all devices' },
+  },
+];
+
+describe('the action in its own terms (as the runner runs it)', () => {
+  for (const row of rows) {
+    it(row.name, async () => {
+      const run = await runStep(work, row.inputs());
+      const text = everything(run);
+      expect(text).not.toMatch(CLI_WORDS);
+      expect(text).not.toContain(work);
+      for (const pattern of row.says) expect(text).toMatch(pattern);
+      for (const pattern of row.not ?? []) expect(text).not.toMatch(pattern);
+      if (row.outputs) expect(run.outputs).toMatchObject(row.outputs);
+    });
+  }
+
+  it('client IDs: the counts are numbers and the audience output is empty', async () => {
+    writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
+    const run = await runStep(work, { file: 'm.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url });
+    expect(run.code, everything(run)).toBe(0);
+    expect(run.outputs).toMatchObject({ accepted: '2', rejected: '0', unknown: '0', 'not-sent': '0', audience: '' });
+  });
+
+  it('once with another message under the same key: no runner path, the once input named', async () => {
+    const inputs = { file: 'm.json', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url, once: 'release-9', 'journal-dir': join(work, 'journals') };
+    expect((await runStep(work, inputs)).code).toBe(0);
+    writeFileSync(join(work, 'm.json'), MESSAGE.replace('Hi', 'Hello'));
+    const other = await runStep(work, inputs);
+    expect(other.code).toBe(2);
+    expect(everything(other)).toMatch(/the once input release-9: run \d{8}-\d{6}-[0-9a-f]{4} used this key for another message or audience; this run's message or recipients differ/);
+    expect(everything(other)).not.toContain(work);
+    expect(everything(other)).not.toMatch(CLI_WORDS);
+  });
+
+  it("a skipped re-run's report output is a report of the run it skipped, rebuilt from its journal", async () => {
+    writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
+    const inputs = { file: 'm.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url, once: 'release-10', 'journal-dir': join(work, 'journals'), report: 'report.json' };
+    const first = await runStep(work, inputs);
+    expect(first.code, everything(first)).toBe(0);
+    const original = JSON.parse(readFileSync(join(work, 'report.json'), 'utf8'));
+    rmSync(join(work, 'report.json'));
+    const again = await runStep(work, inputs);
+    expect(again.code, everything(again)).toBe(0);
+    expect(again.outputs).toMatchObject({ skipped: 'true', report: 'report.json', accepted: '2' });
+    expect(existsSync(join(work, 'report.json'))).toBe(true);
+    const rebuilt = JSON.parse(readFileSync(join(work, 'report.json'), 'utf8'));
+    expect(rebuilt).toEqual(original);
+    expect(again.summary).toContain('report.json');
+  });
+});
