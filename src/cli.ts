@@ -215,7 +215,7 @@ function checkArgv(argv: readonly string[]): void {
     const near = nearest(topic, COMMANDS.map((c) => c.name));
     throw usageError(`unknown command '${topic}'${near ? ` (did you mean '${near}'?)` : ''}`, `run pushctl ${near ? `help ${near}` : '--help'} to see ${near ? 'its options' : 'the commands'}`);
   }
-  // `send --dry-run`: a dry run is a command of its own (SPEC section 2), not a flag of send.
+  // `send --dry-run`: a dry run is a command of its own (docs/behaviour.md#commands), not a flag of send.
   if (argv.find((a) => !a.startsWith('-')) === 'send' && argv.some((a) => a === '--dry-run' || a === '--dryrun')) {
     const rest = argv.filter((a, i) => a !== '--dry-run' && a !== '--dryrun' && i !== argv.indexOf('send'));
     throw usageError('send has no --dry-run: a dry run is a command of its own', `pushctl dry-run ${rest.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);

@@ -1,4 +1,4 @@
-/** Exit codes of the CLI (SPEC section 2). */
+/** Exit codes of the CLI (docs/behaviour.md#exit-codes). */
 export const ExitCode = {
   ok: 0,
   internal: 1,

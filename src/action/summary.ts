@@ -29,7 +29,7 @@ export interface ActionResult {
   checkLine?: string;
 }
 
-/** SPEC section 2: what each exit status means, for the step's failure message. */
+/** docs/behaviour.md#exit-codes: what each exit status means, for the step's failure message. */
 export const EXIT_MEANINGS: Record<number, string> = {
   0: 'success: every batch accepted',
   1: 'unexpected internal error in pushctl',

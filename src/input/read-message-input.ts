@@ -77,7 +77,7 @@ async function readClientIdFile(path: string, ctx: Pick<Ctx, 'stdin' | 'cwd'>, c
   // Its size lets the collector size its tables once (0 for a pipe: no hint).
   collector.expectBytes(fstatSync(fd).size);
   // Read whole: big pieces, fewer trips to the thread pool. Sent while read: smaller ones, so the first
-  // request waits for a quarter of the IDs it would otherwise (SPEC section 7: the first request at 0.3 s).
+  // request waits for a quarter of the IDs it would otherwise (docs/behaviour.md#performance: the first request at 0.3 s).
   return feedClientIds(createReadStream(full, { fd, highWaterMark: stream ? 1 << 18 : 1 << 20 }), collector, options);
 }
 

@@ -1,4 +1,4 @@
-// Builds the request body from a message file, `--var` values and flags (SPEC section 2, "Message input").
+// Builds the request body from a message file, `--var` values and flags (docs/behaviour.md#message-input).
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
 import type { ClientIdSource } from '../message/recipients.js';
 import { invalidMessageError, usageError } from '../errors.js';

@@ -1,4 +1,4 @@
-// The JSON Schema of the `--json` envelope every command prints (SPEC section 2), published beside the
+// The JSON Schema of the `--json` envelope every command prints (docs/behaviour.md#json), published beside the
 // message schema as dist/envelope.schema.json and by `pushctl schema --envelope`.
 
 const finding = {
