@@ -193,6 +193,9 @@ const COMMANDS: CommandSpec[] = [
   },
 ];
 
+/** The names of the program's commands, in the order `--help` lists them. */
+export const commandNames = (): readonly string[] => COMMANDS.map((c) => c.name);
+
 /**
  * Which subcommands to define in full. Defining every option of every command costs milliseconds on each
  * start, so only the command being run is; the rest stay a name and a summary, enough for the top-level
