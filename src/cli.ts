@@ -2,7 +2,7 @@
 // command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
 import { Argument, Command, CommanderError } from 'commander';
 import type { Ctx } from './context.js';
-import { ExitCode, usageError } from './errors.js';
+import { ExitCode, FilePositionError, usageError } from './errors.js';
 import { nearest } from './suggest.js';
 import { envelopeText } from './output/envelope.js';
 import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer } from './cli-options.js';
@@ -10,7 +10,6 @@ import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 import { relative, resolve, sep } from 'node:path';
-import { FilePositionError } from './message/parse-json.js';
 import { annotation } from './output/workflow-commands.js';
 
 type Runner = (options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;

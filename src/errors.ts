@@ -13,20 +13,13 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-const CLI_ERROR = Symbol.for('pushctl.CliError');
-
-/** An error the CLI expects and explains: a one-line message, an exit code, and an optional hint. */
+/**
+ * An error the CLI expects and explains: a one-line message, an exit code, and an optional hint.
+ *
+ * Every error class that crosses a module boundary lives in this file, and the build keeps one copy of it that
+ * every bundle file shares (scripts/build.mjs), so a plain `instanceof` recognises an error thrown anywhere.
+ */
 export class CliError extends Error {
-  /**
-   * Each command is bundled into a file of its own, with its own copy of this class; the brand lets
-   * `instanceof` in main.ts recognise an error thrown by any copy.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as { [CLI_ERROR]?: unknown })[CLI_ERROR] === true;
-  }
-
-  readonly [CLI_ERROR] = true;
-
   constructor(
     message: string,
     readonly exitCode: ExitCode,
@@ -34,6 +27,30 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/** A CliError (exit 3) at a line and column of a named file, so that under GitHub Actions the CLI can annotate the file itself. */
+export class FilePositionError extends CliError {
+  constructor(
+    message: string,
+    hint: string | undefined,
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message, ExitCode.invalidMessage, hint);
+  }
+}
+
+/** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
+export class ClientIdError extends Error {
+  constructor(
+    message: string,
+    readonly byte?: number,
+  ) {
+    super(message);
+    this.name = 'ClientIdError';
   }
 }
 

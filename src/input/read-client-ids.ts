@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
-import { invalidMessageError, usageError } from '../errors.js';
-import { ClientIdCollector, ClientIdError, type ClientIdStore } from '../client/client-id-store.js';
+import { ClientIdError, invalidMessageError, usageError } from '../errors.js';
+import { ClientIdCollector, type ClientIdStore } from '../client/client-id-store.js';
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
 
-export { ClientIdCollector, ClientIdError, ClientIdStore } from '../client/client-id-store.js';
+export { ClientIdCollector, ClientIdStore } from '../client/client-id-store.js';
+export { ClientIdError };
 
 /** Unique client IDs in first-seen order, and how many repeats were dropped. */
 export interface ClientIdList {

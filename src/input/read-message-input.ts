@@ -2,11 +2,11 @@
 // to the pure assembleMessage.
 import { createReadStream, fstatSync, openSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
+import { ClientIdCollector } from '../client/client-id-store.js';
 import type { ClientIdList } from './read-client-ids.js';
 import type { ClientIdFeed } from './client-id-feed.js';
 import type { Ctx } from '../context.js';
-import { invalidMessageError, usageError } from '../errors.js';
+import { ClientIdError, invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
 import { decodeUtf8 } from './decode-utf8.js';
 import { readWholeFile } from '../read-whole-file.js';

@@ -51,6 +51,10 @@ describe('the contract in the repository', () => {
     expect(citing).toEqual([]);
   });
 
+  it('no class under src/ brands itself for instanceof: the build shares one copy of each error class', () => {
+    expect(filesUnder('src').filter((f) => readFileSync(f, 'utf8').includes('Symbol.hasInstance'))).toEqual([]);
+  });
+
   it('every docs/*.md#anchor cited in the code names a heading of that document', () => {
     const dangling = CITING.flatMap((f) => danglingCitations(readFileSync(f, 'utf8'), DOCS).map((c) => `${f}: ${c}`));
     expect(dangling).toEqual([]);
