@@ -3,6 +3,7 @@
 // of their own and a fix are written as named checks, so every error carries `rule` and `fix`.
 // zod/mini is used because it keeps the same rules at a fraction of the start-up cost.
 import * as z from 'zod/mini';
+import './zod-jitless.js';
 import { COUNTRY_ALIASES, COUNTRY_CODES } from './countries.js';
 import { MAX_TTL_SECONDS } from './duration.js';
 import { firstControlCharacter } from './control-character.js';
