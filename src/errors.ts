@@ -13,6 +13,22 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What each exit code means, in the words docs/behaviour.md#exit-codes uses (the action's failure line, the JSON Schema). */
+export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
+  0: 'success: every batch accepted',
+  1: 'unexpected internal error in pushctl',
+  2: 'usage error',
+  3: 'the message is invalid; nothing was sent',
+  4: 'the service rejected the request',
+  5: 'network failure, timeout, or an unreadable response',
+  6: 'configuration or credentials missing or unusable',
+  7: 'a batched send partly failed: some batches accepted, some not',
+  130: 'interrupted before anything was sent',
+};
+
+/** The meaning of an exit status; undefined for one pushctl never gives. */
+export const exitMeaning = (code: number): string | undefined => (Object.hasOwn(EXIT_MEANINGS, code) ? EXIT_MEANINGS[code as ExitCode] : undefined);
+
 /**
  * An error the CLI expects and explains: a one-line message, an exit code, and an optional hint.
  *
