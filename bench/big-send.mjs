@@ -1,4 +1,4 @@
-// The big sends of SPEC section 7's scale figures: `pushctl send` of n client IDs with no rate limit to an
+// The big sends of docs/behaviour.md#performance's scale figures: `pushctl send` of n client IDs with no rate limit to an
 // emulator in the bench process (rate 0), human output and journal on, as a user runs it. One set of runs
 // per size and Node.js gives the wall time, when the first request left, and the peak RSS, each read by
 // its own figure (h.once).

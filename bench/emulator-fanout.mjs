@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// SPEC section 7, the emulator's event stream: 1,000 open readers slow pushes by at most 2x (an entry is
+// docs/behaviour.md#performance, the emulator's event stream: 1,000 open readers slow pushes by at most 2x (an entry is
 // serialised once, not once per reader), and a reader that never reads adds at most 32 MiB.
 //
 //   node bench/emulator-fanout.mjs [--root <other checkout>]   # needs a fresh `npm run build`

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// SPEC section 7, the emulator's memory and its fleet: RSS within --keep-mb + 64 MiB under 1000-ID pushes
+// docs/behaviour.md#performance, the emulator's memory and its fleet: RSS within --keep-mb + 64 MiB under 1000-ID pushes
 // and with --fleet 1000000, and an --all push to a 1,000,000-device fleet answered within 50 ms.
 //
 //   node bench/emulator-memory.mjs [--root <other checkout>]   # needs a fresh `npm run build`

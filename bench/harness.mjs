@@ -20,7 +20,7 @@ export function killAll() {
 
 /**
  * The environment of every child: no PUSHCTL_* or npm settings of the caller, a private config home and
- * run journals in the bench's temporary folder (SPEC section 7 measures with the journal on), and no
+ * run journals in the bench's temporary folder (docs/behaviour.md#performance measures with the journal on), and no
  * NODE_EXTRA_CA_CERTS, which makes Node parse a certificate bundle before any script, so a ratio would
  * measure the machine's setting rather than pushctl.
  */

@@ -1,4 +1,4 @@
-// SPEC section 7's throughput at real latency: 100,000 client IDs sent with no tuning flags (no --rate, no
+// the throughput of docs/behaviour.md#performance at real latency: 100,000 client IDs sent with no tuning flags (no --rate, no
 // --concurrency) to `pushctl serve --rate 50 --chaos <chaos>`, through a relay that sees the first request
 // leave and the last answer come back: that span is the send phase. The 22001 answers are counted from the
 // emulator's own request log (GET /v1/emulator/requests): the rate limit's (outcome "rejected") apart from

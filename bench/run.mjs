@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: every figure of SPEC section 7 beside its target, on the machine's Node.js and on Node.js
+// `npm run bench`: every figure of docs/behaviour.md#performance beside its target, on the machine's Node.js and on Node.js
 // 24 when there is one. One file per figure in bench/figures/ (its `name`, `target` and `measure(h)`, given
 // the harness of bench/harness.mjs): adding a figure is adding a file. A measurement, not a test: it exits
 // 0 whatever the figures are, 1 when one could not be measured, and with --check also when one misses.
@@ -117,7 +117,7 @@ const loadAfter = loadavg()[0];
 if (args.json) {
   process.stdout.write(`${JSON.stringify({ nodes: nodes.map((n) => n.version), cpus: CPUS, load_average_1m: { before: loadBefore, after: loadAfter }, figures: results }, null, 2)}\n`);
 } else {
-  out('\nSummary (SPEC section 7)');
+  out('\nSummary (docs/behaviour.md#performance)');
   const header = ['figure', 'target', ...nodes.map((n) => `Node.js ${n.version}`)];
   const verdictOf = (node, figure) => results.find((r) => r.node === node.version && r.file === figure.file)?.verdict || '(above)';
   printTable(header, figures.map((f) => [f.name, f.target ?? '(information)', ...nodes.map((n) => verdictOf(n, f))]));

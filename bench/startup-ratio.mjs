@@ -1,4 +1,4 @@
-// Start-up as SPEC section 7 measures it: commands started round-robin (the first command each round
+// Start-up as docs/behaviour.md#performance measures it: commands started round-robin (the first command each round
 // rotates, so none always follows the same one), and a ratio as the median of per-round ratios against a
 // baseline of the same round, which cancels the drift of a shared machine better than a ratio of medians.
 // On Node.js 22+ the warm-up runs fill Node's compile cache, as a user's earlier runs would.

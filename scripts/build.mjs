@@ -27,15 +27,30 @@ const SHARED = {
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',
 };
-// One file per command: every command that src/cli.ts loads with import(), so a new command gets its own
-// file rather than joining main.cjs, which every run loads. A command in a folder of its own (the shape of
-// STYLE.md: commands/mcp/run.ts) is the island commands/mcp/run.
-const COMMANDS = [...readFileSync('src/cli.ts', 'utf8').matchAll(/import\('\.\/commands\/([\w/-]+)\.js'\)/g)].map((m) => m[1]);
+// The CLI's entry files, one output file each. Every command has a file of its own, so a run loads main.cjs
+// and its command's file and nothing else it does not use; a new command gets a line here (the start-up
+// path test fails for a command file without one).
 const CLI_ISLANDS = {
   main: 'src/main.ts',
-  ...Object.fromEntries(COMMANDS.map((name) => [`commands/${name}`, `src/commands/${name}.ts`])),
+  'commands/validate': 'src/commands/validate.ts',
+  'commands/send': 'src/commands/send.ts',
+  'commands/resend': 'src/commands/resend.ts',
+  'commands/serve': 'src/commands/serve.ts',
+  'commands/init': 'src/commands/init.ts',
+  'commands/config': 'src/commands/config.ts',
+  'commands/check': 'src/commands/check.ts',
+  'commands/runs': 'src/commands/runs.ts',
+  'commands/schema': 'src/commands/schema.ts',
+  'commands/completion': 'src/commands/completion.ts',
+  // A command in a folder of its own (the shape of STYLE.md) is the island commands/<name>/run.
+  'commands/mcp/run': 'src/commands/mcp/run.ts',
   ...SHARED,
 };
+/**
+ * Modules every CLI file takes from main.cjs, which every run has loaded first, instead of bundling a copy:
+ * the error classes, so that one class, and a plain `instanceof`, holds across files. main.cjs exports them.
+ */
+const FROM_MAIN = ['src/errors.ts'];
 // The library is one file: nothing it exports loads another island (the emulator, the client and the
 // validator are all in it), so ES module copies of the CLI's shared islands would be dead weight.
 const LIB_ISLANDS = { lib: 'src/lib.ts' };
@@ -69,6 +84,29 @@ const islands = (self, set, extension) => ({
       return extension === '.cjs' ? { path: file, namespace: 'island' } : { path: file, external: true };
     });
     b.onLoad({ filter: /.*/, namespace: 'island' }, (args) => ({ contents: `export * from ${JSON.stringify(args.path)}; export { default } from ${JSON.stringify(args.path)};`, loader: 'js' }));
+  },
+});
+
+/**
+ * The CLI's shared modules (FROM_MAIN): main.cjs bundles them and exports them beside `run`; every other file
+ * requires main.cjs for them, so each exists once in the running process.
+ */
+const fromMain = (self) => ({
+  name: 'from-main',
+  setup(b) {
+    const shared = new Set(FROM_MAIN.map((src) => path.resolve(src).replace(/\.ts$/, '')));
+    b.onResolve({ filter: /^pushctl:main$/ }, () => ({ path: 'main', namespace: 'main-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'main-entry' }, () => ({
+      contents: [CLI_ISLANDS.main, ...FROM_MAIN].map((src) => `export * from ${JSON.stringify(`./${src}`)};`).join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
+    if (self === 'main') return;
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind !== 'import-statement' || !shared.has(islandKey(args.path, args.resolveDir))) return undefined;
+      const relative = path.relative(path.dirname(path.join(OUT, self)), path.join(OUT, 'main.cjs'));
+      return { path: relative.startsWith('.') ? relative : `./${relative}`, external: true };
+    });
   },
 });
 
@@ -138,10 +176,10 @@ const results = await Promise.all([
   ...Object.entries(CLI_ISLANDS).map(([name, entry]) =>
     build({
       ...common,
-      entryPoints: { [name]: entry },
+      entryPoints: { [name]: name === 'main' ? 'pushctl:main' : entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
+      plugins: [fromMain(name), islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
       define: { ...common.define, 'import.meta.url': META_URL },
       // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
       // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES

@@ -2,16 +2,12 @@
 // command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
 import { Argument, Command, CommanderError, type Option } from 'commander';
 import type { Ctx } from './context.js';
-import { ExitCode, usageError } from './errors.js';
+import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
-import { envelopeText } from './output/envelope.js';
 import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer, regionOption } from './cli-options.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
-import { relative, resolve, sep } from 'node:path';
-import { FilePositionError } from './message/parse-json.js';
-import { annotation } from './output/workflow-commands.js';
 import { defineMcp } from './commands/mcp/define.js';
 
 type Runner = (options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;
@@ -200,6 +196,9 @@ const COMMANDS: CommandSpec[] = [
   },
 ];
 
+/** The names of the program's commands, in the order `--help` lists them. */
+export const commandNames = (): readonly string[] => COMMANDS.map((c) => c.name);
+
 /**
  * Which subcommands to define in full. Defining every option of every command costs milliseconds on each
  * start, so only the command being run is; the rest stay a name and a summary, enough for the top-level
@@ -222,7 +221,7 @@ function checkArgv(argv: readonly string[]): void {
     const near = nearest(topic, COMMANDS.map((c) => c.name));
     throw usageError(`unknown command '${topic}'${near ? ` (did you mean '${near}'?)` : ''}`, `run pushctl ${near ? `help ${near}` : '--help'} to see ${near ? 'its options' : 'the commands'}`);
   }
-  // `send --dry-run`: a dry run is a command of its own (SPEC section 2), not a flag of send.
+  // `send --dry-run`: a dry run is a command of its own (docs/behaviour.md#commands), not a flag of send.
   if (argv.find((a) => !a.startsWith('-')) === 'send' && argv.some((a) => a === '--dry-run' || a === '--dryrun')) {
     const rest = argv.filter((a, i) => a !== '--dry-run' && a !== '--dryrun' && i !== argv.indexOf('send'));
     throw usageError('send has no --dry-run: a dry run is a command of its own', `pushctl dry-run ${rest.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);
@@ -253,6 +252,15 @@ function inheritedOptions(cmd: Command): Option[] {
   return inherited;
 }
 
+/** commander's complaint as a usage error: its first line the message, its suggestion and the help command the hint. */
+function usageErrorOf(error: CommanderError, argv: readonly string[]): CliError {
+  const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim();
+  const invoked = argv.find((a) => !a.startsWith('-'));
+  const help = `pushctl ${invoked && COMMANDS.some((c) => c.name === invoked) ? `${invoked} ` : ''}--help`;
+  return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
+}
+
 /** Parses argv and runs the chosen command; returns its exit code. Errors propagate to main. */
 export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -264,13 +272,14 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     .option('--verbose', 'more detail: each request and response (secret shown as ***), stack traces of errors')
     .configureHelp({ showGlobalOptions: true, visibleGlobalOptions: inheritedOptions })
     .showSuggestionAfterError(true)
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     // Stray words are checked in the preAction hook (checkStrayArguments), which names them and the fix.
     .allowExcessArguments(true)
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
+      // commander's errors leave through main.ts like every other error (one line, a hint, the envelope).
+      outputError: () => {},
     })
     .addHelpText(
       'after',
@@ -306,22 +315,9 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return ExitCode.ok;
-      // --json promises one document on stdout for every outcome, a mistyped flag included.
-      if (argv.includes('--json')) {
-        const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
-        const hint = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim();
-        ctx.stdout.write(envelopeText(ExitCode.usage, { error: { message, hint: hint || 'run the command with --help for its options' } }));
-      }
-      return ExitCode.usage;
-    }
-    // Under GitHub Actions a file that does not parse is an annotation on the file, at the mistake.
-    if (error instanceof FilePositionError && ctx.env.GITHUB_ACTIONS === 'true') {
-      const name = relative(ctx.env.GITHUB_WORKSPACE ?? ctx.cwd, resolve(ctx.cwd, error.file)).split(sep).join('/');
-      ctx.stderr.write(annotation('error', `${error.message}${error.hint ? ` (fix: ${error.hint})` : ''}`, { file: name, line: error.line, col: error.column, title: 'pushctl: json' }));
-    }
-    throw error;
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return ExitCode.ok;
+    throw usageErrorOf(error, argv);
   }
   return exitCode;
 }

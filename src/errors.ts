@@ -1,4 +1,4 @@
-/** Exit codes of the CLI (SPEC section 2). */
+/** Exit codes of the CLI (docs/behaviour.md#exit-codes). */
 export const ExitCode = {
   ok: 0,
   internal: 1,
@@ -13,20 +13,29 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-const CLI_ERROR = Symbol.for('pushctl.CliError');
+/** What each exit code means, in the words docs/behaviour.md#exit-codes uses (the action's failure line, the JSON Schema). */
+export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
+  0: 'success: every batch accepted',
+  1: 'unexpected internal error in pushctl',
+  2: 'usage error',
+  3: 'the message is invalid; nothing was sent',
+  4: 'the service rejected the request',
+  5: 'network failure, timeout, or an unreadable response',
+  6: 'configuration or credentials missing or unusable',
+  7: 'a batched send partly failed: some batches accepted, some not',
+  130: 'interrupted before anything was sent',
+};
 
-/** An error the CLI expects and explains: a one-line message, an exit code, and an optional hint. */
+/** The meaning of an exit status; undefined for one pushctl never gives. */
+export const exitMeaning = (code: number): string | undefined => (Object.hasOwn(EXIT_MEANINGS, code) ? EXIT_MEANINGS[code as ExitCode] : undefined);
+
+/**
+ * An error the CLI expects and explains: a one-line message, an exit code, and an optional hint.
+ *
+ * Every error class that crosses a module boundary lives in this file, and the build keeps one copy of it that
+ * every bundle file shares (scripts/build.mjs), so a plain `instanceof` recognises an error thrown anywhere.
+ */
 export class CliError extends Error {
-  /**
-   * Each command is bundled into a file of its own, with its own copy of this class; the brand lets
-   * `instanceof` in main.ts recognise an error thrown by any copy.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as { [CLI_ERROR]?: unknown })[CLI_ERROR] === true;
-  }
-
-  readonly [CLI_ERROR] = true;
-
   constructor(
     message: string,
     readonly exitCode: ExitCode,
@@ -34,6 +43,30 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/** A CliError (exit 3) at a line and column of a named file, so that under GitHub Actions the CLI can annotate the file itself. */
+export class FilePositionError extends CliError {
+  constructor(
+    message: string,
+    hint: string | undefined,
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message, ExitCode.invalidMessage, hint);
+  }
+}
+
+/** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
+export class ClientIdError extends Error {
+  constructor(
+    message: string,
+    readonly byte?: number,
+  ) {
+    super(message);
+    this.name = 'ClientIdError';
   }
 }
 

@@ -1,8 +1,11 @@
 // The CLI's entry: builds the context from the process, runs the command tree, and is the ONE place
 // where errors become exit codes and one-line messages.
+import { relative, resolve, sep } from 'node:path';
 import type { Ctx } from './context.js';
-import { CliError, ExitCode } from './errors.js';
+import { CliError, ExitCode, FilePositionError } from './errors.js';
+import { envelopeText } from './output/envelope.js';
 import { SecretScrubber } from './output/redact.js';
+import { annotation } from './output/workflow-commands.js';
 import { runCli } from './cli.js';
 import { stopOnSignals } from './stop-on-signals.js';
 
@@ -48,13 +51,23 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   try {
     return await runCli(argv, ctx, scrubber);
   } catch (error) {
-    return reportError(error, ctx, { verbose: argv.includes('--verbose'), json: argv.includes('--json') });
+    return reportError(error, ctx, { verbose: given(argv, '--verbose'), json: given(argv, '--json') });
   } finally {
     scrubber.flush();
     signals?.dispose();
   }
 }
 
+/**
+ * Whether a program-wide flag was given. Read from argv because an error can come before commander has
+ * parsed anything (an unknown flag); words after `--` are operands, not flags.
+ */
+function given(argv: readonly string[], flag: string): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes(flag);
+}
+
+/** The one door errors leave by: a line on stderr, a hint, an annotation under GitHub Actions, the envelope. */
 function reportError(error: unknown, ctx: Ctx, mode: { verbose: boolean; json: boolean }): number {
   const expected = error instanceof CliError;
   const exitCode = expected ? error.exitCode : ExitCode.internal;
@@ -63,7 +76,12 @@ function reportError(error: unknown, ctx: Ctx, mode: { verbose: boolean; json: b
   ctx.stderr.write(`${expected ? 'error' : 'internal error'}: ${message}\n`);
   if (hint) ctx.stderr.write(`hint: ${hint}\n`);
   if (mode.verbose && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`);
+  // Under GitHub Actions a file that does not parse is an annotation on the file, at the mistake.
+  if (error instanceof FilePositionError && ctx.env.GITHUB_ACTIONS === 'true') {
+    const name = relative(ctx.env.GITHUB_WORKSPACE ?? ctx.cwd, resolve(ctx.cwd, error.file)).split(sep).join('/');
+    ctx.stderr.write(annotation('error', `${error.message}${error.hint ? ` (fix: ${error.hint})` : ''}`, { file: name, line: error.line, col: error.column, title: 'pushctl: json' }));
+  }
   // --json promises one document on stdout, failures included, so scripts never parse an empty string.
-  if (mode.json) ctx.stdout.write(`${JSON.stringify({ ok: false, exit_code: exitCode, error: { message, ...(hint ? { hint } : {}) } }, null, 2)}\n`);
+  if (mode.json) ctx.stdout.write(envelopeText(exitCode, { error: { message, ...(hint ? { hint } : {}) } }));
   return exitCode;
 }

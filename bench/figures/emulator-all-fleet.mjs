@@ -1,4 +1,4 @@
-// SPEC section 7, the emulator: an --all push to a 1,000,000-device fleet answers within 50 ms (measured by bench/emulator-memory.mjs).
+// docs/behaviour.md#performance, the emulator: an --all push to a 1,000,000-device fleet answers within 50 ms (measured by bench/emulator-memory.mjs).
 import { scriptFigure } from '../script-figure.mjs';
 
 export const name = 'emulator: --all push to 1M devices';

@@ -1,6 +1,6 @@
 // The emulator under load (bench/emulator-load.mjs: the emulator in its own process, rate limit off, 20,000
 // small requests from 50 clients, then 1,000 requests of 1,000 client IDs). No target: information beside
-// SPEC section 7's emulator figures.
+// the emulator figures of docs/behaviour.md#performance.
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,4 +1,4 @@
-// SPEC section 7, the emulator: 1,000 open event-stream readers slow pushes by at most 2x (measured by bench/emulator-fanout.mjs).
+// docs/behaviour.md#performance, the emulator: 1,000 open event-stream readers slow pushes by at most 2x (measured by bench/emulator-fanout.mjs).
 import { scriptFigure } from '../script-figure.mjs';
 
 export const name = 'emulator: 1,000 event-stream readers';

@@ -1,4 +1,4 @@
-// SPEC section 7, the emulator: RSS within --keep-mb + 64 MiB under 1000-ID pushes (measured by bench/emulator-memory.mjs).
+// docs/behaviour.md#performance, the emulator: RSS within --keep-mb + 64 MiB under 1000-ID pushes (measured by bench/emulator-memory.mjs).
 import { scriptFigure } from '../script-figure.mjs';
 
 export const name = 'emulator RSS, 1000-ID pushes, --keep-mb 96';

@@ -1,4 +1,4 @@
-// SPEC section 7, the emulator: a reader that never reads adds at most 32 MiB (measured by bench/emulator-fanout.mjs).
+// docs/behaviour.md#performance, the emulator: a reader that never reads adds at most 32 MiB (measured by bench/emulator-fanout.mjs).
 import { scriptFigure } from '../script-figure.mjs';
 
 export const name = 'emulator: a stalled reader adds';

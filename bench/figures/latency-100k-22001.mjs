@@ -1,5 +1,5 @@
 // Issue 20: the latency figure again with 5% of requests answered 22001 by chaos: a rate limit that finds
-// the real limit instead of collapsing. No target in SPEC section 7; shown beside the clean case.
+// the real limit instead of collapsing. No target in docs/behaviour.md#performance; shown beside the clean case.
 import { LATENCY_IDS, latencySend } from '../latency-send.mjs';
 
 export const name = '100k IDs @ 50/s, 300–400 ms, 5% 22001';

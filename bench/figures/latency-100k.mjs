@@ -1,4 +1,4 @@
-// SPEC section 7: 100,000 client IDs against `serve --rate 50 --chaos latency=300-400ms`, no tuning flags:
+// docs/behaviour.md#performance: 100,000 client IDs against `serve --rate 50 --chaos latency=300-400ms`, no tuning flags:
 // the send phase within 2.3 s (ideal 2.0 s: 100 requests at 50/s) with zero 22001 answers.
 import { LATENCY_IDS, latencySend } from '../latency-send.mjs';
 

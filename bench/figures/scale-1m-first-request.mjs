@@ -1,4 +1,4 @@
-// SPEC section 7: at 1,000,000 client IDs the first request leaves within 0.3 s of start (spawn to its
+// docs/behaviour.md#performance: at 1,000,000 client IDs the first request leaves within 0.3 s of start (spawn to its
 // first byte through the relay).
 import { bigSend } from '../big-send.mjs';
 

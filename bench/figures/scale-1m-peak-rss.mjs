@@ -1,4 +1,4 @@
-// SPEC section 7: peak RSS of the pushctl process under 160 MB at 1,000,000 client IDs (human output,
+// docs/behaviour.md#performance: peak RSS of the pushctl process under 160 MB at 1,000,000 client IDs (human output,
 // journal on); the worst of the runs.
 import { bigSend } from '../big-send.mjs';
 

@@ -1,4 +1,4 @@
-// SPEC section 7: 1,000,000 client IDs unthrottled in under 5 s whole (spawn to exit).
+// docs/behaviour.md#performance: 1,000,000 client IDs unthrottled in under 5 s whole (spawn to exit).
 import { bigSend } from '../big-send.mjs';
 
 export const name = '1M IDs unthrottled: wall time';

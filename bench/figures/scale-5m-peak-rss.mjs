@@ -1,4 +1,4 @@
-// SPEC section 7: peak RSS of the pushctl process under 400 MB at 5,000,000 client IDs (human output,
+// docs/behaviour.md#performance: peak RSS of the pushctl process under 400 MB at 5,000,000 client IDs (human output,
 // journal on). One run: it is the longest figure.
 import { bigSend } from '../big-send.mjs';
 

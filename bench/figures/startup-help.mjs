@@ -1,4 +1,4 @@
-// SPEC section 7: `pushctl --help` starts within 1.4x of `node -e 0`.
+// docs/behaviour.md#performance: `pushctl --help` starts within 1.4x of `node -e 0`.
 import { startupFigure } from '../startup-ratio.mjs';
 
 export const name = 'start-up: --help';

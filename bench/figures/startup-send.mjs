@@ -1,4 +1,4 @@
-// SPEC section 7: `pushctl send` of one message to the emulator, journal on, within 1.5x of
+// docs/behaviour.md#performance: `pushctl send` of one message to the emulator, journal on, within 1.5x of
 // bench/one-request.cjs, a bare Node.js script making the same request (what any Node.js CLI pays to send
 // one request: node:http, the stdio streams, one cold connection).
 import { join } from 'node:path';

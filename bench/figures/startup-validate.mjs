@@ -1,4 +1,4 @@
-// SPEC section 7: `pushctl validate -f small.json` starts within 1.4x of `node -e 0`.
+// docs/behaviour.md#performance: `pushctl validate -f small.json` starts within 1.4x of `node -e 0`.
 import { smallMessage, startupFigure } from '../startup-ratio.mjs';
 
 export const name = 'start-up: validate -f small.json';

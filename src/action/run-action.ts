@@ -3,7 +3,7 @@
 // job summary and verdict from what they returned.
 import { appendFile } from 'node:fs/promises';
 import type { Ctx, TextSink } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode, exitMeaning } from '../errors.js';
 import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
 import { validateRun } from '../commands/validate.js';
 import { checkCommand } from '../commands/check.js';
@@ -15,7 +15,7 @@ import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
 import { actionRequest, getInput, type ActionRequest } from './inputs.js';
-import { EXIT_MEANINGS, actionOutputs, jobSummary, type ActionResult } from './summary.js';
+import { actionOutputs, jobSummary, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
 import { openReportFile, writeReport } from '../commands/shared/report-file.js';
@@ -85,7 +85,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
   if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
 
-  const meaning = EXIT_MEANINGS[result.exitCode] ?? 'unknown exit status';
+  const meaning = exitMeaning(result.exitCode) ?? 'unknown exit status';
   stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? ', skipped: once found the run already done' : ''}.\n`);
   if (result.exitCode !== 0) {
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
@@ -183,5 +183,5 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
 }
 
 function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {
-  return `${summary.batches.accepted} of ${summary.batches.total} batches accepted (${EXIT_MEANINGS[exitCode] ?? 'exit ' + exitCode})`;
+  return `${summary.batches.accepted} of ${summary.batches.total} batches accepted (${exitMeaning(exitCode) ?? 'exit ' + exitCode})`;
 }

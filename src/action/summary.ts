@@ -1,4 +1,5 @@
 // The action's step outputs and job summary, from what the command functions returned. Pure.
+import { exitMeaning } from '../errors.js';
 import type { DeliverySummary } from '../client/report.js';
 import type { MessageIssue } from '../message/types.js';
 import type { ResendAdvice } from '../output/resend-advice.js';
@@ -31,18 +32,6 @@ export interface ActionResult {
   checkLine?: string;
 }
 
-/** SPEC section 2: what each exit status means, for the step's failure message. */
-export const EXIT_MEANINGS: Record<number, string> = {
-  0: 'success: every batch accepted',
-  1: 'unexpected internal error in pushctl',
-  2: 'usage error',
-  3: 'the message is invalid; nothing was sent',
-  4: 'the service rejected the request',
-  5: 'network failure, timeout, or an unreadable response',
-  6: 'configuration or credentials missing or unusable',
-  7: 'a batched send partly failed: some batches accepted, some not',
-  130: 'interrupted before anything was sent',
-};
 
 const OUTCOMES = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
 
@@ -83,7 +72,7 @@ export function jobSummary(result: ActionResult): string {
   const verdict = result.skipped ? (result.exitCode === 0 ? 'already done, nothing sent' : `already ran (exit ${result.exitCode}), nothing sent`) : result.exitCode === 0 ? 'succeeded' : `failed (exit ${result.exitCode})`;
   const lines = [`## pushctl ${result.mode}: ${verdict}\n\n`];
   if (result.checkLine) lines.push(`${code(result.checkLine)}\n\n`);
-  if (result.exitCode !== 0) lines.push(`${EXIT_MEANINGS[result.exitCode] ?? 'unknown exit status'}${result.error?.message ? `: ${code(result.error.message)}` : ''}\n\n`);
+  if (result.exitCode !== 0) lines.push(`${exitMeaning(result.exitCode) ?? 'unknown exit status'}${result.error?.message ? `: ${code(result.error.message)}` : ''}\n\n`);
   if (result.error?.hint && result.exitCode !== 0) lines.push(`Next step: ${code(result.error.hint)}\n\n`);
   if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.\n\n`);
   if (result.resumedFrom) lines.push(`Input \`once\` found run ${code(result.resumedFrom)} unfinished: this run sent what it had left.\n\n`);

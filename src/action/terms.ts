@@ -1,5 +1,5 @@
 // Messages written for the command line name its flags and variables; in the action the user set inputs.
-// Every message the action prints is said in the action's terms (SPEC section 10): its inputs, and a re-run
+// Every message the action prints is said in the action's terms (docs/behaviour.md#action): its inputs, and a re-run
 // of the job rather than a command on a runner that is gone when the job ends.
 import type { TextSink } from '../context.js';
 

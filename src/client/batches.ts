@@ -1,4 +1,4 @@
-/** The service takes at most this many client IDs in one request (SPEC section 1). */
+/** The service takes at most this many client IDs in one request (docs/behaviour.md#the-service). */
 export const MAX_BATCH_SIZE = 1000;
 
 /**
@@ -28,7 +28,7 @@ export function chunkClientIds<T>(ids: { readonly length: number; slice(start: n
 }
 
 /**
- * The batches of a run as its recipients become known (SPEC section 7: the first request leaves while the
+ * The batches of a run as its recipients become known (docs/behaviour.md#performance: the first request leaves while the
  * input is still being read). Ranges are only ever appended, in order; the delivery engine sends each as soon
  * as it is here, and ends once the plan is `complete` (or `stopped`: the input failed, nothing more will come).
  * A plan of a known list is complete from the start.

@@ -4,7 +4,7 @@ import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
 import { PROXY_TUNNEL_ERROR } from './proxy-tunnel-error.js';
 import { quoteNumbers } from './quote-numbers.js';
 
-/** HTTP statuses that say "not processed, try again later" (SPEC section 5). */
+/** HTTP statuses that say "not processed, try again later" (docs/behaviour.md#retries). */
 const RETRYABLE_HTTP = new Set([408, 429, 503]);
 
 /** Network error codes that mean the request never reached a service that could process it. */
@@ -168,7 +168,7 @@ interface ServiceBody {
 /**
  * The documented response shape, or undefined when the text is not the service speaking: not JSON, or a
  * `status` that is neither 200 nor a five-digit service code (a gateway's `{"status":503}` is judged by
- * its HTTP status instead, SPEC section 5).
+ * its HTTP status instead, docs/behaviour.md#retries).
  */
 export function parseServiceBody(text: string): ServiceBody | undefined {
   let json: unknown;

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { ClientIdSource } from '../message/recipients.js';
 import { firstInvalidUtf8 } from '../message/first-invalid-utf8.js';
 import { firstControlCharacter } from '../message/control-character.js';
+import { ClientIdError } from '../errors.js';
 
 /**
  * Bytes per page of a store. IDs are stored back to back inside a page and never span two, so a page can be
@@ -14,29 +15,6 @@ const INITIAL_CAPACITY = 1024;
 const TWO_TO_MINUS_32 = 1 / 4294967296;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
-/** A client ID the collector refuses; `byte` is the offset within the raw line of invalid UTF-8. */
-const CLIENT_ID_ERROR = Symbol.for('pushctl.ClientIdError');
-
-export class ClientIdError extends Error {
-  /**
-   * The CLI bundles this module into a command's file and into the client-ID file reader's, each with its
-   * own copy of this class; the brand lets `instanceof` in either recognise an error thrown by the other.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as { [CLIENT_ID_ERROR]?: unknown })[CLIENT_ID_ERROR] === true;
-  }
-
-  readonly [CLIENT_ID_ERROR] = true;
-
-  constructor(
-    message: string,
-    readonly byte?: number,
-  ) {
-    super(message);
-    this.name = 'ClientIdError';
-  }
-}
-
 /** A UTF-16 code unit that is half of a surrogate pair with no other half: such a string has no UTF-8 form. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 

@@ -1,5 +1,5 @@
 /**
- * What one HTTP attempt came to. The four kinds follow SPEC section 5: the question that matters is whether
+ * What one HTTP attempt came to. The four kinds follow docs/behaviour.md#retries: the question that matters is whether
  * the service could have processed the request, because the API has no idempotency key and a careless retry
  * can deliver a message twice.
  */

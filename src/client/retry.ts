@@ -1,6 +1,6 @@
 import type { AttemptOutcome } from './outcome.js';
 
-/** Knobs of the retry policy; the defaults are SPEC section 5's. */
+/** Knobs of the retry policy; the defaults are those of docs/behaviour.md#retries. */
 export interface RetryPolicyOptions {
   /** Attempts per batch, the first included. */
   maxAttempts?: number;

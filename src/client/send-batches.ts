@@ -198,7 +198,7 @@ export async function sendBatches(options: SendBatchesOptions): Promise<BatchRes
         break;
       }
       // What onAttemptStart records (the journal) must be on disk before the first byte leaves: if it cannot
-      // be, this request and every later one stay unsent (SPEC section 8).
+      // be, this request and every later one stay unsent (docs/behaviour.md#journal).
       try {
         options.onAttemptStart?.(index, attempt + 1);
       } catch (error) {

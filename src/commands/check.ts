@@ -95,7 +95,7 @@ export async function checkCommand(options: CheckCommandOptions, ctx: Pick<Ctx, 
   return judge(outcome, { settings, probe, loopback: isLoopbackHost(new URL(baseUrl).hostname), via: proxy ? ` through the proxy ${proxy.display} (${proxy.source})` : '' });
 }
 
-/** The one line for each kind of answer, with the exit code SPEC section 2 gives it. */
+/** The one line for each kind of answer, with the exit code docs/behaviour.md#exit-codes gives it. */
 function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']; probe: NonNullable<CheckOutcome['probe']>; loopback: boolean; via: string }): CheckOutcome {
   const { settings, probe } = at;
   const where = `app ${probe.appId} at ${probe.host}`;

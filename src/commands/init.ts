@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ctx } from '../context.js';
-import { envelopeText, snakeKeys } from '../output/envelope.js';
+import { printInitOutcome, type InitOutcome } from '../output/init.js';
 import { CliError, configError, ExitCode, usageError } from '../errors.js';
 import { checkBaseUrl } from '../settings/check-base-url.js';
 import { userConfigDir } from '../settings/paths.js';
@@ -31,18 +31,7 @@ export interface InitOptions extends ReadSecretOptions {
   json?: boolean;
 }
 
-export interface InitOutcome {
-  path: string;
-  /** True when the file did not exist before. */
-  created: boolean;
-  profile: string | null;
-  /** The keys written, as paths: "appId", "profiles.ci.region". */
-  keys: string[];
-  secretStored: boolean;
-  /** The file's permission bits after writing, e.g. 0o600. */
-  mode: number;
-  warnings: string[];
-}
+export type { InitOutcome };
 
 const scriptExtensions = new Set(['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts']);
 
@@ -146,16 +135,9 @@ function prune(values: ProfileSettings): ProfileSettings {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== '')) as ProfileSettings;
 }
 
-/**
- * `pushctl init`: writes the app ID, region or base URL, and optionally the secret to a JSON config
- * file, at its top level or under `profiles.<name>`. Asks on a terminal unless `yes`; refuses to replace
- * settings already in that place without `force`. A file holding a secret gets mode 600.
- */
-export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<InitOutcome> {
-  const file = targetPath(options, ctx);
-  const warnings: string[] = [];
+/** The settings the flags give, checked; a plain-http base URL to a remote host is written with a warning. */
+async function givenSettings(options: InitOptions, ctx: Ctx, secrets: SecretSink | undefined, warnings: string[]): Promise<{ given: ProfileSettings; secretGiven: boolean }> {
   if (options.profile === '') throw usageError('--profile needs a non-empty value');
-
   const flagSecret = await readSecret(options, ctx);
   if (flagSecret) refuseShortSecret(flagSecret.value, flagSecret.source);
   secrets?.add(flagSecret?.value);
@@ -174,8 +156,11 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
       warnings.push(`${error.message}: every command will need --insecure`);
     }
   }
+  return { given, secretGiven: flagSecret !== undefined };
+}
 
-  // Check for a conflict before asking anything: answering questions only to be refused is annoying.
+/** The file as it is, refused when the target section already holds settings (unless `force`). */
+async function existingFile(file: string, options: InitOptions): Promise<Record<string, unknown> | null> {
   const existing = await readExisting(file, options.force === true);
   const section = (existing && options.profile !== undefined ? (existing.profiles as Record<string, unknown> | undefined)?.[options.profile] : existing) as Record<string, unknown> | undefined;
   // No file yet (null) has no profile and no settings.
@@ -184,15 +169,18 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
     const where = options.profile !== undefined ? `profile "${options.profile}"` : 'settings at its top level';
     throw configError(`${file} already has ${where}`, 'pass --force to replace them, or --profile <name> to add a profile beside them');
   }
+  return existing;
+}
 
-  const interactive = !options.yes && ctx.stdin.isTTY === true && ctx.stderr.isTTY === true;
+/** What to write: asked on a terminal (the flags as defaults), else the flags as they are. */
+async function chosenSettings(options: InitOptions, ctx: Ctx, given: ProfileSettings, secretGiven: boolean, secrets: SecretSink | undefined): Promise<ProfileSettings> {
   let values: ProfileSettings;
-  if (interactive) {
+  if (!options.yes && ctx.stdin.isTTY === true && ctx.stderr.isTTY === true) {
     const prompter = createPrompter(ctx);
     try {
       const tell = (line: string) => ctx.stderr.write(`${line}\n`);
-      values = prune(await askSettings(prompter, tell, given, flagSecret !== undefined));
-      if (values.appSecret !== undefined && flagSecret === undefined) refuseShortSecret(values.appSecret, 'the prompt');
+      values = prune(await askSettings(prompter, tell, given, secretGiven));
+      if (values.appSecret !== undefined && !secretGiven) refuseShortSecret(values.appSecret, 'the prompt');
       secrets?.add(values.appSecret);
     } finally {
       prompter.close();
@@ -204,32 +192,48 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
     }
   }
   if (values.region === undefined && values.baseUrl === undefined && options.profile === undefined) values.region = 'global';
+  return values;
+}
 
-  // The target section is replaced whole; everything else in the file (other profiles) stays.
+/** The file's new content: the target section replaced whole, everything else (other profiles) kept. */
+function mergedDocument(existing: Record<string, unknown> | null, values: ProfileSettings, profile: string | undefined): Record<string, unknown> {
   const document: Record<string, unknown> = { ...(existing ?? {}) };
-  if (options.profile !== undefined) {
-    const profiles = { ...((document.profiles as Record<string, unknown> | undefined) ?? {}) };
-    profiles[options.profile] = values;
-    document.profiles = profiles;
-  } else {
-    for (const key of Object.keys(document)) if (key !== 'profiles') delete document[key];
-    Object.assign(document, values);
-    if (document.profiles !== undefined) {
-      // Keep "profiles" last, where a reader expects it.
-      const profiles = document.profiles;
-      delete document.profiles;
-      document.profiles = profiles;
-    }
+  if (profile !== undefined) {
+    document.profiles = { ...((document.profiles as Record<string, unknown> | undefined) ?? {}), [profile]: values };
+    return document;
   }
+  for (const key of Object.keys(document)) if (key !== 'profiles') delete document[key];
+  Object.assign(document, values);
+  if (document.profiles !== undefined) {
+    // Keep "profiles" last, where a reader expects it.
+    const profiles = document.profiles;
+    delete document.profiles;
+    document.profiles = profiles;
+  }
+  return document;
+}
+
+/**
+ * `pushctl init`: writes the app ID, region or base URL, and optionally the secret to a JSON config
+ * file, at its top level or under `profiles.<name>`. Asks on a terminal unless `yes`; refuses to replace
+ * settings already in that place without `force`. A file holding a secret gets mode 600. Returns what it
+ * wrote; printing it is output/init.ts's business.
+ */
+export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<InitOutcome> {
+  const file = targetPath(options, ctx);
+  const warnings: string[] = [];
+  const { given, secretGiven } = await givenSettings(options, ctx, secrets, warnings);
+  // Check for a conflict before asking anything: answering questions only to be refused is annoying.
+  const existing = await existingFile(file, options);
+  const values = await chosenSettings(options, ctx, given, secretGiven, secrets);
+  const document = mergedDocument(existing, values, options.profile);
 
   const profiles = Object.values((document.profiles as Record<string, ProfileSettings> | undefined) ?? {});
   const holdsSecret = document.appSecret !== undefined || profiles.some((p) => p?.appSecret !== undefined);
   const previousMode = existing === null ? undefined : (await stat(file)).mode & 0o777;
-  const mode = holdsSecret ? 0o600 : (previousMode ?? 0o644);
   await mkdir(path.dirname(file), { recursive: true, mode: options.global ? 0o700 : 0o777 });
-  await writeAtomically(file, `${JSON.stringify(document, null, 2)}\n`, mode);
+  await writeAtomically(file, `${JSON.stringify(document, null, 2)}\n`, holdsSecret ? 0o600 : (previousMode ?? 0o644));
 
-  const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
   if (values.appSecret !== undefined && !options.global) {
     warnings.push(`${file} now holds the app secret: keep it out of version control (add ${path.basename(file)} to .gitignore)`);
   }
@@ -238,7 +242,8 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
   if (configured && path.resolve(ctx.cwd, configured) !== file) {
     warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
   }
-  const outcome: InitOutcome = {
+  const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
+  return {
     path: file,
     created: existing === null,
     profile: options.profile ?? null,
@@ -247,24 +252,10 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
     mode: (await stat(file)).mode & 0o777,
     warnings,
   };
-  if (options.json) {
-    // The mode as people write it ("600"), not as a decimal number.
-    ctx.stdout.write(envelopeText(0, snakeKeys({ ...outcome, mode: outcome.mode.toString(8) }) as object));
-  } else {
-    ctx.stdout.write(formatInitOutcome(outcome));
-    for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  }
-  return outcome;
-}
-
-/** One line saying what was written where. */
-export function formatInitOutcome(outcome: InitOutcome): string {
-  const verb = outcome.created ? 'created' : 'updated';
-  return `${verb} ${outcome.path} (${outcome.keys.join(', ')}; mode ${outcome.mode.toString(8)})\n`;
 }
 
 /** The CLI's entry point: the `(options, ctx, scrubber) → exit code` shape cli.ts runs. */
 export async function initCommand(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<number> {
-  await init(options, ctx, secrets);
+  printInitOutcome(await init(options, ctx, secrets), options, ctx);
   return ExitCode.ok;
 }

@@ -1,4 +1,4 @@
-// `pushctl runs` and `pushctl runs show`: what the journals say about recent runs (SPEC section 8).
+// `pushctl runs` and `pushctl runs show`: what the journals say about recent runs (docs/behaviour.md#runs).
 import { dirname } from 'node:path';
 import * as z from 'zod/mini';
 import type { Ctx } from '../context.js';

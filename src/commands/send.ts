@@ -41,7 +41,7 @@ export interface SendCommandOptions extends MessageInputOptions, SettingsOptions
   strict?: boolean;
   /** false with --no-validate. */
   validate?: boolean;
-  /** `--once <key>`: send this message to this audience once; a re-run finds the earlier run (SPEC section 8). */
+  /** `--once <key>`: send this message to this audience once; a re-run finds the earlier run (docs/behaviour.md#once). */
   once?: string;
 }
 

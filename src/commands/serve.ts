@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import * as z from 'zod/mini';
+import '../message/zod-jitless.js';
 import type { Ctx } from '../context.js';
 import { checkOptions, wholeNumber } from './shared/check-options.js';
 import { isLoopbackHost } from '../client/loopback.js';

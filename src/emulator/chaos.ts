@@ -1,4 +1,4 @@
-// The emulator's chaos mode (SPEC section 6): a chosen share of push requests answered with faults, from a
+// The emulator's chaos mode (docs/behaviour.md#chaos): a chosen share of push requests answered with faults, from a
 // seeded generator so that the same seed and the same sequence of requests give the same faults. Pure: the
 // server asks `decide()` once per push request and acts on the answer.
 

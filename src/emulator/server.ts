@@ -104,11 +104,11 @@ export interface EmulatorOptions {
   keepBytes?: number;
   /** Most bytes of the request log (every push answered) kept in memory. Default 32 MiB. */
   logBytes?: number;
-  /** Chaos spec, e.g. `22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms` (SPEC section 6). */
+  /** Chaos spec, e.g. `22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms` (docs/behaviour.md#chaos). */
   chaos?: string;
   /** Seed of the chaos sequence; the same seed and requests give the same faults. Default 1. */
   chaosSeed?: number;
-  /** Simulated devices (SPEC section 9): `fleetOf(devices)` or `syntheticFleet(n, seed)`. */
+  /** Simulated devices (docs/behaviour.md#devices): `fleetOf(devices)` or `syntheticFleet(n, seed)`. */
   fleet?: Fleet;
   /** Clock in milliseconds since the epoch. Default `Date.now`. */
   now?: () => number;

@@ -40,7 +40,7 @@ export interface EmulatorState {
   /** The event-stream readers, each request-log entry serialised once for all of them. */
   events: EventFanout;
   chaos: Chaos;
-  /** Simulated devices: who a delivered message reaches (SPEC section 9). */
+  /** Simulated devices: who a delivered message reaches (docs/behaviour.md#devices). */
   fleet?: Fleet;
 }
 

@@ -11,7 +11,7 @@ export interface StoredMessage {
   delivered: boolean;
   /** The body after validation and normalisation. */
   body: PushMessage;
-  /** With simulated devices (SPEC section 9): how many it reached, and listed IDs no device has. */
+  /** With simulated devices (docs/behaviour.md#devices): how many it reached, and listed IDs no device has. */
   reached?: number;
   /** A dry run's audience: whom it would have reached. */
   would_reach?: number;

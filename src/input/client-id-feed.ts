@@ -1,4 +1,4 @@
-// Client IDs that are still being read while a run sends (SPEC section 7: at a million IDs the first request
+// Client IDs that are still being read while a run sends (docs/behaviour.md#performance: at a million IDs the first request
 // leaves within 0.3 s). The reader keeps filling the collector in the background; the feed is the collector
 // as the delivery reads it, and says when it grew, ended or failed.
 import type { Readable } from 'node:stream';

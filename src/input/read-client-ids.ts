@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
-import { invalidMessageError, usageError } from '../errors.js';
-import { ClientIdCollector, ClientIdError, type ClientIdStore } from '../client/client-id-store.js';
+import { ClientIdError, invalidMessageError, usageError } from '../errors.js';
+import { ClientIdCollector, type ClientIdStore } from '../client/client-id-store.js';
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
 import { otherEncoding } from './text-encoding.js';
 
-export { ClientIdCollector, ClientIdError, ClientIdStore } from '../client/client-id-store.js';
+export { ClientIdCollector, ClientIdStore } from '../client/client-id-store.js';
+export { ClientIdError };
 
 /** Unique client IDs in first-seen order, and how many repeats were dropped. */
 export interface ClientIdList {
@@ -45,7 +46,7 @@ const MAX_LINE_BYTES = 64 * 1024;
  * the newline byte never splits a UTF-8 character. CRLF and lone CR line ends and a byte-order mark are
  * handled like readline would (the collector's trim removes a BOM).
  *
- * A `--report` file (JSON, starting with `{`) is accepted too, as SPEC section 5 promises: it yields the
+ * A `--report` file (JSON, starting with `{`) is accepted too, as docs/behaviour.md#message-input promises: it yields the
  * IDs to send again, those under `unknown` and `not_sent`.
  */
 export async function readClientIds(input: Readable, collector = new ClientIdCollector(), options: ReadClientIdsOptions = {}): Promise<ClientIdList> {
@@ -145,7 +146,7 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
 }
 
 /**
- * A run journal (SPEC section 8): its not_sent IDs, and with `includeUnknown` its unknown ones first, as from a
+ * A run journal (docs/behaviour.md#resend): its not_sent IDs, and with `includeUnknown` its unknown ones first, as from a
  * report. A journal cut short while its plan was written is refused: it does not know every recipient.
  */
 function readJournalIds(text: string, collector: ClientIdCollector, includeUnknown: boolean): ClientIdList {

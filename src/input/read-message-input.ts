@@ -1,12 +1,12 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
 import { isAbsolute, resolve } from 'node:path';
-import { ClientIdCollector, ClientIdError } from '../client/client-id-store.js';
+import { ClientIdCollector } from '../client/client-id-store.js';
 import type { ClientIdList } from './read-client-ids.js';
 import type { ClientIdFeed } from './client-id-feed.js';
 import type { Readable } from 'node:stream';
 import type { Ctx } from '../context.js';
-import { CliError, ExitCode, invalidMessageError, usageError } from '../errors.js';
+import { CliError, ExitCode, ClientIdError, invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
 import { decodeUtf8 } from './decode-utf8.js';
 import { InputInterruptedError, InputTooLargeError, describeBytes, interruptOnSignal, openInputStream, readStreamCapped, readWholeFile } from '../read-whole-file.js';
@@ -78,7 +78,7 @@ async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdC
     // Opened first so a missing file or a directory is a clear message, not a stream error. Bytes, not text:
     // the collector takes plain ASCII lines without making a string of them. Read whole: big pieces, fewer
     // trips to the thread pool. Sent while read: smaller ones, so the first request waits for a quarter of
-    // the IDs it would otherwise (SPEC section 7: the first request at 0.3 s).
+    // the IDs it would otherwise (docs/behaviour.md#performance: the first request at 0.3 s).
     try {
       const opened = await openInputStream(isAbsolute(path) ? path : resolve(ctx.cwd, path), { highWaterMark: stream ? 1 << 18 : 1 << 20 });
       input = opened.stream;

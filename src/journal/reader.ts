@@ -1,4 +1,4 @@
-// Reads a run journal back into batch outcomes (SPEC section 8). Pure and forgiving: a journal is read
+// Reads a run journal back into batch outcomes (docs/behaviour.md#journal). Pure and forgiving: a journal is read
 // after a crash, a kill or a full disk, so a torn last line, a garbage line or a record that makes no sense
 // is skipped, never thrown at the user.
 import { withRecipientCount, type BatchResult } from '../client/send-batches.js';
@@ -215,7 +215,7 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
-/** The outcome a batch's recorded attempts imply: SPEC section 8 "Reading back". */
+/** The outcome a batch's recorded attempts imply: docs/behaviour.md#journal, "Read back the same way everywhere". */
 function settleBatch(index: number, batch: Batch | undefined): BatchResult {
   // The count holds when the IDs were not collected.
   return withRecipientCount(settleAttempts(index, batch), batch?.count ?? 0);

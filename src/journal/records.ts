@@ -1,4 +1,4 @@
-// The lines of a run journal (SPEC section 8). One JSON object per line, told apart by `t`. Short keys
+// The lines of a run journal (docs/behaviour.md#journal). One JSON object per line, told apart by `t`. Short keys
 // because a journal of a million recipients repeats them a thousand times; the README documents them.
 import type { DeliverySummary } from '../client/report.js';
 

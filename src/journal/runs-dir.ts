@@ -1,4 +1,4 @@
-// Where run journals live and how long they stay (SPEC section 8). Retention: a journal older than 30 days
+// Where run journals live and how long they stay (docs/behaviour.md#journal). Retention: a journal older than 30 days
 // is removed; younger ones are removed only past the newest 100, and only when their run left nothing
 // unknown or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
 // must find, is kept at least 30 days. Only pushctl's own journals are ever removed: a file whose name is a

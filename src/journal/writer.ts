@@ -1,4 +1,4 @@
-// Appends a run journal (SPEC section 8). Each record is one synchronous write(2): once `write` returns the
+// Appends a run journal (docs/behaviour.md#journal). Each record is one synchronous write(2): once `write` returns the
 // line is in the kernel, so `kill -9` of pushctl loses nothing; fsync runs at least once a second while
 // sending and at the end, so a power cut loses at most a second. A write that fails (a full disk, an I/O
 // error, a removed directory) is never ignored: the writer remembers it and every later write throws, so
@@ -18,7 +18,7 @@ export interface Scrub {
   scrubBytes(bytes: Buffer): Buffer;
 }
 
-/** The journal could not record: no further request may start (SPEC section 8). Exit 2, naming the path and the cause. */
+/** The journal could not record: no further request may start (docs/behaviour.md#journal). Exit 2, naming the path and the cause. */
 export class JournalWriteError extends CliError {
   constructor(
     readonly path: string,

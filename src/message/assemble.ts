@@ -1,9 +1,9 @@
-// Builds the request body from a message file, `--var` values and flags (SPEC section 2, "Message input").
+// Builds the request body from a message file, `--var` values and flags (docs/behaviour.md#message-input).
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
 import type { ClientIdSource } from '../message/recipients.js';
-import { invalidMessageError, usageError } from '../errors.js';
+import { FilePositionError, invalidMessageError, usageError } from '../errors.js';
 import { DURATION_EXAMPLES, MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
-import { FilePositionError, JsonSyntaxError, parseJson } from './parse-json.js';
+import { JsonSyntaxError, parseJson } from './parse-json.js';
 import { fillPlaceholders } from './placeholders.js';
 import { setOwn } from './own-key.js';
 import type { MessageIssue } from './types.js';

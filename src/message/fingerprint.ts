@@ -1,4 +1,4 @@
-// The fingerprint of a message and its audience, for `--once <key>` (SPEC section 8): a re-run with the same
+// The fingerprint of a message and its audience, for `--once <key>` (docs/behaviour.md#once): a re-run with the same
 // key must be the same announcement to the same people, or it is refused. sha256 over the message as sent
 // (client IDs left out, keys in a fixed order) and then every client ID in order.
 import { createHash } from 'node:crypto';

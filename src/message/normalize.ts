@@ -1,4 +1,4 @@
-// The normalisations of SPEC section 3, applied before the rules are checked. Each one is listed as a
+// The normalisations of docs/behaviour.md#validation, applied before the rules are checked. Each one is listed as a
 // note so `pushctl validate` can show what changed. Input is arbitrary JSON: anything unexpected is left
 // as it is for the schema to reject with a precise message, so this never throws.
 import type { MessageIssue } from './types.js';

@@ -1,7 +1,6 @@
 // JSON.parse with an error that names the line and column. V8 gives a position for some syntax
 // errors and none for others ("Unexpected token"), so on failure a small scanner finds the offset.
 
-import { CliError, ExitCode } from '../errors.js';
 import { jsonMistake, type JsonExpectation } from './json-mistake.js';
 
 export class JsonSyntaxError extends Error {
@@ -14,30 +13,6 @@ export class JsonSyntaxError extends Error {
   ) {
     super(`${reason} at line ${line}, column ${column}`);
     this.name = 'JsonSyntaxError';
-  }
-}
-
-const FILE_POSITION = Symbol.for('pushctl.FilePositionError');
-
-/**
- * A CliError (exit 3) at a line and column of a named file, so that under GitHub Actions the CLI can
- * annotate the file itself. Branded like CliError: each command's bundle has its own copy of this class.
- */
-export class FilePositionError extends CliError {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as { [FILE_POSITION]?: unknown })[FILE_POSITION] === true;
-  }
-
-  readonly [FILE_POSITION] = true;
-
-  constructor(
-    message: string,
-    hint: string | undefined,
-    readonly file: string,
-    readonly line: number,
-    readonly column: number,
-  ) {
-    super(message, ExitCode.invalidMessage, hint);
   }
 }
 

@@ -1,8 +1,9 @@
-// THE rules of a push message (SPEC section 3), shared by `pushctl validate`, `send` and the emulator.
+// THE rules of a push message (docs/behaviour.md#validation), shared by `pushctl validate`, `send` and the emulator.
 // Structure (types, allowed values, unknown fields) is declared with zod; rules that need a message
 // of their own and a fix are written as named checks, so every error carries `rule` and `fix`.
 // zod/mini is used because it keeps the same rules at a fraction of the start-up cost.
 import * as z from 'zod/mini';
+import './zod-jitless.js';
 import { COUNTRY_ALIASES, COUNTRY_CODES } from './countries.js';
 import { MAX_TTL_SECONDS } from './duration.js';
 import { firstControlCharacter } from './control-character.js';
@@ -176,7 +177,7 @@ export const pushMessageSchema = z.strictObject({
   notification: z.optional(notificationSchema),
   data: z.optional(dataSchema),
 }).check(
-  // A blank push to every device is the accident this tool exists to prevent (SPEC section 3).
+  // A blank push to every device is the accident this tool exists to prevent (docs/behaviour.md#validation).
   rule<{ type: number; notification?: { title?: string; desc?: string } }>('empty-notification', (m) =>
     m.type === 1 && !m.notification?.title && !m.notification?.desc
       ? { at: 'notification', message: 'a notification needs a title or a desc; with neither it shows a blank push', fix: 'add --title or --desc (or "title"/"desc" in notification)' }

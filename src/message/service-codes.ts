@@ -1,4 +1,4 @@
-// The Push Message Service's status codes (SPEC section 1): one table for the client, which explains an
+// The Push Message Service's status codes (docs/behaviour.md#service-codes): one table for the client, which explains an
 // answer, and the emulator, which gives it. The body's `status` carries them whatever the HTTP status is.
 
 /** The codes by name, for code that gives or tests one. */

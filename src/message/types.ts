@@ -1,3 +1,7 @@
+// The shapes of a valid message, written out so the published type declarations need no zod. They are the
+// schema's (src/message/schema.ts) and cannot drift from it: test/unit/message/types.test.ts fails to
+// compile unless each equals the z.infer of its schema.
+
 /** The request body of `POST /v1/message/push/{AppID}` after validation and normalisation. */
 export interface PushMessage {
   dry_run?: boolean;

@@ -6,7 +6,7 @@ import { hideProtoKey, restoreProtoKey, restoreProtoPath } from './own-key.js';
 import type { PushMessage, ValidateOptions, ValidationResult } from './types.js';
 
 /**
- * Normalises and checks a push message body against the service's rules (SPEC section 3).
+ * Normalises and checks a push message body against the service's rules (docs/behaviour.md#validation).
  * Never throws: any input gives a result whose `body` is set only when there are no errors.
  */
 export function validateMessage(input: unknown, options: ValidateOptions = {}): ValidationResult {

@@ -24,7 +24,7 @@ export function messageWarnings(body: PushMessage): MessageIssue[] {
   if (notification !== undefined) {
     const button = notification.notification_type === 3;
     if (button) {
-      // SPEC section 1: the push page lists button style, the API overview only system notifications.
+      // docs/behaviour.md#service-codes: the push page lists button style, the API overview only system notifications.
       warn('notification.notification_type', 'button-style', 'button style (3) is listed on the push page but not in the API overview: the service may refuse it', 'if it answers 21005, use --style system');
     }
     const style = button ? 'button style (notification_type 3)' : 'system style (notification_type 1, the default)';

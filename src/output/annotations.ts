@@ -13,7 +13,7 @@ export interface AnnotatedFile {
   text: string;
 }
 
-/** The request fields each message flag sets (SPEC section 2); a finding under one of them came from the flag. */
+/** The request fields each message flag sets (docs/behaviour.md#message-input); a finding under one of them came from the flag. */
 const FLAG_FIELDS: Record<string, string> = {
   type: 'type',
   ttl: 'time_to_live',

@@ -7,7 +7,7 @@ import { envelopeText, snakeKeys } from './envelope.js';
 /** What `pushctl check` found (the action's `mode: check` reads the same object). */
 export interface CheckOutcome {
   ok: boolean;
-  /** SPEC section 2: 0 accepted, 4 rejected by the service, 5 network, 6 settings or credentials missing. */
+  /** docs/behaviour.md#exit-codes: 0 accepted, 4 rejected by the service, 5 network, 6 settings or credentials missing. */
   exitCode: number;
   /** Where each setting came from; absent when the settings could not be loaded at all (a broken config file). */
   settings?: ConfigReport;

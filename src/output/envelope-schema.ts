@@ -1,38 +1,54 @@
-// The JSON Schema of the `--json` envelope every command prints (SPEC section 2), published beside the
-// message schema as dist/envelope.schema.json and by `pushctl schema --envelope`.
+// The `--json` envelope every command prints (docs/behaviour.md#json), as a zod schema, and its JSON Schema
+// derived from it, published beside the message schema as dist/envelope.schema.json and by
+// `pushctl schema --envelope`. Loaded only by `pushctl schema` and the tests: printing an envelope
+// (output/envelope.ts) needs no zod.
+import * as z from 'zod/mini';
+import '../message/zod-jitless.js';
+import { EXIT_MEANINGS, ExitCode } from '../errors.js';
 
-const finding = {
-  type: 'object',
-  required: ['path', 'rule', 'message'],
-  properties: { path: { type: 'string' }, rule: { type: 'string' }, message: { type: 'string' }, fix: { type: 'string' } },
-  additionalProperties: false,
-};
+const findingSchema = z.strictObject({
+  path: z.string(),
+  rule: z.string(),
+  message: z.string(),
+  fix: z.optional(z.string()),
+});
+
+const exitCodes = Object.values(ExitCode);
+
+/** The keys every envelope may carry; commands add their own snake_case keys (message_ids, summary, runs, ...). */
+export const envelopeSchema = z.looseObject({
+  ok: z.boolean().register(z.globalRegistry, { description: 'true exactly when exit_code is 0' }),
+  exit_code: z.literal(exitCodes).register(z.globalRegistry, {
+    description: `the exit code: ${exitCodes.map((code) => `${code} ${EXIT_MEANINGS[code]}`).join('; ')}`,
+  }),
+  errors: z.optional(z.array(findingSchema).register(z.globalRegistry, { description: 'message findings (exit 3): the JSON path, the rule, and a fix where there is one' })),
+  warnings: z.optional(z.array(z.union([findingSchema, z.string()])).register(z.globalRegistry, { description: 'message findings, or (config, init) warnings in words' })),
+  notes: z.optional(z.array(findingSchema)),
+  error: z.optional(
+    z.strictObject({
+      message: z.string(),
+      hint: z.optional(z.string().register(z.globalRegistry, { description: 'the next step' })),
+    }),
+  ),
+});
+
+export type Envelope = z.infer<typeof envelopeSchema>;
 
 export function envelopeJsonSchema(): object {
+  const generated = z.toJSONSchema(envelopeSchema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+  const { $schema, ...rest } = generated;
   return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
+    $schema,
     $id: 'https://pushctl.invalid/envelope.schema.json',
     title: 'pushctl --json output',
     description: 'One document on stdout for every command and every outcome. Commands add their own snake_case keys (message_ids, summary, batches, runs, ...).',
-    type: 'object',
-    required: ['ok', 'exit_code'],
-    properties: {
-      ok: { type: 'boolean', description: 'true exactly when exit_code is 0' },
-      exit_code: { type: 'integer', enum: [0, 1, 2, 3, 4, 5, 6, 7, 130], description: 'the exit code, as in the README table' },
-      errors: { type: 'array', items: finding, description: 'message findings (exit 3): the JSON path, the rule, and a fix where there is one' },
-      warnings: { type: 'array', items: { anyOf: [finding, { type: 'string' }] }, description: 'message findings, or (config, init) warnings in words' },
-      notes: { type: 'array', items: finding },
-      error: {
-        type: 'object',
-        required: ['message'],
-        properties: { message: { type: 'string' }, hint: { type: 'string', description: 'the next step' } },
-        additionalProperties: false,
-      },
-    },
+    ...rest,
+    // What zod's shapes do not say, as JSON Schema says it: keys are snake_case, `ok` goes with exit 0, and a
+    // failure says why (message findings or an error).
     propertyNames: { pattern: '^[a-z][a-z0-9_]*$' },
     allOf: [
-      { if: { properties: { ok: { const: true } } }, then: { properties: { exit_code: { const: 0 } }, not: { required: ['error'] } } },
-      { if: { properties: { ok: { const: false } } }, then: { properties: { exit_code: { not: { const: 0 } } }, anyOf: [{ required: ['errors'] }, { required: ['error'] }] } },
+      { if: { properties: { ok: { const: true } } }, then: { properties: { exit_code: { const: ExitCode.ok } }, not: { required: ['error'] } } },
+      { if: { properties: { ok: { const: false } } }, then: { properties: { exit_code: { not: { const: ExitCode.ok } } }, anyOf: [{ required: ['errors'] }, { required: ['error'] }] } },
     ],
   };
 }

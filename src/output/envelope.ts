@@ -1,4 +1,4 @@
-// The one `--json` envelope of every command (SPEC section 2): `ok` and `exit_code` first, snake_case keys.
+// The one `--json` envelope of every command (docs/behaviour.md#json): `ok` and `exit_code` first, snake_case keys.
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

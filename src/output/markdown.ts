@@ -1,5 +1,5 @@
 // Text from outside (the service's answers, a message file's keys, the command line) in GitHub-flavoured
-// Markdown, for the job summary: shown literally, never taking effect (SPEC section 10). A line break could
+// Markdown, for the job summary: shown literally, never taking effect (docs/behaviour.md#trust). A line break could
 // end a table row or start a block of its own, a backtick could close a code span early, and `<img …>` or
 // `[x](…)` in prose would be HTML and a link, so each helper takes those away.
 import { escapeControl } from './escape-control.js';

@@ -1,5 +1,5 @@
 // How the advice to finish a run reads: the command for what was certainly not sent, and apart from it the
-// recipients in doubt with the flag that includes them (SPEC section 8, "Resend without duplicates").
+// recipients in doubt with the flag that includes them (docs/behaviour.md#resend).
 
 export interface ResendAdvice {
   /** The command that sends the not-sent recipients; absent when none are left. */

@@ -3,7 +3,7 @@ import { loadConfigFile, type LoadedConfig } from './load.js';
 import { readSecret, type ReadSecretOptions } from './read-secret.js';
 import { resolveSettings, type ResolvedSettings, type SettingsFlags } from './resolve.js';
 
-/** Every settings-related option a command accepts: the flags of SPEC section 2. */
+/** Every settings-related option a command accepts: the flags of docs/behaviour.md#settings. */
 export interface SettingsOptions extends SettingsFlags, ReadSecretOptions {
   /** `-c, --config <path>` */
   config?: string;

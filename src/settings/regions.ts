@@ -1,4 +1,4 @@
-/** The service's regions and their base URLs (SPEC section 1). India users' data must go to `india`. */
+/** The service's regions and their base URLs (docs/behaviour.md#the-service). India users' data must go to `india`. */
 export const regionUrls = {
   global: 'https://pushapi.twibida.com',
   india: 'https://ind-pushapi.twibida.com',

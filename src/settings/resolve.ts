@@ -132,7 +132,7 @@ function checkSecretText(value: string, source: string): void {
 
 /**
  * Resolves the settings from flags, environment, the selected profile of the config file, the file's top
- * level and defaults, first wins (SPEC section 2). Pure: all I/O (the file, the secret) happens before.
+ * level and defaults, first wins (docs/behaviour.md#settings). Pure: all I/O (the file, the secret) happens before.
  *
  * The endpoint is one setting given either as a region or as a base URL: the first layer that sets either
  * decides it, and within a layer a base URL beats a region. So `--region india` overrides a baseUrl in the
@@ -148,7 +148,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       source: (key) => (key === 'appSecret' ? (secret?.source ?? 'flag') : `flag ${flagNames[key]}`),
     },
     {
-      // The timeout has no environment variable (SPEC section 2 lists none).
+      // The timeout has no environment variable (docs/behaviour.md#settings lists none).
       get: (key) => (key === 'timeout' ? undefined : fromEnv(env, envNames[key])),
       source: (key) => (key === 'timeout' ? 'env' : `env ${envNames[key]}`),
     },

@@ -1,5 +1,6 @@
 // zod/mini, like the message schema: one light flavour of zod in the bundle keeps start-up fast.
 import * as z from 'zod/mini';
+import '../message/zod-jitless.js';
 
 /** A duration with a unit, as `--timeout` takes it: `500ms`, `10s`, `1.5m`. In a file a bare number is ambiguous. */
 const durationSchema = z.string().check(z.regex(/^\d+(\.\d+)?(ms|s|m|h|d|w)$/, { message: 'must be a duration with a unit, such as "10s" or "500ms"' }));

@@ -36,6 +36,16 @@ const SKIPPED: [RegExp, string][] = [
   [/^npm install --save-dev \.\/pushctl-/, 'test/e2e/package.test.ts installs the packed tarball into an empty project; the library example below runs'],
 ];
 
+/** The setting `pushctl config --json` reports for each variable a README `export` line may set. */
+const SETTING_OF_VARIABLE: Record<string, string> = {
+  PUSHCTL_APP_ID: 'app_id',
+  PUSHCTL_APP_SECRET: 'app_secret',
+  PUSHCTL_BASE_URL: 'base_url',
+  PUSHCTL_REGION: 'region',
+  PUSHCTL_PROFILE: 'profile',
+  PUSHCTL_CONFIG: 'config_file',
+};
+
 /** A run id the README shows as a sample: replaced by the id of a real run made first. */
 const SAMPLE_RUN_ID = /\b\d{8}-\d{6}(?:-[0-9a-f]{4})?\b/g;
 
@@ -116,7 +126,23 @@ describe('README examples', () => {
       continue;
     }
     if (line.startsWith('export ')) {
-      it(`sets: ${line}`, () => expect(Object.keys(exported).length).toBeGreaterThan(0));
+      it(`sets: ${line}`, async () => {
+        // This line's own variables, alone in the environment: pushctl must read each one from it, with the
+        // value the line gives (the emulator's real address for the README's).
+        const set = Object.fromEntries(shellWords(line).slice(1).map((word) => [word.slice(0, word.indexOf('=')), here(word.slice(word.indexOf('=') + 1))]));
+        expect(Object.keys(set).length).toBeGreaterThan(0);
+        for (const [name, value] of Object.entries(set)) expect(exported[name], `${name} from this line`).toBe(value);
+        const shown = await runCli(['config', '--json'], { env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), ...set }), cwd: dir });
+        expect(shown.code, shown.stderr).toBe(0);
+        const settings = JSON.parse(shown.stdout) as Record<string, { value?: unknown; set?: boolean; source: string }>;
+        for (const [name, value] of Object.entries(set)) {
+          const key = SETTING_OF_VARIABLE[name];
+          expect(key, `${name} is not a variable pushctl reads`).toBeDefined();
+          expect(settings[key!]!.source).toBe(`env ${name}`);
+          if (key === 'app_secret') expect(settings[key]!.set).toBe(true);
+          else expect(settings[key!]!.value).toBe(value);
+        }
+      });
       continue;
     }
     expect(line, 'a README shell line that this test neither runs nor skips with a reason').toMatch(/^(pushctl |source <\(pushctl |mkdir -p )/);

@@ -1,4 +1,4 @@
-// `pushctl resend` and `--once` end to end (SPEC section 8): the built binary against a scripted server and
+// `pushctl resend` and `--once` end to end (docs/behaviour.md#resend, docs/behaviour.md#once): the built binary against a scripted server and
 // the emulator, journals read back with `pushctl runs`.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

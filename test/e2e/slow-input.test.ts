@@ -41,7 +41,7 @@ async function until(condition: () => boolean): Promise<void> {
 describe.runIf(process.platform === 'linux')('a file that is a pipe whose writer is slow', () => {
   it.each([
     ['message file', (fifo: string) => ['validate', '-f', fifo], JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'Hi' } }), 130],
-    // Interrupted before anything was sent: the send stops there (exit 130, SPEC section 2).
+    // Interrupted before anything was sent: the send stops there (exit 130, docs/behaviour.md#exit-codes).
     ['secret file', (fifo: string) => ['send', '--base-url', 'http://127.0.0.1:9', '--app-id', 'a', '--all', '--title', 'x', '--app-secret-file', fifo], 'a-secret\n', 130],
   ])('%s: the CLI answers SIGINT while it waits, and the wait ends there', async (what, args, content, exitCode) => {
     const fifo = join(dir, `${what.replace(' ', '-')}.fifo`);

@@ -3,7 +3,7 @@
 // loads main.cjs and its own file, and the heavy parts (the emulator, the spinner, cosmiconfig, the proxy
 // agents, colour) only when a run uses them. Checked by behaviour: the command still works in a copy of the
 // package from which every other file has been removed.
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,5 +58,22 @@ describe('the start-up path of the built CLI', () => {
     const r = await runWithOnly(['main.cjs', 'commands/send.cjs', 'delivery/connect.cjs', 'delivery/deliver.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
     expect(r.code, r.stderr).toBe(0);
     expect(emulator.messages('demo-app').map((m) => m.body.condition.client_ids)).toContainEqual(['device-1']);
+  });
+});
+
+describe('the files of the built CLI', () => {
+  it('every command of src/commands/ is an entry of its own (scripts/build.mjs lists it)', () => {
+    const commands = readdirSync(join(ROOT, 'src', 'commands')).filter((file) => file.endsWith('.ts'));
+    expect(commands.length).toBeGreaterThanOrEqual(10);
+    const missing = commands.map((file) => `commands/${file.replace(/\.ts$/, '.cjs')}`).filter((file) => !existsSync(join(ROOT, 'dist', file)));
+    expect(missing, 'add the command to CLI_ISLANDS in scripts/build.mjs').toEqual([]);
+  });
+
+  it('holds one copy of the error classes, in main.cjs, which every other file requires', () => {
+    const files = cliFiles(join(ROOT, 'dist'));
+    const text = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
+    // The classes set their names as strings, which minifying keeps.
+    for (const name of ['CliError', 'ClientIdError']) expect(files.filter((file) => text(file).includes(`"${name}"`)), name).toEqual(['main.cjs']);
+    for (const file of ['commands/send.cjs', 'commands/validate.cjs', 'client-ids.cjs', 'emulator.cjs']) expect(text(file)).toMatch(/require\("\.{1,2}\/main\.cjs"\)/);
   });
 });

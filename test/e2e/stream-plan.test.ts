@@ -1,4 +1,4 @@
-// A plan that streams (SPEC section 7, issue 20): a long client-ID list is sent while it is read, the journal
+// A plan that streams (docs/behaviour.md#rate, issue 20): a long client-ID list is sent while it is read, the journal
 // recording each batch before its request. The built binary reads stdin that the test holds open, so "the
 // first request left before the input ended" is observed, not timed.
 import { spawn, type ChildProcess } from 'node:child_process';

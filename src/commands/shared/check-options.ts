@@ -2,6 +2,7 @@
 // a usage error (exit 2) naming the flag, the range and an example. A schema's messages are written
 // "<what is wrong>: <the next step>"; the value given is added to the first half.
 import * as z from 'zod/mini';
+import '../../message/zod-jitless.js';
 import { usageError } from '../../errors.js';
 
 export function checkOptions<T>(schema: z.ZodMiniType<T>, options: unknown): void {

@@ -82,7 +82,7 @@ export interface Delivery {
   reportCommand?: string;
 }
 
-/** The exit status of a delivery (SPEC section 2): the one place batch outcomes become a number. */
+/** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
 export function deliveryExitCode(results: readonly BatchResult[], interrupted: boolean): number {
   const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
   const accepted = count('accepted');
@@ -206,7 +206,7 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
   const inputFailure = feed?.failure === undefined ? undefined : inputError(feed.failure);
   const interrupted = ctx.interrupt.aborted;
   const journalFailure = journal?.failure;
-  // A journal that stopped recording stops the run: exit 2, whatever the batches came to (SPEC section 8).
+  // A journal that stopped recording stops the run: exit 2, whatever the batches came to (docs/behaviour.md#journal).
   // An input that failed half-way is the user's to fix: its own exit code (3 for an invalid line).
   const exitCode = journalFailure ? ExitCode.usage : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);

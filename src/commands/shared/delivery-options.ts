@@ -2,6 +2,7 @@
 // range is a usage error naming the flag and the range, before anything is read or sent.
 // zod/mini, as the message schema: the full zod API weighs 450 kB in every command file that loads it.
 import * as z from 'zod/mini';
+import '../../message/zod-jitless.js';
 import { checkOptions } from './check-options.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import { DEFAULT_RETRY_POLICY } from '../../client/retry.js';

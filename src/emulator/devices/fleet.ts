@@ -1,4 +1,4 @@
-// Simulated devices (SPEC section 9), held so that a fleet of a million costs little and a message's
+// Simulated devices (docs/behaviour.md#devices), held so that a fleet of a million costs little and a message's
 // audience is counted without visiting each device: devices with the same attributes share one profile,
 // and a synthetic fleet's client IDs are computed from their position rather than stored.
 import type { PushMessage } from '../../message/types.js';

@@ -4,6 +4,7 @@
 import { parseJson } from '../../message/parse-json.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import * as z from 'zod/mini';
+import '../../message/zod-jitless.js';
 import { countryCode, languageCode, osVersion } from '../../message/schema.js';
 import type { Device } from './match.js';
 

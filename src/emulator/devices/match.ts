@@ -1,4 +1,4 @@
-// Whom a message reaches among simulated devices: the emulator's reading of the rules (SPEC section 9).
+// Whom a message reaches among simulated devices: the emulator's reading of the rules (docs/behaviour.md#devices).
 // Pure: a device and a condition in, yes or no out.
 import type { PushMessage } from '../../message/types.js';
 

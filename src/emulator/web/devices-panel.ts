@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-// The simulated devices (SPEC section 9): a paged list that says where it is in the whole ("101–200 of
+// The simulated devices (docs/behaviour.md#devices): a paged list that says where it is in the whole ("101–200 of
 // 1,000"), found by text, each device with its own inbox whose messages link to their permalinks.
 import type { Device } from '../devices/match.js';
 import { $, button, el, num, plural } from './dom.js';

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// The inbox page (SPEC section 9): a plain client of the emulator's documented API, served as a file of its
+// The inbox page (docs/behaviour.md#inbox): a plain client of the emulator's documented API, served as a file of its
 // own so the page's CSP can forbid inline script. The address holds the state: filters in the query string,
 // a message's permalink in the hash (`#/m/<message_id>`).
 import type { Entry } from './entry-card.js';

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-// A notification as Android's shade draws it (SPEC section 9): system style (small icon tinted
+// A notification as Android's shade draws it (docs/behaviour.md#inbox): system style (small icon tinted
 // `small_icon_color`, app name, title, desc, time) or button style (icon, title, desc, button). A title or
 // text longer than the shade shows is cut as the shade cuts it, with the full text one click away.
 import { cutForDisplay, DISPLAY_LIMITS } from '../../message/display-limits.js';

@@ -1,4 +1,4 @@
-// The chaos mode, the request log and the event stream over real HTTP (SPEC section 6, issue 10 item 5).
+// The chaos mode, the request log and the event stream over real HTTP (docs/behaviour.md#chaos, issue 10 item 5).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The journal is written before the wire, or nothing goes out (SPEC section 8). A journal write that fails
+// The journal is written before the wire, or nothing goes out (docs/behaviour.md#journal). A journal write that fails
 // stops new requests at once; those already in flight finish; the rest come back not sent.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { init, initCommand } from '../../../src/commands/init.js';
+import { printInitOutcome } from '../../../src/output/init.js';
 import { ExitCode } from '../../../src/errors.js';
 import { loadConfigFile } from '../../../src/settings/load.js';
 import { testCtx, useSandbox } from './helpers.js';
@@ -25,6 +26,7 @@ describe('pushctl init (non-interactive)', () => {
     const file = path.join(box.project, '.pushctlrc.json');
     expect(outcome).toMatchObject({ path: file, created: true, keys: ['appId', 'region'], secretStored: false, profile: null });
     expect(await json(file)).toEqual({ appId: 'my-app', region: 'india' });
+    printInitOutcome(outcome, {}, ctx);
     expect(ctx.out()).toContain(`created ${file}`);
     expect(ctx.err()).toContain('the app secret is not stored');
     expect((await loadConfigFile({ cwd: box.project, env: box.env }))?.config).toEqual({ appId: 'my-app', region: 'india' });
@@ -43,6 +45,7 @@ describe('pushctl init (non-interactive)', () => {
     expect(await modeOf(outcome.path)).toBe(0o600);
     expect(outcome.mode).toBe(0o600);
     expect(await json(outcome.path)).toMatchObject({ appSecret: canary });
+    printInitOutcome(outcome, {}, ctx);
     expect(ctx.err()).toContain('.gitignore');
     expect(ctx.out() + ctx.err()).not.toContain(canary);
   });
@@ -102,13 +105,19 @@ describe('pushctl init (non-interactive)', () => {
 
   it('warns about a plain-http base URL to a remote host but writes it', async () => {
     const ctx = ctxFor();
-    await init({ baseUrl: 'http://push.internal:8080' }, ctx);
-    expect(ctx.err()).toContain('--insecure');
+    const outcome = await init({ baseUrl: 'http://push.internal:8080' }, ctx);
+    expect(outcome.warnings.join('\n')).toContain('--insecure');
+    expect(await json(outcome.path)).toMatchObject({ baseUrl: 'http://push.internal:8080' });
+    // init returns what it did; the command prints it, the warnings on stderr.
+    expect(ctx.out() + ctx.err()).toBe('');
+    const printed = ctxFor();
+    expect(await initCommand({ baseUrl: 'http://push.internal:8080', force: true }, printed)).toBe(0);
+    expect(printed.err()).toContain('--insecure');
   });
 
   it('prints the outcome as JSON', async () => {
     const ctx = ctxFor();
-    await init({ appId: 'a', json: true }, ctx);
+    await initCommand({ appId: 'a', json: true }, ctx);
     expect(JSON.parse(ctx.out())).toMatchObject({ keys: ['appId', 'region'], created: true });
   });
 });

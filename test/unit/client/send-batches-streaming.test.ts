@@ -1,4 +1,4 @@
-// A plan that grows as the input is read (SPEC section 7): each batch goes out once it is planned, and the
+// A plan that grows as the input is read (docs/behaviour.md#rate): each batch goes out once it is planned, and the
 // run ends only when the plan is complete or stopped.
 import { describe, expect, it, vi } from 'vitest';
 import type { PushMessage } from '../../../src/message/types.js';

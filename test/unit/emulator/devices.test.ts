@@ -9,7 +9,7 @@ import type { StoredMessage } from '../../../src/emulator/store.js';
 const device = (over: Partial<Device>): Device => ({ client_id: 'd', country: 'GB', language: 'en-GB', brand: 'Samsung', model: 'Galaxy S23', os_version: '33', app_version: '3.1.0', ...over });
 const targeting = (t: Record<string, string[]>) => ({ type: 1 as const, targeting: t });
 
-describe('reaches: the table of SPEC section 9', () => {
+describe('reaches: the rules of docs/behaviour.md#devices', () => {
   it.each([
     ['type 0 reaches every device', device({}), { type: 0 as const }, true],
     ['type 2 reaches a listed client ID', device({ client_id: 'a' }), { type: 2 as const, client_ids: ['a', 'b'] }, true],

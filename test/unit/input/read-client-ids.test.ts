@@ -53,7 +53,7 @@ describe('readClientIds', () => {
       { index: 2, clientIds: ['d'], status: 'unknown', attempts: 1, reason: 'HTTP 502' },
     ]);
     const input = () => Readable.from(['\n  ', [...reportJsonChunks(report)].join('')]);
-    // By default only not_sent: the unknown ones may already have the message (SPEC section 8).
+    // By default only not_sent: the unknown ones may already have the message (docs/behaviour.md#resend).
     expect(plain(await readClientIds(input()))).toEqual({ ids: ['b', 'c'], duplicates: 0, fromReport: true, inDoubtLeftOut: 1 });
     // With includeUnknown the unknown IDs come first, then the not_sent ones: the order of the report's sections.
     expect(plain(await readClientIds(input(), undefined, { includeUnknown: true }))).toEqual({ ids: ['d', 'b', 'c'], duplicates: 0, fromReport: true });

@@ -10,7 +10,7 @@ const header = (batches: number): JournalRecord => ({
 const text = (records: JournalRecord[]) => records.map((r) => `${JSON.stringify(r)}\n`).join('');
 const batch = (b: number): JournalRecord => ({ t: 'batch', b, ids: [`id-${b}-a`, `id-${b}-b`] });
 
-describe('readJournal: SPEC section 8 reading rules', () => {
+describe('readJournal: docs/behaviour.md#journal reading rules', () => {
   it('an attempt started with no recorded outcome is unknown; a batch never started is not_sent', () => {
     const run = readJournal(text([header(3), batch(0), batch(1), batch(2), { t: 'start', b: 0, a: 1 }, { t: 'outcome', b: 0, a: 1, kind: 'accepted', message_id: 'm0' }, { t: 'start', b: 1, a: 1 }]));
     expect(run.results.map((r) => r.status)).toEqual(['accepted', 'unknown', 'not_sent']);
@@ -88,7 +88,7 @@ describe('readJournal: property', () => {
   });
 });
 
-describe('readJournal: a journal never looks smaller than its run (SPEC section 8)', () => {
+describe('readJournal: a journal never looks smaller than its run (docs/behaviour.md#journal)', () => {
   /** A journal as pushctl writes it: header, every batch record, then attempts and perhaps a closing record. */
   const journal = fc
     .record({ sizes: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }), attempts: fc.array(fc.tuple(fc.nat(), fc.constantFrom('accepted', 'ambiguous', 'retryable', 'rejected', undefined)), { maxLength: 12 }), closed: fc.boolean() })
