@@ -30,7 +30,7 @@ export interface Ctx {
   stopNow?: AbortSignal;
   /**
    * False in the GitHub Action: a JavaScript config file is refused rather than loaded, since a pull request
-   * can change one and loading it runs its code (SPEC section 8c). Default true.
+   * can change one and loading it runs its code (docs/behaviour.md#trust). Default true.
    */
   runJavaScriptConfig?: boolean;
 }

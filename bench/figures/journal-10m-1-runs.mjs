@@ -1,4 +1,4 @@
-// Issue 32 row 6 (SPEC section 8): `pushctl runs --json` beside the journal of a killed 10,000,000-recipient
+// Issue 32 row 6 (docs/behaviour.md#journal): `pushctl runs --json` beside the journal of a killed 10,000,000-recipient
 // run (670 MB) lists it as killed, with its counts, in bounded memory. Also checks that `pushctl runs` shows
 // its row (never "no runs yet").
 import { journalReads, readFigure } from '../journal-reads.mjs';

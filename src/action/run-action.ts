@@ -66,7 +66,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     cwd: io.cwd,
     interrupt: io.interrupt ?? new AbortController().signal,
     ...(io.stopNow ? { stopNow: io.stopNow } : {}),
-    // A pull request can change a JavaScript config; the action never runs one (SPEC section 8c).
+    // A pull request can change a JavaScript config; the action never runs one (docs/behaviour.md#trust).
     runJavaScriptConfig: false,
   };
 

@@ -1,4 +1,4 @@
-// Files of other users are not settings (SPEC section 8c). A config file decides where the app secret goes
+// Files of other users are not settings (docs/behaviour.md#trust). A config file decides where the app secret goes
 // (`baseUrl`), and a JavaScript one runs with the user's rights: one that another user wrote, or could
 // rewrite, must not be obeyed — as git refuses a repository owned by someone else (`safe.directory`).
 // Checked with stat(2) before anything loads the file.

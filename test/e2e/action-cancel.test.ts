@@ -1,4 +1,4 @@
-// The action drains on cancel as the CLI does (SPEC section 8c; issue 32 row 8): a cancelled job sends
+// The action drains on cancel as the CLI does (docs/behaviour.md#trust; issue 32 row 8): a cancelled job sends
 // SIGINT; the step stops starting requests, waits for those in flight, and still writes the journal's end,
 // its outputs and the job summary, ending with the CLI's exit code.
 import { spawn, type ChildProcess } from 'node:child_process';

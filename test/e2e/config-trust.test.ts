@@ -1,4 +1,4 @@
-// Files of other users are not settings (SPEC section 8c; issue 32 rows 2 and 3). A config file owned by
+// Files of other users are not settings (docs/behaviour.md#trust; issue 32 rows 2 and 3). A config file owned by
 // another user, or found in a directory others can write without the sticky bit, is refused before it is
 // loaded (a JavaScript one would run), with one line naming the file, its owner and how to trust it. The
 // tests run pushctl as root on files chown'ed to `nobody`: git's rule exempts root's own files, not others'.

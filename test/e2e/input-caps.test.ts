@@ -1,4 +1,4 @@
-// Inputs have sizes (SPEC section 8c; issue 32 rows 9, 10 and 13): a message, data or secret input is read up
+// Inputs have sizes (docs/behaviour.md#trust; issue 32 rows 9, 10 and 13): a message, data or secret input is read up
 // to its cap and refused beyond it however it arrives; a FIFO nobody writes to is a wait that Ctrl-C ends;
 // a directory is an input error, never "a bug in pushctl".
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';

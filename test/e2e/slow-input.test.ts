@@ -1,7 +1,7 @@
 // A message file or secret file may be a pipe whose writer is slow (`-f <(make-message)`,
 // `--app-secret-file <(vault read …)`). While pushctl waits for it, it must still answer signals, as a CI
 // job's cancel sends them: reading such a file must not block the process, and Ctrl-C ends the wait
-// (SPEC section 8c): nothing was sent, exit 130. (A pipe is read by the event loop, never by a thread of the
+// (docs/behaviour.md#trust): nothing was sent, exit 130. (A pipe is read by the event loop, never by a thread of the
 // pool: libuv joins its threads at exit, so one waiting for a writer would keep the process alive.)
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
