@@ -1,0 +1,22 @@
+// `pushctl runs` keeps fitting 80 columns with the state words of docs/behaviour.md#run-states, the longest
+// of them on a dry run, whatever the titles and counts.
+import { describe, expect, it } from 'vitest';
+import { RUN_STATES } from '../../../src/journal/read-run.js';
+import type { RunOverview } from '../../../src/journal/run-state.js';
+import { formatRunTable } from '../../../src/output/runs.js';
+
+const counts = (n: number) => ({ total: n, accepted: Math.floor(n / 2), rejected: 0, unknown: 1, not_sent: n - Math.floor(n / 2) - 1 });
+
+describe('the runs table', () => {
+  it('fits 80 columns with every state, dry runs, big counts and long titles', () => {
+    const runs: RunOverview[] = RUN_STATES.map((state, i) => ({
+      run_id: `20261124-10000${i}-abcd`, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: i % 2 === 1, state, exit_code: null,
+      title: `A release announcement with a very long title number ${i} that goes on and on`, batches: counts(10_000), recipients: counts(10_000_000),
+    }));
+    const table = formatRunTable(runs, 80);
+    for (const line of table.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(table).toContain('partly sent (dry)');
+    expect(table).toContain('in doubt');
+    expect(table).not.toContain('partly_sent');
+  });
+});
