@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/reader.js';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
 import { shellWords } from '../helpers/shell-words.js';
+import { serveCli } from '../helpers/serve-cli.js';
 
 const SECRET = 'kill-secret-5d2a';
 const TOTAL = 50_000;
@@ -43,28 +44,8 @@ interface Served {
 /** A real `pushctl serve` on port 0, recording what it delivered. */
 async function serve(name: string, extra: string[] = []): Promise<Served> {
   const record = join(dir, `${name}.record.jsonl`);
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--app', `app:${SECRET}`, '--record', record, ...EMULATOR_FLAGS, ...extra], {
-    env: cleanEnv() as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    child.on('exit', (code) => reject(new Error(`pushctl serve exited with ${code}`)));
-  });
-  return {
-    url,
-    record,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const { url, stop } = await serveCli(['--app', `app:${SECRET}`, '--record', record, ...EMULATOR_FLAGS, ...extra]);
+  return { url, record, stop };
 }
 
 /** Every client ID the emulator delivered, with how often (dry runs are never delivered). */

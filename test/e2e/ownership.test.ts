@@ -8,34 +8,24 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/reader.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { serveCli } from '../helpers/serve-cli.js';
 
 const SECRET = 'owner-secret-81c4';
 const TRIALS = 10;
 const TOTAL = 2000;
 let dir: string;
-let served: { url: string; record: string; child: ChildProcess };
+let served: { url: string; record: string; stop: () => Promise<void> };
 const table: { trial: string; runs: number; duplicates: number; inDoubt: number }[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pushctl-owner-'));
   const record = join(dir, 'record.jsonl');
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--app', `app:${SECRET}`, '--record', record, '--rate', '0', '--chaos', 'latency=200-300ms', '--chaos-seed', '3'], {
-    env: cleanEnv() as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    child.on('exit', (code) => reject(new Error(`pushctl serve exited with ${code}`)));
-  });
-  served = { url, record, child };
+  const { url, stop } = await serveCli(['--app', `app:${SECRET}`, '--record', record, '--rate', '0', '--chaos', 'latency=200-300ms', '--chaos-seed', '3']);
+  served = { url, record, stop };
 });
 
-afterAll(() => {
-  served?.child.kill('SIGTERM');
+afterAll(async () => {
+  await served?.stop();
   console.log(['| trial | runs | duplicates | in doubt |', '|---|---|---|---|', ...table.map((t) => `| ${t.trial} | ${t.runs} | ${t.duplicates} | ${t.inDoubt} |`)].join('\n'));
   rmSync(dir, { recursive: true, force: true });
 });
