@@ -41,7 +41,7 @@ const siblingZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'action/', 'node_modules/', 'coverage/', '.bench-tmp/', '.node24/'] },
+  { ignores: ['dist/', 'action/', 'node_modules/', 'coverage/', '.bench-tmp/', '.node24/', '.mcp-inspector/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
