@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { homeDir } from '../settings/paths.js';
 import type { HeaderRecord } from './records.js';
 import { openJournalFile } from './journal-file.js';
+import { pruneLocks } from './ownership.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -147,6 +148,8 @@ export function startedAtMs(id: string): number | undefined {
 /** Applies the retention policy to `dir`; returns the paths removed. Never throws. */
 export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[] {
   const removed: string[] = [];
+  // Every run leaves its released lock behind (docs/behaviour.md#ownership); a day later nobody waits on it.
+  pruneLocks(join(dir, '.locks'), nowMs - DAY_MS);
   // The common case costs one readdir: few enough runs, and the oldest (ids sort by start time) still young.
   let names: string[];
   try {

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Lease, lockLiveness, ownerOf, STALE_MS, tryAcquire } from '../../../src/journal/ownership.js';
+import { Lease, lockLiveness, ownerOf, pruneLocks, STALE_MS, tryAcquire } from '../../../src/journal/ownership.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pushctl-locks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,5 +54,19 @@ describe('a lock', () => {
     lease.release();
     // A lost lease does not mark the winner's lock released.
     expect(lockLiveness(dir, 'e').state).toBe('live');
+  });
+});
+
+describe('retention', () => {
+  it('removes released locks older than the given time, and nothing live or recent', () => {
+    const live = tryAcquire(dir, 'p', ownerOf('run-live')) as Lease;
+    const done = tryAcquire(dir, 'q', ownerOf('run-done')) as Lease;
+    done.release();
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(join(dir, 'p.1'), old, old);
+    utimesSync(join(dir, 'q.1'), old, old);
+    pruneLocks(dir, Date.now() - 86_400_000);
+    expect(readdirSync(dir).filter((f) => f === 'p.1' || f === 'q.1')).toEqual(['p.1']);
+    live.release();
   });
 });
