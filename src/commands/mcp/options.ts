@@ -1,5 +1,6 @@
 // The options of `pushctl mcp`, checked by one schema: the settings every tool call starts from, and whether
 // the server offers send_message at all.
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 
 const text = z.optional(z.string());

@@ -1,5 +1,6 @@
 // dry_run and send_message: `pushctl dry-run --json` and `pushctl send --json` as tools, through the very
 // same path (sendRun: --once, the journal, the destination, delivery). Only the words differ.
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { sendRun, deliveryOutcome, type SendCommandOptions } from '../../commands/send.js';
 import { deliveryDocument, printDelivery } from '../../output/delivery.js';

@@ -1,4 +1,5 @@
 // list_runs: `pushctl runs --json` as a tool: the newest runs of the journal directory.
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { ExitCode } from '../../errors.js';
 import { listRuns } from '../../commands/runs.js';

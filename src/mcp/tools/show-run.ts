@@ -1,4 +1,5 @@
 // show_run: `pushctl runs show --json` as a tool: one run's outcome, message_ids and resend command.
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { ExitCode } from '../../errors.js';
 import { showRun } from '../../commands/runs.js';

@@ -1,4 +1,5 @@
 // validate_message: `pushctl validate --json` as a tool. No network and no credentials.
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { ExitCode } from '../../errors.js';
 import { validateRun } from '../../commands/validate.js';
