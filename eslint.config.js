@@ -10,8 +10,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  */
 const LAYERS = [
   { name: 'entries (main, cli, lib, action)', files: ['src/{main,cli,lib}.ts', 'src/cli-*.ts', 'src/action/**'] },
-  // src/mcp/ is the MCP server of `pushctl mcp`: a front-end over the commands, in their layer.
-  { name: 'commands', files: ['src/commands/**', 'src/mcp/**'] },
+  { name: 'commands', files: ['src/commands/**'] },
   { name: 'output', files: ['src/output/**'] },
   { name: 'input', files: ['src/input/**'] },
   { name: 'journal', files: ['src/journal/**'] },
@@ -37,7 +36,7 @@ const siblingZones = [
   { target: ['src/commands/*.ts'], from: ['src/commands/*.ts'], message: 'no command imports another command: move what they share to src/commands/shared/.' },
   { target: ['src/commands/shared/**'], from: ['src/commands/*.ts'], message: 'commands/shared/ serves the commands and imports none of them.' },
   // Only `pushctl mcp` loads the MCP server and its SDK (scripts/build.mjs gives it an island of its own).
-  { target: ['src/commands/*.ts', 'src/commands/shared/**'], from: ['src/mcp/**'], message: 'only commands/mcp/ may import src/mcp/: no other command loads the MCP SDK.' },
+  { target: ['src/commands/*.ts', 'src/commands/shared/**'], from: ['src/commands/mcp/**'], message: 'no other command imports commands/mcp/: only pushctl mcp loads the MCP server and its SDK.' },
 ];
 
 export default tseslint.config(

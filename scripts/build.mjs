@@ -22,7 +22,7 @@ const SHARED = {
   'delivery/connect': 'src/commands/shared/connect.ts',
   'delivery/deliver': 'src/commands/shared/deliver.ts',
   // The tools of `pushctl mcp`, loaded on the first request for them: the server starts on the MCP SDK alone.
-  'mcp/handlers': 'src/mcp/handlers.ts',
+  'mcp/handlers': 'src/commands/mcp/handlers.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',

@@ -1,6 +1,6 @@
 // Builds the request body from a message file, `--var` values and flags (docs/behaviour.md#message-input).
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
-import type { ClientIdSource } from '../message/recipients.js';
+import type { ClientIdSource } from './recipients.js';
 import { FilePositionError, invalidMessageError, usageError } from '../errors.js';
 import { DURATION_EXAMPLES, MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
 import { JsonSyntaxError, parseJson } from './parse-json.js';

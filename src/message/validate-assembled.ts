@@ -1,4 +1,4 @@
-import type { ClientIdSource } from '../message/recipients.js';
+import type { ClientIdSource } from './recipients.js';
 import type { Assembled } from './assemble.js';
 import type { ValidateOptions, ValidationResult } from './types.js';
 import { validateMessage } from './validate.js';

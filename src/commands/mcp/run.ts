@@ -3,7 +3,7 @@
 import type { Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import type { SecretScrubber } from '../../output/redact.js';
-import { serveStdio } from '../../mcp/server.js';
+import { serveStdio } from './server.js';
 import { checkOptions } from '../shared/check-options.js';
 import { mcpOptionsSchema, type McpOptions } from './options.js';
 

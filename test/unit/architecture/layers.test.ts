@@ -20,8 +20,8 @@ describe('layers', () => {
     ['src/client/probe.ts', '../emulator/store.js', 'siblings'],
     ['src/commands/probe.ts', './send.js', 'no command imports another command'],
     ['src/commands/shared/probe.ts', '../runs.js', 'imports none of them'],
-    ['src/commands/probe.ts', '../mcp/server.js', 'only commands/mcp/ may import src/mcp/'],
-    ['src/mcp/probe.ts', '../cli.js', 'commands may not import entries'],
+    ['src/commands/probe.ts', './mcp/server.js', 'only pushctl mcp loads the MCP server'],
+    ['src/commands/mcp/probe.ts', '../../cli.js', 'commands may not import entries'],
   ])('%s importing %s fails lint', async (file, specifier, expected) => {
     const errors = await layerErrors(file, specifier);
     expect(errors.join('\n')).toContain(expected);
@@ -30,8 +30,8 @@ describe('layers', () => {
   it.each([
     ['src/commands/probe.ts', '../client/batches.js'],
     ['src/commands/probe.ts', './shared/resend-command.js'],
-    ['src/commands/mcp/probe.ts', '../../mcp/server.js'],
-    ['src/mcp/probe.ts', '../commands/send.js'],
+    ['src/commands/mcp/probe.ts', './server.js'],
+    ['src/commands/mcp/probe.ts', '../send.js'],
     ['src/input/probe.ts', '../journal/reader.js'],
     ['src/client/probe.ts', '../message/recipients.js'],
   ])('%s importing %s is a downward arrow', async (file, specifier) => {

@@ -4,11 +4,11 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../../src/errors.js';
 import { messageJsonSchema } from '../../../src/message/json-schema.js';
-import { parseArguments } from '../../../src/mcp/arguments.js';
-import { argumentNames, describeTool, TOOLS } from '../../../src/mcp/catalog.js';
-import { messageInputOptions } from '../../../src/mcp/message-arguments.js';
-import { errorAnswer } from '../../../src/mcp/results.js';
-import { validateMessageTool } from '../../../src/mcp/tools/validate-message.js';
+import { parseArguments } from '../../../src/commands/mcp/arguments.js';
+import { argumentNames, describeTool, TOOLS } from '../../../src/commands/mcp/catalog.js';
+import { messageInputOptions } from '../../../src/commands/mcp/message-arguments.js';
+import { errorAnswer } from '../../../src/commands/mcp/results.js';
+import { validateMessageTool } from '../../../src/commands/mcp/tools/validate-message.js';
 import { usageError } from '../../../src/errors.js';
 
 describe('tool schemas', () => {

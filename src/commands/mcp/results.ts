@@ -1,8 +1,8 @@
 // Answers become MCP results here, and only here: every string of a result passes the secret filter, and an
 // error becomes a result with isError and the CLI's own message and hint, never a failed request.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CliError, ExitCode } from '../errors.js';
-import type { SecretScrubber } from '../output/redact.js';
+import { CliError, ExitCode } from '../../errors.js';
+import type { SecretScrubber } from '../../output/redact.js';
 import type { ToolAnswer } from './tool.js';
 
 /** The same value with every string scrubbed of the secrets the scrubber knows. */

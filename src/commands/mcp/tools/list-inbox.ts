@@ -1,8 +1,8 @@
 // list_inbox: what the emulator accepted, newest last, as its inbox page shows it. Offered only when the base
 // URL is an emulator (server.ts asks before listing the tools).
-import '../../message/zod-jitless.js';
+import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { ExitCode } from '../../errors.js';
+import { ExitCode } from '../../../errors.js';
 import { destinationOf, readInbox } from '../emulator.js';
 import { settingsOptions } from '../settings-options.js';
 import { inboxOutputSchema } from '../output-schemas.js';

@@ -1,9 +1,9 @@
 // The JSON Schemas a client sees, derived from the zod schemas the tools check with: one source of truth.
 // Inputs embed the message file's schema (the same one `pushctl schema` prints) where a message object
 // goes; outputs are draft-07, the dialect clients check structuredContent with.
-import '../message/zod-jitless.js';
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { messageJsonSchema, type JsonSchema } from '../message/json-schema.js';
+import { messageJsonSchema, type JsonSchema } from '../../message/json-schema.js';
 import { FIELD_DESCRIPTIONS, messageObject } from './message-arguments.js';
 
 type Generated = Record<string, unknown>;

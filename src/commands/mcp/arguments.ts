@@ -1,8 +1,8 @@
 // A tool's arguments, checked by its zod schema before anything runs. What is wrong becomes a usage error
 // naming the argument and the next step, the way the CLI names a flag: a result the client's model can act on.
 import type * as z from 'zod/mini';
-import { usageError } from '../errors.js';
-import { nearest } from '../suggest.js';
+import { usageError } from '../../errors.js';
+import { nearest } from '../../suggest.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,12 +1,12 @@
 // dry_run and send_message: `pushctl dry-run --json` and `pushctl send --json` as tools, through the very
 // same path (sendRun: --once, the journal, the destination, delivery). Only the words differ.
-import '../../message/zod-jitless.js';
+import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { sendRun, deliveryOutcome, type SendCommandOptions } from '../../commands/send.js';
-import { deliveryDocument, printDelivery } from '../../output/delivery.js';
-import { printSkipped, skippedDocument } from '../../output/skipped-run.js';
-import { plainStyle } from '../../output/style.js';
-import { describeValidation } from '../../output/validation.js';
+import { sendRun, deliveryOutcome, type SendCommandOptions } from '../../send.js';
+import { deliveryDocument, printDelivery } from '../../../output/delivery.js';
+import { printSkipped, skippedDocument } from '../../../output/skipped-run.js';
+import { plainStyle } from '../../../output/style.js';
+import { describeValidation } from '../../../output/validation.js';
 import { callContext, captured, PLAIN_ENV } from '../call-context.js';
 import { messageFields, messageInputOptions } from '../message-arguments.js';
 import { deliveryOutputSchema } from '../output-schemas.js';

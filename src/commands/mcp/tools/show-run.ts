@@ -1,9 +1,9 @@
 // show_run: `pushctl runs show --json` as a tool: one run's outcome, message_ids and resend command.
-import '../../message/zod-jitless.js';
+import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { ExitCode } from '../../errors.js';
-import { showRun } from '../../commands/runs.js';
-import { formatRunDetail } from '../../output/runs.js';
+import { ExitCode } from '../../../errors.js';
+import { showRun } from '../../runs.js';
+import { formatRunDetail } from '../../../output/runs.js';
 import { runOutputSchema } from '../output-schemas.js';
 import { defineTool } from '../tool.js';
 

@@ -2,8 +2,8 @@
 // starts on the SDK alone (scripts/build.mjs makes this file an island of its own). Every call's answer
 // is a result: a failure is one with isError and the CLI's message and hint.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { usageError } from '../errors.js';
-import { nearest } from '../suggest.js';
+import { usageError } from '../../errors.js';
+import { nearest } from '../../suggest.js';
 import { parseArguments } from './arguments.js';
 import { argumentNames, describeTool, offered, TOOLS, type Offer } from './catalog.js';
 import { callContext } from './call-context.js';

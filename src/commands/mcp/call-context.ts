@@ -2,7 +2,7 @@
 // stdout is the server's stderr log; its stdin holds the call's message object, which is read as `-f -`
 // reads a message file, so the object takes the same path through assembly and validation as a file.
 import { Readable } from 'node:stream';
-import type { Ctx, TextSink } from '../context.js';
+import type { Ctx, TextSink } from '../../context.js';
 
 export function callContext(ctx: Ctx, message?: object): Ctx {
   return {

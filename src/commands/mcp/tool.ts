@@ -3,9 +3,9 @@
 // from checked arguments to an answer. Tools never write to stdout: the protocol owns it.
 import type * as z from 'zod/mini';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { Ctx } from '../context.js';
-import type { SecretScrubber } from '../output/redact.js';
-import type { McpOptions } from '../commands/mcp/options.js';
+import type { Ctx } from '../../context.js';
+import type { SecretScrubber } from '../../output/redact.js';
+import type { McpOptions } from './options.js';
 
 /** What every call gets: the server's context and options (the settings flags each call starts from). */
 export interface ToolCall {

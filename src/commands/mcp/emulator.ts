@@ -1,12 +1,12 @@
 // Whether the server's base URL is an emulator (`pushctl serve`), and what it has kept. The emulator
 // answers `GET /v1/emulator/health` and lists messages at `GET /v1/emulator/messages`; a vendor region
 // is never asked, and no secret goes with these requests (the emulator's inbox needs none).
-import type { Ctx } from '../context.js';
-import { configError } from '../errors.js';
-import { checkBaseUrl } from '../settings/check-base-url.js';
-import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
-import { regionUrls } from '../settings/regions.js';
-import type { SecretScrubber } from '../output/redact.js';
+import type { Ctx } from '../../context.js';
+import { configError } from '../../errors.js';
+import { checkBaseUrl } from '../../settings/check-base-url.js';
+import { loadSettings, type SettingsOptions } from '../../settings/load-settings.js';
+import { regionUrls } from '../../settings/regions.js';
+import type { SecretScrubber } from '../../output/redact.js';
 
 /** An emulator that did not answer by then is treated as none: listing the tools must not hang on it. */
 const PROBE_TIMEOUT_MS = 1500;

@@ -1,9 +1,9 @@
 // The arguments of the tools that take a message (validate_message, dry_run, send_message): a message object
 // in the service's own shape, as a message file holds it, and/or the fields the CLI's message flags set.
 // Names follow the CLI's options (--client-id → clientId), so a tool call and a command line read alike.
-import '../message/zod-jitless.js';
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import type { MessageInputOptions } from '../input/read-message-input.js';
+import type { MessageInputOptions } from '../../input/read-message-input.js';
 
 const list = z.optional(z.array(z.string()));
 const text = z.optional(z.string());

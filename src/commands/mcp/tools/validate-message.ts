@@ -1,9 +1,9 @@
 // validate_message: `pushctl validate --json` as a tool. No network and no credentials.
-import '../../message/zod-jitless.js';
+import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { ExitCode } from '../../errors.js';
-import { validateRun } from '../../commands/validate.js';
-import { describeValidation } from '../../output/validation.js';
+import { ExitCode } from '../../../errors.js';
+import { validateRun } from '../../validate.js';
+import { describeValidation } from '../../../output/validation.js';
 import { callContext, PLAIN_ENV } from '../call-context.js';
 import { messageFields, messageInputOptions } from '../message-arguments.js';
 import { validationOutputSchema } from '../output-schemas.js';

@@ -1,9 +1,9 @@
 // list_runs: `pushctl runs --json` as a tool: the newest runs of the journal directory.
-import '../../message/zod-jitless.js';
+import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { ExitCode } from '../../errors.js';
-import { listRuns } from '../../commands/runs.js';
-import { formatRunTable } from '../../output/runs.js';
+import { ExitCode } from '../../../errors.js';
+import { listRuns } from '../../runs.js';
+import { formatRunTable } from '../../../output/runs.js';
 import { runsOutputSchema } from '../output-schemas.js';
 import { defineTool } from '../tool.js';
 

@@ -2,9 +2,9 @@
 // "JSON output"), `ok` and `exit_code` first. A failure is the same envelope with `error` (message and
 // hint), so every field but those two is optional. Objects stay open: a field the CLI adds later is no
 // break for a client that checks results against these schemas.
-import '../message/zod-jitless.js';
+import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { RUN_STATES } from '../journal/read-run.js';
+import { RUN_STATES } from '../../journal/read-run.js';
 
 const finding = z.object({ path: z.string(), rule: z.string(), message: z.string(), fix: z.optional(z.string()) });
 const findings = z.optional(z.array(finding));

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../../version.js';
 import type { ToolCall } from './tool.js';
 
 /** The tools and what runs them load on the first request that needs them (see handlers.ts). */
