@@ -147,7 +147,8 @@ describe('resends of one run', () => {
     for (let trial = 0; trial < TRIALS; trial++) {
       const name = `during-${trial}`;
       const { ids, file, env, journals } = trialSetup(name);
-      const first = start(sendArgs(file, ['--rate', '20']), env);
+      // Slow enough (2 s) that the resend, started once the journal appears, finds the run still sending.
+      const first = start(sendArgs(file, ['--rate', '5']), env);
       const runId = await journalOf(journals);
       const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
       expect(resend.code, resend.stderr).toBe(0);
