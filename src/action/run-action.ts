@@ -103,7 +103,7 @@ export async function runAction(io: ActionIo): Promise<number> {
 }
 
 async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubber): Promise<ActionResult> {
-  const message = { file: request.file, ...(request.vars.length > 0 ? { var: request.vars } : {}), ...(request.clientIdsFile ? { clientIdsFile: request.clientIdsFile } : {}), strict: request.strict };
+  const message = { file: request.file, ...(request.vars.length > 0 ? { var: request.vars } : {}), ...(request.clientIdsFile ? { clientIdsFile: request.clientIdsFile } : {}), ...(request.to ? { to: request.to } : {}), strict: request.strict };
   const settings = { ...(request.appId ? { appId: request.appId } : {}), ...(request.region ? { region: request.region } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}) };
   const base = { mode: request.mode, skipped: false, messageIds: [] as string[] };
 
