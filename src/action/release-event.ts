@@ -1,5 +1,5 @@
 // `{{release.tag}}`, `{{release.name}}`, `{{release.url}}`, `{{release.text}}` in the action
-// (docs/behaviour.md#release): filled from the payload of the `release` event that started the workflow.
+// (docs/behaviour.md#audiences): filled from the payload of the `release` event that started the workflow.
 // Pure: the caller reads GITHUB_EVENT_PATH and passes the text in.
 import { usageError } from '../errors.js';
 import { cutForDisplay, DESC_DISPLAY_CHARS } from '../message/display-limits.js';

@@ -105,7 +105,7 @@ export async function runAction(io: ActionIo): Promise<number> {
 }
 
 /**
- * The placeholders the workflow's event fills (docs/behaviour.md#release): on a release, its variables go
+ * The placeholders the workflow's event fills (docs/behaviour.md#audiences): on a release, its variables go
  * before the vars input (which may override them); on any other event, a `{{release.*}}` is an error naming it.
  */
 async function eventPlaceholders(ctx: Ctx): Promise<{ vars: string[]; placeholderScopes?: PlaceholderScope[] }> {
