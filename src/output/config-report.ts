@@ -1,6 +1,7 @@
 // What `pushctl config` (and `pushctl check`, before it proves the credentials) shows: each resolved setting
 // and where it came from, as a type and a human table. The secret appears only as set/unset.
 import type { AudienceSize } from '../settings/audience-sizes.js';
+import { escapeControl } from './escape-control.js';
 
 export interface Shown {
   value: string | null;
@@ -43,7 +44,8 @@ export function audienceText(audience: AudienceSize): string {
 function audienceRows(audiences: AudienceSize[] | undefined, row: (label: string, text: string) => string): string {
   if (audiences === undefined) return '';
   if (audiences.length === 0) return row('audiences', 'none (add one with pushctl init --audience name=id,id)');
-  return audiences.map((a, i) => row(i === 0 ? 'audiences' : '', `${a.name}: ${audienceText(a)}`)).join('');
+  // Names and values come from the file: a line break in one must not forge a row of its own.
+  return audiences.map((a, i) => row(i === 0 ? 'audiences' : '', escapeControl(`${a.name}: ${audienceText(a)}`))).join('');
 }
 
 /** The human table: one setting per line with its source in parentheses. */
