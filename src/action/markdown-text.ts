@@ -5,8 +5,8 @@ import MarkdownIt from 'markdown-it';
 
 type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 
-// Raw HTML is read as HTML tokens (and dropped), not shown as text: "<details>" in a release is markup.
-const parser = new MarkdownIt('default', { html: true });
+// Made on first use: every action run loads this file, and only a release announcement needs a parser.
+let parser: InstanceType<typeof MarkdownIt> | undefined;
 
 /** The words of an inline token: text and code as written, links as their text, images as their alt text. */
 function inlineText(children: readonly Token[]): string {
@@ -27,6 +27,8 @@ export function markdownToText(markdown: string): string {
   const lists: { ordered: boolean; next: number }[] = [];
   let prefix = '';
   let row: string[] | undefined;
+  // Raw HTML is read as HTML tokens (and dropped), not shown as text: "<details>" in a release is markup.
+  parser ??= new MarkdownIt('default', { html: true });
   for (const token of parser.parse(markdown, {})) {
     switch (token.type) {
       case 'bullet_list_open':
