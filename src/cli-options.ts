@@ -44,6 +44,7 @@ export function addMessageOptions(cmd: Command): Command {
     .option('--ttl <duration>', 'time_to_live: 3600, 90s, 15m, 6h, 2d, 1w')
     .option('--strict', 'treat warnings as errors')
     .optionsGroup('Recipients:')
+    .option('--to <name>', 'a named audience of the config file ("audiences"; pushctl config lists them)')
     .option('--all', 'every device (condition.type 0)')
     .option('--client-id <id...>', 'client IDs (condition.type 2; repeatable, comma lists too)')
     .option('--client-ids-file <path>', 'client IDs, one per line ("-" = stdin)')
@@ -69,6 +70,14 @@ export function addMessageOptions(cmd: Command): Command {
     .optionsGroup('Data:')
     .option('-d, --data <key=value>', 'a data entry (repeatable)', collect)
     .option('--data-file <path>', 'data entries from a JSON object file');
+}
+
+/** Where validate finds the audiences of `--to`: the settings flags that choose a config file and profile. */
+export function addAudienceSourceOptions(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Settings:')
+    .option('--profile <name>', 'the profile whose audiences --to may name (env PUSHCTL_PROFILE)')
+    .option('-c, --config <path>', 'config file (env PUSHCTL_CONFIG)');
 }
 
 export function addOutputOptions(cmd: Command, sends: boolean): Command {

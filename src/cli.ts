@@ -4,7 +4,7 @@ import { Argument, Command, CommanderError, type Option } from 'commander';
 import type { Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
-import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer, regionOption } from './cli-options.js';
+import { addAudienceSourceOptions, addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer, regionOption } from './cli-options.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
@@ -31,7 +31,7 @@ const COMMANDS: CommandSpec[] = [
     name: 'validate',
     description: 'check a message locally and print what would be sent (no network, no credentials)',
     define: (cmd, { runs }) =>
-      addOutputOptions(addMessageOptions(cmd), false)
+      addAudienceSourceOptions(addOutputOptions(addMessageOptions(cmd), false))
         .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --title Hi --country uk          # fails: UK is not a code; use GB', 'cat msg.json | pushctl validate -f - --json']))
         .action(runs(async () => (await import('./commands/validate.js')).validateCommand)),
   },
@@ -121,7 +121,8 @@ const COMMANDS: CommandSpec[] = [
         .option('-y, --yes', 'do not ask; use flags and defaults')
         .option('--force', 'replace settings already in the file')
         .option('--json', 'print what was written as JSON')
-        .addHelpText('after', examples(['pushctl init', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes']))
+        .option('--audience <name=id,id>', 'add a named audience of client IDs, for --to <name> (repeatable)', collect)
+        .addHelpText('after', examples(['pushctl init', 'pushctl init --audience my-phones=3f9a0c12,77c1e0b4', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes']))
         .action(runs(async () => (await import('./commands/init.js')).initCommand)),
   },
   {

@@ -15,6 +15,8 @@ export interface ActionRequest {
   region?: string;
   baseUrl?: string;
   clientIdsFile?: string;
+  /** A named audience of the config file (docs/behaviour.md#audiences). */
+  to?: string;
   report?: string;
   rate?: number;
   strict: boolean;
@@ -74,6 +76,7 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
     ...optional('region'),
     ...optional('base-url'),
     ...optional('client-ids-file'),
+    ...optional('to'),
     ...optional('report'),
     ...optional('once'),
     ...optional('journal-dir'),

@@ -1,7 +1,9 @@
 // The GitHub Action: an entry beside main.ts. It turns the runner's INPUT_* variables into command options,
 // calls the command functions themselves (send, dry-run, validate, check), then writes the step's outputs,
 // job summary and verdict from what they returned.
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
+import type { PlaceholderScope } from '../message/assemble.js';
+import { releaseUnavailable, releaseVars } from './release-event.js';
 import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode, exitMeaning } from '../errors.js';
 import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
@@ -102,8 +104,24 @@ export async function runAction(io: ActionIo): Promise<number> {
   return result.exitCode;
 }
 
+/**
+ * The placeholders the workflow's event fills (docs/behaviour.md#audiences): on a release, its variables go
+ * before the vars input (which may override them); on any other event, a `{{release.*}}` is an error naming it.
+ */
+async function eventPlaceholders(ctx: Ctx): Promise<{ vars: string[]; placeholderScopes?: PlaceholderScope[] }> {
+  const event = ctx.env.GITHUB_EVENT_NAME;
+  const path = ctx.env.GITHUB_EVENT_PATH;
+  const payload = event === 'release' && path ? await readFile(path, 'utf8').catch(() => undefined) : undefined;
+  const release = releaseVars(event, payload);
+  if (!release.available) return { vars: [], placeholderScopes: [releaseUnavailable(release.event)] };
+  for (const warning of release.warnings) ctx.stdout.write(annotation('warning', warning, { title: 'pushctl: release notes cut' }));
+  return { vars: Object.entries(release.vars).map(([name, value]) => `${name}=${value}`) };
+}
+
 async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubber): Promise<ActionResult> {
-  const message = { file: request.file, ...(request.vars.length > 0 ? { var: request.vars } : {}), ...(request.clientIdsFile ? { clientIdsFile: request.clientIdsFile } : {}), strict: request.strict };
+  const fromEvent = request.mode === 'check' ? { vars: [] } : await eventPlaceholders(ctx);
+  const vars = [...fromEvent.vars, ...request.vars];
+  const message = { file: request.file, ...(vars.length > 0 ? { var: vars } : {}), ...(fromEvent.placeholderScopes ? { placeholderScopes: fromEvent.placeholderScopes } : {}), ...(request.clientIdsFile ? { clientIdsFile: request.clientIdsFile } : {}), ...(request.to ? { to: request.to } : {}), strict: request.strict };
   const settings = { ...(request.appId ? { appId: request.appId } : {}), ...(request.region ? { region: request.region } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}) };
   const base = { mode: request.mode, skipped: false, messageIds: [] as string[] };
 

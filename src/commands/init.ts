@@ -9,7 +9,8 @@ import { userConfigDir } from '../settings/paths.js';
 import { createPrompter, type Prompter } from '../settings/prompt.js';
 import { readSecret, type ReadSecretOptions } from '../settings/read-secret.js';
 import { isRegion, regionNames } from '../settings/regions.js';
-import type { ProfileSettings } from '../settings/schema.js';
+import type { Audience, ProfileSettings } from '../settings/schema.js';
+import { parseAudienceFlags } from './shared/audience-flag.js';
 import { MIN_SECRET_LENGTH, type SecretSink } from '../output/redact.js';
 import { nearest } from '../suggest.js';
 
@@ -29,6 +30,8 @@ export interface InitOptions extends ReadSecretOptions {
   force?: boolean;
   /** Print the outcome as one JSON document. */
   json?: boolean;
+  /** `--audience name=id,id` (repeatable): named audiences of client IDs for `--to`. */
+  audience?: string[];
 }
 
 export type { InitOutcome };
@@ -164,7 +167,8 @@ async function existingFile(file: string, options: InitOptions): Promise<Record<
   const existing = await readExisting(file, options.force === true);
   const section = (existing && options.profile !== undefined ? (existing.profiles as Record<string, unknown> | undefined)?.[options.profile] : existing) as Record<string, unknown> | undefined;
   // No file yet (null) has no profile and no settings.
-  const occupied = options.profile !== undefined ? section != null : Object.keys(section ?? {}).some((k) => k !== 'profiles');
+  // Audiences are lists of recipients, not settings: writing the settings keeps them (see mergedDocument).
+  const occupied = Object.keys(section ?? {}).some((k) => k !== 'profiles' && k !== 'audiences') || (options.profile !== undefined && section != null && Object.keys(section).length === 0);
   if (occupied && !options.force) {
     const where = options.profile !== undefined ? `profile "${options.profile}"` : 'settings at its top level';
     throw configError(`${file} already has ${where}`, 'pass --force to replace them, or --profile <name> to add a profile beside them');
@@ -199,10 +203,12 @@ async function chosenSettings(options: InitOptions, ctx: Ctx, given: ProfileSett
 function mergedDocument(existing: Record<string, unknown> | null, values: ProfileSettings, profile: string | undefined): Record<string, unknown> {
   const document: Record<string, unknown> = { ...(existing ?? {}) };
   if (profile !== undefined) {
-    document.profiles = { ...((document.profiles as Record<string, unknown> | undefined) ?? {}), [profile]: values };
+    const profiles = (document.profiles as Record<string, Record<string, unknown> | undefined> | undefined) ?? {};
+    const kept = profiles[profile]?.audiences;
+    document.profiles = { ...profiles, [profile]: { ...values, ...(kept !== undefined ? { audiences: kept } : {}) } };
     return document;
   }
-  for (const key of Object.keys(document)) if (key !== 'profiles') delete document[key];
+  for (const key of Object.keys(document)) if (key !== 'profiles' && key !== 'audiences') delete document[key];
   Object.assign(document, values);
   if (document.profiles !== undefined) {
     // Keep "profiles" last, where a reader expects it.
@@ -214,6 +220,30 @@ function mergedDocument(existing: Record<string, unknown> | null, values: Profil
 }
 
 /**
+ * Puts the audiences into the target section (top level, or the profile). An audience of the same name
+ * already in the file is replaced only with `force`: it may be someone's list of phones.
+ */
+function addAudiences(document: Record<string, unknown>, existing: Record<string, unknown> | null, audiences: Record<string, Audience>, options: InitOptions, file: string): void {
+  const sectionOf = (doc: Record<string, unknown> | null) =>
+    (options.profile !== undefined ? (doc?.profiles as Record<string, Record<string, unknown>> | undefined)?.[options.profile] : doc) as Record<string, unknown> | undefined;
+  const before = (sectionOf(existing)?.audiences ?? {}) as Record<string, Audience>;
+  const taken = Object.keys(audiences).find((name) => Object.hasOwn(before, name));
+  if (taken !== undefined && !options.force) {
+    throw configError(`${file} already has an audience "${taken}"${options.profile !== undefined ? ` in profile "${options.profile}"` : ''}`, 'pass --force to replace it, or choose another name');
+  }
+  if (options.profile !== undefined) {
+    const profiles = { ...((document.profiles as Record<string, Record<string, unknown>> | undefined) ?? {}) };
+    profiles[options.profile] = { ...(profiles[options.profile] ?? {}), audiences: { ...before, ...audiences } };
+    document.profiles = profiles;
+    return;
+  }
+  const { profiles, ...rest } = document;
+  for (const key of Object.keys(document)) delete document[key];
+  // Keep "profiles" last, where a reader expects it.
+  Object.assign(document, rest, { audiences: { ...before, ...audiences } }, profiles !== undefined ? { profiles } : {});
+}
+
+/**
  * `pushctl init`: writes the app ID, region or base URL, and optionally the secret to a JSON config
  * file, at its top level or under `profiles.<name>`. Asks on a terminal unless `yes`; refuses to replace
  * settings already in that place without `force`. A file holding a secret gets mode 600. Returns what it
@@ -222,11 +252,15 @@ function mergedDocument(existing: Record<string, unknown> | null, values: Profil
 export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<InitOutcome> {
   const file = targetPath(options, ctx);
   const warnings: string[] = [];
+  const audiences = parseAudienceFlags(options.audience);
   const { given, secretGiven } = await givenSettings(options, ctx, secrets, warnings);
+  // Only --audience: add the audiences beside whatever the file holds, asking nothing and replacing no setting.
+  const audiencesOnly = audiences !== undefined && Object.keys(given).length === 0;
   // Check for a conflict before asking anything: answering questions only to be refused is annoying.
-  const existing = await existingFile(file, options);
-  const values = await chosenSettings(options, ctx, given, secretGiven, secrets);
-  const document = mergedDocument(existing, values, options.profile);
+  const existing = audiencesOnly ? await readExisting(file, false) : await existingFile(file, options);
+  const values = audiencesOnly ? {} : await chosenSettings(options, ctx, given, secretGiven, secrets);
+  const document = audiencesOnly ? { ...(existing ?? {}) } : mergedDocument(existing, values, options.profile);
+  if (audiences) addAudiences(document, existing, audiences, options, file);
 
   const profiles = Object.values((document.profiles as Record<string, ProfileSettings> | undefined) ?? {});
   const holdsSecret = document.appSecret !== undefined || profiles.some((p) => p?.appSecret !== undefined);
@@ -237,7 +271,7 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
   if (values.appSecret !== undefined && !options.global) {
     warnings.push(`${file} now holds the app secret: keep it out of version control (add ${path.basename(file)} to .gitignore)`);
   }
-  if (!holdsSecret) warnings.push('the app secret is not stored: set PUSHCTL_APP_SECRET, or pass --app-secret-file <path>, when sending');
+  if (!holdsSecret && !audiencesOnly) warnings.push('the app secret is not stored: set PUSHCTL_APP_SECRET, or pass --app-secret-file <path>, when sending');
   const configured = ctx.env.PUSHCTL_CONFIG;
   if (configured && path.resolve(ctx.cwd, configured) !== file) {
     warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
@@ -247,7 +281,7 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
     path: file,
     created: existing === null,
     profile: options.profile ?? null,
-    keys: Object.keys(values).map((k) => prefix + k),
+    keys: [...Object.keys(values), ...Object.keys(audiences ?? {}).map((name) => `audiences.${name}`)].map((k) => prefix + k),
     secretStored: values.appSecret !== undefined,
     mode: (await stat(file)).mode & 0o777,
     warnings,

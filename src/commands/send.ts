@@ -22,6 +22,7 @@ import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './sh
 import type { Delivery } from './shared/deliver.js';
 import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { prepareMessage, type PreparedMessage } from './shared/prepare-message.js';
+import { applyAudience } from './shared/apply-audience.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from './shared/own-run.js';
@@ -43,6 +44,8 @@ export interface SendCommandOptions extends MessageInputOptions, SettingsOptions
   validate?: boolean;
   /** `--once <key>`: send this message to this audience once; a re-run finds the earlier run (docs/behaviour.md#once). */
   once?: string;
+  /** `--to <name>`: a named audience of the config file (docs/behaviour.md#audiences). */
+  to?: string;
 }
 
 /** What a send came to, for output/ to render and for the action to read. */
@@ -52,7 +55,7 @@ export type SendOutcome =
   | { kind: 'delivered'; exitCode: number; delivery: Delivery; warnings: MessageIssue[]; notes: MessageIssue[]; batched: boolean; resumedFrom?: string };
 
 /** The flags that give a message content or recipients; with none of them there is nothing to send. */
-const MESSAGE_FLAGS = ['file', 'title', 'desc', 'body', 'type', 'data', 'dataFile', 'style', 'icon', 'smallIcon', 'smallIconColor', 'buttonText', 'openApp', 'openUrl', 'openActivity', 'ttl', 'all', 'clientId', 'clientIdsFile', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion'] as const;
+const MESSAGE_FLAGS = ['file', 'title', 'desc', 'body', 'type', 'data', 'dataFile', 'style', 'icon', 'smallIcon', 'smallIconColor', 'buttonText', 'openApp', 'openUrl', 'openActivity', 'ttl', 'all', 'clientId', 'clientIdsFile', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion', 'to'] as const;
 
 function checkSomethingToSend(options: SendCommandOptions): void {
   if (MESSAGE_FLAGS.some((flag) => (options as unknown as Record<string, unknown>)[flag] !== undefined)) return;
@@ -64,9 +67,11 @@ function checkSomethingToSend(options: SendCommandOptions): void {
 }
 
 /** Runs a send and returns what happened; prints only progress and diagnostics on the way. */
-export async function sendRun(options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<SendOutcome> {
-  checkDeliveryOptions(options);
-  checkSomethingToSend(options);
+export async function sendRun(given: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<SendOutcome> {
+  checkDeliveryOptions(given);
+  checkSomethingToSend(given);
+  // A named audience becomes the recipient flags it stands for: everything after sees only those.
+  const options = await applyAudience(given, ctx);
   if (options.once !== undefined && options.journal === false) {
     throw usageError('--once needs the run journal: it is how a re-run finds the earlier run', 'drop --no-journal (PUSHCTL_JOURNAL_DIR chooses where journals go)');
   }

@@ -7,16 +7,21 @@ import { validateAssembled } from '../message/validate-assembled.js';
 import { describeValidation } from '../output/validation.js';
 import { annotateIssues } from '../output/annotations.js';
 import { envelopeText } from '../output/envelope.js';
+import { applyAudience } from './shared/apply-audience.js';
 
 export interface ValidateCommandOptions extends MessageInputOptions {
   strict?: boolean;
   json?: boolean;
   quiet?: boolean;
+  /** `--to <name>` and where its audience is found: the config file (`--config`) and profile (`--profile`). */
+  to?: string;
+  config?: string;
+  profile?: string;
 }
 
 /** Assembles and checks a message locally (annotating it under GitHub Actions): no network, no credentials. */
 export async function validateRun(options: ValidateCommandOptions, ctx: Ctx): Promise<ValidationResult> {
-  const assembled = assembleMessage(await readMessageInput(options, ctx));
+  const assembled = assembleMessage(await readMessageInput(await applyAudience(options, ctx), ctx));
   const result = validateAssembled(assembled, { strict: options.strict === true });
   await annotateIssues(result, options, ctx);
   return { ...result, notes: [...assembled.notes, ...result.notes] };

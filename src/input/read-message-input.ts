@@ -29,6 +29,8 @@ export interface MessageInputOptions extends MessageFlags {
   /** Hidden alias of --desc. */
   body?: string;
   appSecretStdin?: boolean;
+  /** Placeholders filled from another source than --var (the action's release): see assembleMessage. */
+  placeholderScopes?: AssembleInput['placeholderScopes'];
 }
 
 export interface ReadInputOptions {
@@ -105,8 +107,9 @@ export async function readMessageInput(options: MessageInputOptions, ctx: ReadCt
   if (stdinUsers.length > 1) throw usageError(`${stdinUsers.join(' and ')} both read stdin`, 'give one of them a file path instead');
   if (options.body !== undefined && options.desc !== undefined) throw usageError('--body and --desc set the same field', 'use one of them');
 
-  const flags: MessageFlags = { ...options, ...(options.body !== undefined ? { desc: options.body } : {}) };
-  const input: AssembleInput = { flags };
+  const { placeholderScopes, ...given } = options;
+  const flags: MessageFlags = { ...given, ...(options.body !== undefined ? { desc: options.body } : {}) };
+  const input: AssembleInput = { flags, ...(placeholderScopes ? { placeholderScopes } : {}) };
   if (options.file !== undefined) input.file = { name: options.file, text: await readText(options.file, 'message file', ctx) };
   if (options.dataFile !== undefined) input.dataFile = { name: options.dataFile, text: await readText(options.dataFile, 'data file', ctx) };
   if (options.clientId !== undefined || options.clientIdsFile !== undefined) {

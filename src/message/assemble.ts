@@ -45,6 +45,14 @@ export interface AssembleInput {
    * An array, or a ClientIdStore that keeps a million of them compactly.
    */
   recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean; inDoubtLeftOut?: number };
+  /** Placeholders a caller fills from elsewhere (the action's `release.`), and its error when it cannot. */
+  placeholderScopes?: readonly PlaceholderScope[];
+}
+
+/** Placeholders under `prefix` come from the caller's source; `error` says why that source has none. */
+export interface PlaceholderScope {
+  prefix: string;
+  error: (name: string, path: string) => Error;
 }
 
 export interface Assembled {
@@ -125,6 +133,10 @@ export function assembleMessage(input: AssembleInput): Assembled {
   if (input.file) {
     const parsed = parseFileJson(input.file, 'message file');
     const filled = fillPlaceholders(parsed, vars);
+    for (const missing of filled.missing) {
+      const scope = input.placeholderScopes?.find((s) => missing.name.startsWith(s.prefix));
+      if (scope) throw scope.error(missing.name, missing.path);
+    }
     const first = filled.missing[0];
     if (first) {
       const names = filled.missing.map((m) => m.name).join(', ');

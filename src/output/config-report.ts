@@ -1,5 +1,7 @@
 // What `pushctl config` (and `pushctl check`, before it proves the credentials) shows: each resolved setting
 // and where it came from, as a type and a human table. The secret appears only as set/unset.
+import type { AudienceSize } from '../settings/audience-sizes.js';
+import { escapeControl } from './escape-control.js';
 
 export interface Shown {
   value: string | null;
@@ -19,6 +21,31 @@ export interface ConfigReport {
   proxy: Shown;
   insecure: boolean;
   warnings: string[];
+  /** The named audiences `--to` can use, with their sizes or conditions (present when a config file is). */
+  audiences?: AudienceSize[];
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+/** One audience in words: "2 client IDs", "file ids.txt: 1,200 client IDs", "country IN; language hi,en". */
+export function audienceText(audience: AudienceSize): string {
+  switch (audience.kind) {
+    case 'all':
+      return 'all devices';
+    case 'client_ids':
+      return plural(audience.clientIds ?? 0, 'client ID');
+    case 'client_ids_file':
+      return `${audience.file}: ${audience.clientIds == null ? `unreadable (${audience.problem})` : plural(audience.clientIds, 'client ID')}`;
+    case 'targeting':
+      return `condition: ${Object.entries(audience.targeting ?? {}).map(([field, values]) => `${field} ${values.join(',')}`).join('; ')}`;
+  }
+}
+
+function audienceRows(audiences: AudienceSize[] | undefined, row: (label: string, text: string) => string): string {
+  if (audiences === undefined) return '';
+  if (audiences.length === 0) return row('audiences', 'none (add one with pushctl init --audience name=id,id)');
+  // Names and values come from the file: a line break in one must not forge a row of its own.
+  return audiences.map((a, i) => row(i === 0 ? 'audiences' : '', escapeControl(`${a.name}: ${audienceText(a)}`))).join('');
 }
 
 /** The human table: one setting per line with its source in parentheses. */
@@ -34,6 +61,7 @@ export function formatConfigReport(report: ConfigReport): string {
     row('base URL', value(report.baseUrl)) +
     row('timeout', value(report.timeout)) +
     row('proxy', report.proxy.value === null ? (report.proxy.source ?? 'none') : value(report.proxy)) +
-    (report.insecure ? row('insecure', 'yes (flag --insecure)') : '')
+    (report.insecure ? row('insecure', 'yes (flag --insecure)') : '') +
+    audienceRows(report.audiences, row)
   );
 }

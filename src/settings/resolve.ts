@@ -95,7 +95,8 @@ function configLayer(values: ProfileSettings, source: string): Layer {
   return { get: (key) => values[key], source: () => source };
 }
 
-function selectProfile(input: ResolveInput): { name?: string; source?: string; values?: ProfileSettings } {
+/** The profile the flags or the environment choose, checked against the file (a configError when missing). */
+export function selectProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'file'>): { name?: string; source?: string; values?: ProfileSettings } {
   const fromFlag = flagValue(input.flags, 'profile');
   const name = fromFlag ?? fromEnv(input.env, envNames.profile);
   if (name === undefined) return {};

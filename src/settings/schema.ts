@@ -7,6 +7,30 @@ const durationSchema = z.string().check(z.regex(/^\d+(\.\d+)?(ms|s|m|h|d|w)$/, {
 
 const nonEmpty = z.string().check(z.minLength(1, { message: 'must not be empty' }));
 
+const stringList = z.array(nonEmpty).check(z.minLength(1, { message: 'must list at least one value' }));
+
+/** The service's targeting block (docs/behaviour.md#audiences): the fields of condition.targeting. */
+export const audienceTargetingSchema = z.strictObject({
+  country: z.optional(stringList),
+  language: z.optional(stringList),
+  brand: z.optional(stringList),
+  model: z.optional(stringList),
+  os_version: z.optional(stringList),
+  app_version: z.optional(stringList),
+});
+
+/**
+ * A named audience, as `--to <name>` uses it: client IDs inline, a client-ID file (relative to the config
+ * file), a targeting block, or every device.
+ */
+export const audienceSchema = z.union([
+  z.literal('all'),
+  z.strictObject({ client_ids: stringList }),
+  z.strictObject({ client_ids_file: nonEmpty }),
+  z.strictObject({ targeting: audienceTargetingSchema }),
+]);
+export type Audience = z.infer<typeof audienceSchema>;
+
 /** The settings a config file may hold, at its top level or under `profiles.<name>`. */
 export const profileSettingsSchema = z.strictObject({
   appId: z.optional(nonEmpty),
@@ -16,6 +40,8 @@ export const profileSettingsSchema = z.strictObject({
   timeout: z.optional(durationSchema),
   /** An http(s) proxy URL (src/settings/proxy.ts). */
   proxy: z.optional(nonEmpty),
+  /** Named audiences for `--to`; a profile's names are added to (and win over) the top level's. */
+  audiences: z.optional(z.record(z.string(), audienceSchema)),
 });
 export type ProfileSettings = z.infer<typeof profileSettingsSchema>;
 

@@ -188,6 +188,8 @@ describe('README examples', () => {
       const upTo = words.findIndex((word, i) => i > from && word.startsWith('-'));
       const named = from < 0 ? undefined : words.slice(from + 1, upTo < 0 ? undefined : upTo).flatMap((word) => word.split(',')).filter(Boolean);
       if (named) expect(emulator.messages().at(-1)?.reached, `${line} reaches the fleet's devices`).toBe(named.length);
+      // The audience the README's `init --audience` line names is two devices of the fleet.
+      if (words.includes('--to')) expect(emulator.messages().at(-1)?.reached, `${line} reaches the audience's devices`).toBe(2);
     });
   }
 
@@ -345,6 +347,22 @@ describe('README JSON examples', () => {
     }
   });
 
+  it('the audiences example is a valid config, listed with its sizes and conditions', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'pushctl-readme-audiences-'));
+    onTestFinished(() => rmSync(work, { recursive: true, force: true }));
+    writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify(find('audiences')));
+    mkdirSync(join(work, 'lists'));
+    writeFileSync(join(work, 'lists', 'testers.txt'), 'tester-1\ntester-2\ntester-3\n');
+    const r = await runCli(['config', '--json'], { env: cleanEnv({ HOME: work, XDG_CONFIG_HOME: join(work, '.config') }), cwd: work });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { audiences: unknown[] }).audiences).toEqual([
+      { name: 'my-phones', kind: 'client_ids', client_ids: 2 },
+      { name: 'testers', kind: 'client_ids_file', file: join(work, 'lists', 'testers.txt'), client_ids: 3 },
+      { name: 'india-hindi', kind: 'targeting', targeting: { country: ['IN'], language: ['hi'] } },
+      { name: 'everyone', kind: 'all' },
+    ]);
+  });
+
   it('the "$schema" message example validates', async () => {
     writeFileSync(join(dir, 'schema-example.json'), JSON.stringify(find('$schema')));
     const r = await runCli(['validate', '-f', 'schema-example.json'], { env: env(), cwd: dir });
@@ -355,8 +373,8 @@ describe('README JSON examples', () => {
     // Each sample is preceded by `<!-- output of: <command> -->`; the commands run in order in one directory
     // (a later one may read a file an earlier one wrote), against the README's emulator.
     const samples = [...readme.matchAll(/<!-- output of: (.+?) -->\n```json\n([\s\S]*?)```/g)].map((m) => ({ command: m[1]!, shown: m[2]! }));
-    // The others: the config file, the "$schema" line, and the MCP client entry (test/e2e/mcp.test.ts starts it).
-    expect(samples.length + 3).toBe(blocks('json').length);
+    // The others: the config file, the audiences, the "$schema" line, and the MCP client entry (test/e2e/mcp.test.ts starts it).
+    expect(samples.length + 4).toBe(blocks('json').length);
     const work = mkdtempSync(join(tmpdir(), 'pushctl-readme-samples-'));
     onTestFinished(() => rmSync(work, { recursive: true, force: true }));
     for (const { command, shown } of samples) {

@@ -8,6 +8,8 @@ import { checkBaseUrl } from '../../settings/check-base-url.js';
 import { loadSettings, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
 import { displayProxyUrl, resolveProxy } from '../../settings/proxy.js';
 import { choosePushProxy } from './proxy-choice.js';
+import { audiencesOf } from '../../settings/audiences.js';
+import { audienceSizes } from '../../settings/audience-sizes.js';
 
 /** Hides any user:password in a URL before it is shown. */
 function displayUrl(url: string): string {
@@ -57,7 +59,13 @@ export async function buildConfigReport(
   ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>,
   secrets?: SecretSink,
 ): Promise<ConfigReport> {
-  return configReportOf(options, await loadSettings(options, ctx), ctx, secrets);
+  const loaded = await loadSettings(options, ctx);
+  const report = configReportOf(options, loaded, ctx, secrets);
+  if (!loaded.file) return report;
+  // The audiences `--to` can name here, with their sizes (docs/behaviour.md#audiences).
+  const audiences = await audienceSizes(audiencesOf(loaded.file.config, loaded.settings.profile), loaded.file.filepath);
+  for (const a of audiences) if (a.problem) report.warnings.push(`audience "${a.name}": cannot read its client-ID file ${a.file}: ${a.problem}`);
+  return { ...report, audiences };
 }
 
 /** The proxy a send would use; a proxy setting that is not a URL is reported, not thrown. */

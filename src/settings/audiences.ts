@@ -1,0 +1,84 @@
+// Named audiences (docs/behaviour.md#audiences): `--to <name>` turned into the recipient options the flags
+// would give, so validation, batching, the journal and `--once` fingerprinting see nothing new. Pure: the
+// config file is read before.
+import path from 'node:path';
+import { usageError } from '../errors.js';
+import { nearest } from '../suggest.js';
+import type { Audience, ConfigFile } from './schema.js';
+
+/** The recipient options of send, dry-run and validate that `--to` stands for. */
+export interface RecipientOptions {
+  all?: boolean;
+  clientId?: string[];
+  clientIdsFile?: string;
+  country?: string[];
+  language?: string[];
+  brand?: string[];
+  model?: string[];
+  osVersion?: string[];
+  appVersion?: string[];
+}
+
+/** Each recipient option with the flag a user typed for it, for the error when `--to` meets one. */
+const RECIPIENT_FLAGS: [keyof RecipientOptions, string][] = [
+  ['all', '--all'],
+  ['clientId', '--client-id'],
+  ['clientIdsFile', '--client-ids-file'],
+  ['country', '--country'],
+  ['language', '--language'],
+  ['brand', '--brand'],
+  ['model', '--model'],
+  ['osVersion', '--os-version'],
+  ['appVersion', '--app-version'],
+];
+
+const TARGETING_OPTIONS = { country: 'country', language: 'language', brand: 'brand', model: 'model', os_version: 'osVersion', app_version: 'appVersion' } as const;
+
+/** The audiences a command sees: the top level's, with the chosen profile's added over them by name. */
+export function audiencesOf(config: ConfigFile | undefined, profile: string | undefined): Record<string, Audience> {
+  const chosen = profile !== undefined && config?.profiles && Object.hasOwn(config.profiles, profile) ? config.profiles[profile]?.audiences : undefined;
+  return { ...(config?.audiences ?? {}), ...(chosen ?? {}) };
+}
+
+/** A usage error when `--to` comes with a flag that also chooses recipients: which would win is a guess. */
+export function checkToAlone(options: RecipientOptions & { to?: string }): void {
+  if (options.to === undefined) return;
+  const others = RECIPIENT_FLAGS.filter(([key]) => options[key] !== undefined && options[key] !== false).map(([, flag]) => flag);
+  if (others.length === 0) return;
+  throw usageError(`--to ${options.to} and ${others.join(', ')} both choose recipients`, `keep --to ${options.to}, or drop it and choose the recipients with ${others[0]}`);
+}
+
+/**
+ * The recipient options audience `name` stands for. A client-ID file is named relative to the config file's
+ * directory, so the same config works from any directory. An unknown name lists the known ones.
+ */
+export function audienceOptions(name: string, audiences: Record<string, Audience>, configFile: string | undefined): RecipientOptions {
+  if (name.trim() === '') throw usageError('--to needs an audience name', 'e.g. --to my-phones (pushctl config lists the audiences)');
+  const audience = Object.hasOwn(audiences, name) ? audiences[name] : undefined;
+  if (audience === undefined) {
+    const names = Object.keys(audiences);
+    const guess = nearest(name, names);
+    if (names.length === 0) {
+      throw usageError(
+        `--to ${name}: no audiences are configured${configFile ? ` in ${configFile}` : ' (no config file was found)'}`,
+        `add one with: pushctl init --audience ${name}=<client-id>,<client-id>, or write "audiences" in the config file`,
+      );
+    }
+    throw usageError(`--to ${name}: no such audience`, `${guess ? `did you mean "${guess}"? ` : ''}audiences: ${names.join(', ')}`);
+  }
+  if (audience === 'all') return { all: true };
+  if ('client_ids' in audience) return { clientId: [...audience.client_ids] };
+  if ('client_ids_file' in audience) {
+    // An audience comes from a config file, so there is one to be relative to.
+    return { clientIdsFile: path.resolve(path.dirname(configFile!), audience.client_ids_file) };
+  }
+  const options: RecipientOptions = {};
+  for (const [field, option] of Object.entries(TARGETING_OPTIONS) as [keyof typeof TARGETING_OPTIONS, (typeof TARGETING_OPTIONS)[keyof typeof TARGETING_OPTIONS]][]) {
+    const values = audience.targeting[field];
+    if (values !== undefined) options[option] = [...values];
+  }
+  if (Object.keys(options).length === 0) {
+    throw usageError(`--to ${name}: its targeting block is empty, which would reach no one in particular`, `give it a condition such as {"targeting": {"country": ["IN"]}}, or write "all" for every device`);
+  }
+  return options;
+}

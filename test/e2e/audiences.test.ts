@@ -1,0 +1,204 @@
+// Named audiences (docs/behaviour.md#audiences): `--to <name>` on the built CLI against the emulator, with the
+// audiences of a real config file, and `pushctl config` / `pushctl init --audience` on the same file.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+
+const SECRET = 'audience-S3CR3T-5e1d';
+const APP = 'aud-app';
+
+let emulator: Emulator;
+let root: string;
+/** The config file's directory: client-ID files are named relative to it. */
+let project: string;
+/** Where the commands run: elsewhere, so a file relative to the working directory would not be found. */
+let elsewhere: string;
+let config: string;
+
+beforeAll(async () => {
+  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }] });
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  emulator.clear();
+  root = mkdtempSync(join(tmpdir(), 'pushctl-audiences-'));
+  project = join(root, 'project');
+  elsewhere = join(root, 'elsewhere');
+  mkdirSync(join(project, 'lists'), { recursive: true });
+  mkdirSync(elsewhere);
+  writeFileSync(join(project, 'lists', 'testers.txt'), 'tester-1\ntester-2\n\n  tester-3  \ntester-2\n');
+  config = join(project, 'pushctl.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      appId: APP,
+      baseUrl: emulator.url,
+      audiences: {
+        'my-phones': { client_ids: ['phone-a', 'phone-b'] },
+        testers: { client_ids_file: 'lists/testers.txt' },
+        'india-hi': { targeting: { country: ['IN'], language: ['hi'] } },
+        everyone: 'all',
+      },
+      profiles: { staging: { audiences: { 'my-phones': { client_ids: ['staging-phone'] } } } },
+    }),
+  );
+  return () => rmSync(root, { recursive: true, force: true });
+});
+
+const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+  runCli(args, { env: cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config'), PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: join(root, 'runs'), ...env }), cwd: elsewhere });
+const send = (...args: string[]) => cli(['send', '--config', config, '--title', 'Hi', ...args]);
+const last = () => emulator.messages(APP).at(-1)!;
+
+describe('--to <name>', () => {
+  it('sends to the inline client IDs of an audience', async () => {
+    const r = await send('--to', 'my-phones');
+    expect(r.code, r.stderr).toBe(0);
+    expect(last().body.condition).toEqual({ type: 2, client_ids: ['phone-a', 'phone-b'] });
+  });
+
+  it('reads a client-ID file relative to the config file, not the working directory', async () => {
+    const r = await send('--to', 'testers', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(last().body.condition).toEqual({ type: 2, client_ids: ['tester-1', 'tester-2', 'tester-3'] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ summary: { recipients: { total: 3, accepted: 3 } } });
+  });
+
+  it('sends a targeting audience as condition type 1, and "all" as type 0 (dry-run)', async () => {
+    const targeted = await cli(['dry-run', '--config', config, '--title', 'Hi', '--to', 'india-hi']);
+    expect(targeted.code, targeted.stderr).toBe(0);
+    expect(last().body.condition).toEqual({ type: 1, targeting: { country: ['IN'], language: ['hi'] } });
+    expect(last().dry_run).toBe(true);
+    const all = await send('--to', 'everyone');
+    expect(all.code, all.stderr).toBe(0);
+    expect(last().body.condition).toEqual({ type: 0 });
+  });
+
+  it("takes a profile's audience over the top level's of the same name", async () => {
+    const r = await send('--to', 'my-phones', '--profile', 'staging');
+    expect(r.code, r.stderr).toBe(0);
+    expect(last().body.condition).toEqual({ type: 2, client_ids: ['staging-phone'] });
+  });
+
+  it('validate shows the body the audience makes, with no credentials', async () => {
+    const r = await cli(['validate', '--config', config, '--title', 'Hi', '--to', 'testers', '--json'], { PUSHCTL_APP_SECRET: '' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).body.condition).toEqual({ type: 2, client_ids: ['tester-1', 'tester-2', 'tester-3'] });
+  });
+
+  it('an unknown name is a usage error (exit 2) listing the names; nothing is sent', async () => {
+    const r = await send('--to', 'my-phone');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--to my-phone: no such audience');
+    expect(r.stderr).toContain('did you mean "my-phones"? audiences: my-phones, testers, india-hi, everyone');
+    expect(emulator.messages(APP)).toEqual([]);
+  });
+
+  it('with no config file at all, says how to add one', async () => {
+    const r = await cli(['validate', '--title', 'Hi', '--to', 'my-phones']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no audiences are configured (no config file was found)');
+    expect(r.stderr).toContain('pushctl init --audience my-phones=');
+  });
+
+  for (const other of [['--all'], ['--client-id', 'x'], ['--client-ids-file', 'ids.txt'], ['--country', 'IN']]) {
+    it(`--to with ${other[0]} is a usage error naming both`, async () => {
+      const r = await send('--to', 'my-phones', ...other);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--to my-phones and ${other[0]} both choose recipients`);
+      expect(emulator.messages(APP)).toEqual([]);
+    });
+  }
+
+  it('--once fingerprints the recipients, not the flag: the same IDs by --client-id are the same run', async () => {
+    const first = await send('--to', 'my-phones', '--once', 'hello-1');
+    expect(first.code, first.stderr).toBe(0);
+    const again = await send('--client-id', 'phone-a,phone-b', '--once', 'hello-1');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('hello-1');
+    expect(emulator.messages(APP)).toHaveLength(1);
+    // Another audience under the same key is another announcement, refused.
+    const other = await send('--to', 'testers', '--once', 'hello-1');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('used this key for another message or audience');
+  });
+});
+
+describe('pushctl config lists the audiences', () => {
+  it('with their sizes or conditions, in words and as JSON', async () => {
+    const human = await cli(['config', '--config', config]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain('audiences   my-phones: 2 client IDs\n');
+    expect(human.stdout).toContain(`            testers: ${join(project, 'lists', 'testers.txt')}: 4 client IDs\n`);
+    expect(human.stdout).toContain('            india-hi: condition: country IN; language hi\n');
+    expect(human.stdout).toContain('            everyone: all devices\n');
+    const json = JSON.parse((await cli(['config', '--config', config, '--json'])).stdout);
+    expect(json.audiences).toEqual([
+      { name: 'my-phones', kind: 'client_ids', client_ids: 2 },
+      { name: 'testers', kind: 'client_ids_file', file: join(project, 'lists', 'testers.txt'), client_ids: 4 },
+      { name: 'india-hi', kind: 'targeting', targeting: { country: ['IN'], language: ['hi'] } },
+      { name: 'everyone', kind: 'all' },
+    ]);
+  });
+
+  it("counts a large file's lines as it streams, and names a missing file as a warning", async () => {
+    writeFileSync(join(project, 'lists', 'testers.txt'), Array.from({ length: 300_000 }, (_, i) => `id-${i}`).join('\r\n'));
+    writeFileSync(config, JSON.stringify({ audiences: { big: { client_ids_file: 'lists/testers.txt' }, gone: { client_ids_file: 'lists/none.txt' } } }));
+    const r = await cli(['config', '--config', config, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.audiences[0]).toMatchObject({ name: 'big', client_ids: 300_000 });
+    expect(doc.audiences[1]).toMatchObject({ name: 'gone', client_ids: null, problem: 'no such file' });
+    expect(doc.warnings).toContain(`audience "gone": cannot read its client-ID file ${join(project, 'lists', 'none.txt')}: no such file`);
+  });
+
+  it('refuses an audience of the wrong shape, naming it (exit 6)', async () => {
+    writeFileSync(config, JSON.stringify({ audiences: { bad: { client_ids: 'phone-a' } } }));
+    const r = await cli(['config', '--config', config]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('"audiences.bad" is not an audience');
+    expect(r.stderr).toContain('{"client_ids_file": "ids.txt"}');
+    writeFileSync(config, JSON.stringify({ profiles: { ci: { audiences: { india: { targeting: { countri: ['IN'] } } } } } }));
+    const typo = await cli(['config', '--config', config]);
+    expect(typo.code).toBe(6);
+    expect(typo.stderr).toContain('unknown key "profiles.ci.audiences.india.targeting.countri"');
+    expect(typo.stderr).toContain('did you mean "country"?');
+  });
+});
+
+describe('pushctl init --audience', () => {
+  it('adds an audience beside the settings already there, and --to sends to it', async () => {
+    const r = await cli(['init', '--config', config, '--audience', 'desk=desk-1,desk-2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).keys).toEqual(['audiences.desk']);
+    const written = JSON.parse(readFileSync(config, 'utf8'));
+    expect(written.appId).toBe(APP);
+    expect(written.audiences.desk).toEqual({ client_ids: ['desk-1', 'desk-2'] });
+    expect(written.audiences['my-phones']).toEqual({ client_ids: ['phone-a', 'phone-b'] });
+    const sent = await send('--to', 'desk');
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(last().body.condition).toEqual({ type: 2, client_ids: ['desk-1', 'desk-2'] });
+  });
+
+  it('writes a new file with settings and an audience in one go, under a profile too', async () => {
+    const file = join(root, 'new.json');
+    const r = await cli(['init', '--config', file, '--app-id', APP, '--base-url', emulator.url, '--audience', 'mine=m1', '--profile', 'dev', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { dev: { appId: APP, baseUrl: emulator.url, audiences: { mine: { client_ids: ['m1'] } } } } });
+  });
+
+  it('refuses to replace an audience of the same name without --force, and a malformed flag', async () => {
+    const taken = await cli(['init', '--config', config, '--audience', 'my-phones=other']);
+    expect(taken.code).toBe(6);
+    expect(taken.stderr).toContain('already has an audience "my-phones"');
+    const forced = await cli(['init', '--config', config, '--audience', 'my-phones=other', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(config, 'utf8')).audiences['my-phones']).toEqual({ client_ids: ['other'] });
+    const malformed = await cli(['init', '--config', config, '--audience', 'nobody']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('--audience "nobody" is not name=id,id');
+  });
+});

@@ -1,0 +1,86 @@
+// The variant rules (docs/behaviour.md#audiences) as a table: who gets which variant, and what is refused.
+import { describe, expect, it } from 'vitest';
+import { mergeVariant, planVariants, variantFor, type VariantAudience } from '../../../src/message/variants.js';
+
+const BASE = { type: 1, time_to_live: 3600, condition: { type: 2 }, notification: { title: 'New release', desc: 'Faster sends' } };
+const VARIANTS = { fr: { notification: { title: 'Nouvelle version' } }, 'pt-BR': { notification: { title: 'Nova versão', desc: 'Mais rápido' } } };
+
+describe('variantFor: exact tag, then bare language, else none', () => {
+  const table: [string | undefined, string | undefined][] = [
+    ['fr', 'fr'], // exact
+    ['FR', 'fr'], // case-blind
+    ['fr-CA', 'fr'], // bare language
+    ['pt-BR', 'pt-BR'], // exact beats bare
+    ['pt_br', 'pt-BR'], // underscore form of the same tag
+    ['pt-PT', undefined], // no "pt" variant: the base
+    ['de', undefined], // none
+    [undefined, undefined], // a device of unknown language
+    ['', undefined],
+  ];
+  for (const [language, expected] of table) {
+    it(`${JSON.stringify(language)} → ${expected ?? 'base'}`, () => expect(variantFor(language, Object.keys(VARIANTS))).toBe(expected));
+  }
+});
+
+describe('planVariants', () => {
+  it('client IDs: one request per variant used, base last, every ID in exactly one', () => {
+    const audience: VariantAudience = { kind: 'client_ids', recipients: [{ id: 'a', language: 'fr-CA' }, { id: 'b', language: 'de' }, { id: 'c', language: 'pt-BR' }, { id: 'd', language: 'fr' }, { id: 'e' }] };
+    const plan = planVariants(BASE, VARIANTS, audience);
+    expect(plan).toEqual({
+      ok: true,
+      unused: [],
+      requests: [
+        { language: 'fr', clientIds: ['a', 'd'], message: { ...BASE, notification: { title: 'Nouvelle version', desc: 'Faster sends' } } },
+        { language: 'pt-BR', clientIds: ['c'], message: { ...BASE, notification: { title: 'Nova versão', desc: 'Mais rápido' } } },
+        { language: null, clientIds: ['b', 'e'], message: BASE },
+      ],
+    });
+  });
+
+  it('client IDs all in one language: no base request, and the unused variant is named', () => {
+    const plan = planVariants(BASE, VARIANTS, { kind: 'client_ids', recipients: [{ id: 'a', language: 'fr' }] });
+    expect(plan).toMatchObject({ ok: true, unused: ['pt-BR'], requests: [{ language: 'fr', clientIds: ['a'] }] });
+  });
+
+  it('condition targeting with --language: each variant to its languages, the base to the rest listed', () => {
+    const plan = planVariants(BASE, VARIANTS, { kind: 'targeting', targeting: { country: ['BR', 'CA'], language: ['fr', 'fr-CA', 'pt-BR', 'en'] } });
+    expect(plan.ok && plan.requests.map((r) => [r.language, r.targeting])).toEqual([
+      ['fr', { country: ['BR', 'CA'], language: ['fr', 'fr-CA'] }],
+      ['pt-BR', { country: ['BR', 'CA'], language: ['pt-BR'] }],
+      [null, { country: ['BR', 'CA'], language: ['en'] }],
+    ]);
+  });
+
+  it('condition targeting without --language is refused: the service cannot address "every other language"', () => {
+    const plan = planVariants(BASE, VARIANTS, { kind: 'targeting', targeting: { country: ['IN'] } });
+    expect(plan).toMatchObject({ ok: false });
+    if (plan.ok) return;
+    expect(plan.message).toContain('the service cannot address "every other language"');
+    expect(plan.fix).toContain('--language fr,pt-BR,en');
+  });
+
+  it('--all is refused with the same reason, and the fix says what to write instead', () => {
+    const plan = planVariants(BASE, VARIANTS, { kind: 'all' });
+    expect(plan).toMatchObject({ ok: false, message: expect.stringMatching(/^--all with variants: the service cannot address "every other language"/) });
+    if (!plan.ok) expect(plan.fix).toMatch(/^replace --all with the languages to reach/);
+  });
+
+  it('without variants: the base message as it is, to the whole audience (--all included)', () => {
+    expect(planVariants(BASE, {}, { kind: 'all' })).toEqual({ ok: true, unused: [], requests: [{ language: null, message: BASE }] });
+    expect(planVariants(BASE, {}, { kind: 'client_ids', recipients: [{ id: 'a', language: 'fr' }] })).toMatchObject({ requests: [{ language: null, clientIds: ['a'] }] });
+  });
+
+  it('a variant that sets condition is refused', () => {
+    expect(planVariants(BASE, { fr: { condition: { type: 0 } } }, { kind: 'client_ids', recipients: [] })).toMatchObject({ ok: false, message: expect.stringContaining('variants.fr sets "condition"') });
+  });
+});
+
+describe('mergeVariant', () => {
+  it('merges objects field by field and replaces the rest', () => {
+    expect(mergeVariant({ notification: { title: 'a', desc: 'b' }, data: { k: '1' }, time_to_live: 60 }, { notification: { title: 'x' }, data: { j: '2' }, time_to_live: 120 })).toEqual({
+      notification: { title: 'x', desc: 'b' },
+      data: { k: '1', j: '2' },
+      time_to_live: 120,
+    });
+  });
+});
