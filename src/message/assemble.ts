@@ -9,9 +9,8 @@ import { setOwn } from './own-key.js';
 import type { MessageIssue } from './types.js';
 
 /** The message flags of send, dry-run and validate, as commander hands them over. */
-export interface MessageFlags {
-  type?: string;
-  ttl?: string;
+/** The flags that choose recipients: every device, client IDs, or targeting conditions. */
+export interface RecipientFlags {
   all?: boolean;
   clientId?: string[];
   country?: string[];
@@ -20,6 +19,11 @@ export interface MessageFlags {
   model?: string[];
   osVersion?: string[];
   appVersion?: string[];
+}
+
+export interface MessageFlags extends RecipientFlags {
+  type?: string;
+  ttl?: string;
   title?: string;
   desc?: string;
   style?: string;

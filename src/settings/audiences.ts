@@ -1,22 +1,15 @@
 // Named audiences (docs/behaviour.md#audiences): `--to <name>` turned into the recipient options the flags
 // would give, so validation, batching, the journal and `--once` fingerprinting see nothing new. Pure: the
 // config file is read before.
+import type { RecipientFlags } from '../message/assemble.js';
 import path from 'node:path';
 import { usageError } from '../errors.js';
 import { nearest } from '../suggest.js';
 import type { Audience, ConfigFile } from './schema.js';
 
 /** The recipient options of send, dry-run and validate that `--to` stands for. */
-export interface RecipientOptions {
-  all?: boolean;
-  clientId?: string[];
+export interface RecipientOptions extends RecipientFlags {
   clientIdsFile?: string;
-  country?: string[];
-  language?: string[];
-  brand?: string[];
-  model?: string[];
-  osVersion?: string[];
-  appVersion?: string[];
 }
 
 /** Each recipient option with the flag a user typed for it, for the error when `--to` meets one. */
