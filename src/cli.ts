@@ -1,6 +1,6 @@
 // The command tree: commander parses argv into option objects, and each action hands them to a
 // command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
-import { Argument, Command, CommanderError, type Option } from 'commander';
+import { Argument, Command, CommanderError, type Option, type OptionValues } from 'commander';
 import type { Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
@@ -9,8 +9,14 @@ import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 import { defineMcp } from './commands/mcp/define.js';
+import type { ResendOptions } from './commands/resend.js';
+import type { SendCommandOptions } from './commands/send.js';
 
-type Runner = (options: never, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;
+/**
+ * A command's function, taking its own options: commander builds them from the flags defined beside it (its
+ * `opts<T>()` is where their type is declared), and the command checks their values with its schema.
+ */
+type Runner<O extends OptionValues> = (options: O, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;
 
 /** A subcommand: its name and summary always; its options, help and action only when it may run. */
 interface CommandSpec {
@@ -21,7 +27,7 @@ interface CommandSpec {
 
 /** What a command definition may use: the runner wrapper, the whole program, and the argv as typed. */
 interface Tree {
-  runs: (load: () => Promise<Runner>) => (options: unknown, cmd?: unknown) => Promise<void>;
+  runs: <O extends OptionValues>(load: () => Promise<Runner<O>>) => (options: O, cmd?: Command) => Promise<void>;
   program: Command;
   argv: readonly string[];
 }
@@ -53,7 +59,7 @@ const COMMANDS: CommandSpec[] = [
           .action(
             runs(async () => {
               const { sendCommand } = await import('./commands/send.js');
-              return (options: never, c: Ctx, s: SecretScrubber) => sendCommand({ ...(options as object), dryRun: name === 'dry-run', argv }, c, s);
+              return (options: Omit<SendCommandOptions, 'dryRun' | 'argv'>, c: Ctx, s: SecretScrubber) => sendCommand({ ...options, dryRun: name === 'dry-run', argv }, c, s);
             }),
           ),
     }),
@@ -70,8 +76,8 @@ const COMMANDS: CommandSpec[] = [
         .action((run: string, _options: object, sub: Command) =>
           runs(async () => {
             const { resendCommand } = await import('./commands/resend.js');
-            return (options: never, c: Ctx, s: SecretScrubber) => resendCommand({ ...(options as object), run, argv }, c, s);
-          })({}, sub),
+            return (options: Omit<ResendOptions, 'run' | 'argv'>, c: Ctx, s: SecretScrubber) => resendCommand({ ...options, run, argv }, c, s);
+          })(sub.optsWithGlobals(), sub),
         ),
   },
   {
@@ -291,11 +297,11 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
         'pushctl send -f examples/release-announcement.json --var version=1.4.0 --var notes=Fixes --json',
       ]),
     );
-  const runs = (load: () => Promise<Runner>) => async (options: unknown, cmd?: unknown) => {
+  const runs = <O extends OptionValues>(load: () => Promise<Runner<O>>) => async (options: O, cmd?: Command) => {
     const command = await load();
     // Program options (--verbose) join the command's own.
-    const all = cmd instanceof Command ? cmd.optsWithGlobals() : options;
-    exitCode = await command(all as never, ctx, scrubber);
+    const all = cmd instanceof Command ? cmd.optsWithGlobals<O>() : options;
+    exitCode = await command(all, ctx, scrubber);
   };
   // Before any action: a value that looks like a flag is a usage error (see cli-flag-values.ts).
   program.hook('preAction', (_program, action) => {

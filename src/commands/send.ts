@@ -55,10 +55,10 @@ export type SendOutcome =
   | { kind: 'delivered'; exitCode: number; delivery: Delivery; warnings: MessageIssue[]; notes: MessageIssue[]; batched: boolean; resumedFrom?: string };
 
 /** The flags that give a message content or recipients; with none of them there is nothing to send. */
-const MESSAGE_FLAGS = ['file', 'title', 'desc', 'body', 'type', 'data', 'dataFile', 'style', 'icon', 'smallIcon', 'smallIconColor', 'buttonText', 'openApp', 'openUrl', 'openActivity', 'ttl', 'all', 'clientId', 'clientIdsFile', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion', 'to'] as const;
+const MESSAGE_FLAGS = ['file', 'title', 'desc', 'body', 'type', 'data', 'dataFile', 'style', 'icon', 'smallIcon', 'smallIconColor', 'buttonText', 'openApp', 'openUrl', 'openActivity', 'ttl', 'all', 'clientId', 'clientIdsFile', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion', 'to'] as const satisfies readonly (keyof SendCommandOptions)[];
 
 function checkSomethingToSend(options: SendCommandOptions): void {
-  if (MESSAGE_FLAGS.some((flag) => (options as unknown as Record<string, unknown>)[flag] !== undefined)) return;
+  if (MESSAGE_FLAGS.some((flag) => options[flag] !== undefined)) return;
   const command = options.dryRun ? 'dry-run' : 'send';
   throw usageError(
     `nothing to ${options.dryRun ? 'check' : 'send'}: a message needs content (-f message.json, --title/--desc, or -d key=value for data) and recipients (--all, --client-id, --client-ids-file, or targeting such as --country)`,

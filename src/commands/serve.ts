@@ -62,32 +62,8 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   boundHeapGrowth(ctx.env.NODE_OPTIONS, process.version);
   // The emulator is loaded only here, so the other commands never pay for it at start-up.
   const emu = await import('../emulator/index.js');
-  const fromFlags: EmulatorApp[] = [];
-  for (const spec of options.app) {
-    try {
-      fromFlags.push(emu.parseAppSpec(spec));
-    } catch (error) {
-      throw error instanceof emu.EmulatorConfigError ? usageError(error.message, error.hint) : error;
-    }
-  }
-
-  if (options.devices !== undefined && options.fleet !== undefined) throw usageError('--devices and --fleet both give the simulated devices', 'use one of them');
-  let fleet: Fleet | undefined;
-  if (options.fleet !== undefined) fleet = emu.syntheticFleet(options.fleet, chaosSeed);
-  if (options.devices !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(options.devices, 'utf8');
-    } catch (error) {
-      throw configError(`cannot read --devices ${options.devices} (${(error as NodeJS.ErrnoException).code ?? error})`, 'give a JSON array or CSV file of devices');
-    }
-    try {
-      fleet = emu.fleetOf(emu.parseDevices(text));
-    } catch (error) {
-      if (error instanceof emu.DevicesFileError) throw configError(`--devices ${options.devices}: ${error.message}`, `a JSON array of devices, or CSV with the header ${emu.DEVICE_FIELDS.join(',')}`);
-      throw error;
-    }
-  }
+  const fromFlags = appsFromFlags(emu, options.app);
+  const fleet = await loadFleet(emu, options, chaosSeed);
 
   if (options.chaos !== undefined) {
     try {
@@ -128,15 +104,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
       log: log.add,
     });
   } catch (error) {
-    if (error instanceof emu.EmulatorConfigError) throw configError(error.message, error.hint);
-    const code = (error as NodeJS.ErrnoException).code;
-    if (options.tlsCert !== undefined && /^ERR_(OSSL|SSL)/.test(code ?? '')) {
-      throw configError(`--tls-cert ${options.tlsCert} and --tls-key ${options.tlsKey} are not a usable PEM certificate and key (${(error as Error).message})`, 'give the server certificate and its private key, both PEM');
-    }
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw configError(`cannot listen on ${options.host}:${options.port} (${code})`, listenHint(code));
-    }
-    throw error;
+    throw startError(emu, error, options);
   }
 
   ctx.stdout.write(`${emulator.url}\n`);
@@ -150,6 +118,51 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   const { accepted } = emulator.stats();
   ctx.stderr.write(`emulator stopped (${accepted} message${accepted === 1 ? '' : 's'} accepted)\n`);
   return 0;
+}
+
+type EmulatorModule = typeof import('../emulator/index.js');
+
+/** The apps given with --app, each checked. */
+function appsFromFlags(emu: EmulatorModule, specs: readonly string[]): EmulatorApp[] {
+  return specs.map((spec) => {
+    try {
+      return emu.parseAppSpec(spec);
+    } catch (error) {
+      throw error instanceof emu.EmulatorConfigError ? usageError(error.message, error.hint) : error;
+    }
+  });
+}
+
+/** The simulated devices: a synthetic fleet (--fleet), a file of them (--devices), or none. */
+async function loadFleet(emu: EmulatorModule, options: ServeOptions, chaosSeed: number): Promise<Fleet | undefined> {
+  if (options.devices !== undefined && options.fleet !== undefined) throw usageError('--devices and --fleet both give the simulated devices', 'use one of them');
+  if (options.fleet !== undefined) return emu.syntheticFleet(options.fleet, chaosSeed);
+  if (options.devices === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(options.devices, 'utf8');
+  } catch (error) {
+    throw configError(`cannot read --devices ${options.devices} (${(error as NodeJS.ErrnoException).code ?? error})`, 'give a JSON array or CSV file of devices');
+  }
+  try {
+    return emu.fleetOf(emu.parseDevices(text));
+  } catch (error) {
+    if (error instanceof emu.DevicesFileError) throw configError(`--devices ${options.devices}: ${error.message}`, `a JSON array of devices, or CSV with the header ${emu.DEVICE_FIELDS.join(',')}`);
+    throw error;
+  }
+}
+
+/** Why the emulator could not start, as the user's error where it is theirs to fix (a file, a port, a certificate). */
+function startError(emu: EmulatorModule, error: unknown, options: ServeOptions): unknown {
+  if (error instanceof emu.EmulatorConfigError) return configError(error.message, error.hint);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (options.tlsCert !== undefined && /^ERR_(OSSL|SSL)/.test(code ?? '')) {
+    return configError(`--tls-cert ${options.tlsCert} and --tls-key ${options.tlsKey} are not a usable PEM certificate and key (${(error as Error).message})`, 'give the server certificate and its private key, both PEM');
+  }
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return configError(`cannot listen on ${options.host}:${options.port} (${code})`, listenHint(code));
+  }
+  return error;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { open } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { clip, httpError, type EmulatorAnswer } from './answers.js';
@@ -167,29 +167,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     chaos,
     ...(options.fleet ? { fleet: options.fleet } : {}),
   });
-  const refusedHost = hostGuard(host);
-  const scheme = options.tls ? 'https' : 'http';
-  /** A foreign Host (DNS rebinding) or a foreign Origin on a state-changing request (a cross-site page). */
-  const refusal = (req: IncomingMessage): EmulatorAnswer | undefined => {
-    const name = refusedHost(req.headers.host);
-    if (name !== undefined) return foreignHost(name, host);
-    const origin = foreignOrigin(req.method ?? 'GET', req.headers.origin, req.headers.host, scheme);
-    return origin === undefined ? undefined : foreignOriginAnswer(origin, req.method ?? 'POST', `${scheme}://${req.headers.host ?? host}`);
-  };
-
-  // No request, however large or malformed, may stop the process: whatever throws becomes an HTTP 500.
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    try {
-      readRequest(req, res, maxBodyBytes, state.now(), (request) => {
-        const reply = refusal(req) ?? dispatch(request, state);
-        if ('stream' in reply) reply.stream(req, res);
-        else answer(req, res, reply, request.receivedAt!, started, options.log);
-      });
-    } catch (error) {
-      answerFailure(res, error);
-    }
-  };
+  const handle = requestHandler(state, host, options.tls ? 'https' : 'http', maxBodyBytes, options.log);
   const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : createServer(handle);
   // Clients such as pushctl keep connections open between batches; keep them longer than they idle.
   server.keepAliveTimeout = 30_000;
@@ -205,7 +183,6 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   const urlHost = reachable.includes(':') ? `[${reachable}]` : reachable;
 
-  let closing: Promise<void> | undefined;
   return {
     url: `${options.tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
     host: address.address,
@@ -214,18 +191,51 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     messages: (app) => store.list(app),
     stats: (app) => store.stats(app),
     clear: (app) => store.clear(app),
-    close: () =>
-      (closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        state.log.close();
-        server.closeIdleConnections();
-        // Requests in flight get a moment to finish; a client that holds a connection open does not block exit.
-        const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        await closed;
-        clearTimeout(timer);
-        await record?.close();
-      })()),
+    close: closer(server, state, record),
   };
+}
+
+/**
+ * The server's request handler. No request, however large or malformed, may stop the process: whatever
+ * throws becomes an HTTP 500. A foreign Host (DNS rebinding) or a foreign Origin on a state-changing request
+ * (a cross-site page) is refused before the request is dispatched.
+ */
+function requestHandler(state: EmulatorState, host: string, scheme: 'http' | 'https', maxBodyBytes: number, log: EmulatorOptions['log']): (req: IncomingMessage, res: ServerResponse) => void {
+  const refusedHost = hostGuard(host);
+  const refusal = (req: IncomingMessage): EmulatorAnswer | undefined => {
+    const name = refusedHost(req.headers.host);
+    if (name !== undefined) return foreignHost(name, host);
+    const origin = foreignOrigin(req.method ?? 'GET', req.headers.origin, req.headers.host, scheme);
+    return origin === undefined ? undefined : foreignOriginAnswer(origin, req.method ?? 'POST', `${scheme}://${req.headers.host ?? host}`);
+  };
+  return (req, res) => {
+    const started = performance.now();
+    try {
+      readRequest(req, res, maxBodyBytes, state.now(), (request) => {
+        const reply = refusal(req) ?? dispatch(request, state);
+        if ('stream' in reply) reply.stream(req, res);
+        else answer(req, res, reply, request.receivedAt!, started, log);
+      });
+    } catch (error) {
+      answerFailure(res, error);
+    }
+  };
+}
+
+/** Closes once however often called: stops accepting, lets requests in flight finish, flushes the record file. */
+function closer(server: Server, state: EmulatorState, record: { close(): Promise<void> } | undefined): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      state.log.close();
+      server.closeIdleConnections();
+      // Requests in flight get a moment to finish; a client that holds a connection open does not block exit.
+      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(timer);
+      await record?.close();
+    })());
 }
 
 /** Reads the body (up to `maxBodyBytes`; past it the rest is read and discarded) and hands over the request. */

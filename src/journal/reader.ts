@@ -89,7 +89,7 @@ export class JournalAccumulator {
     }
     switch (record.t) {
       case 'header':
-        if (!this.header && record.format === JOURNAL_FORMAT) this.header = record as unknown as HeaderRecord;
+        if (!this.header && isHeader(record)) this.header = record;
         else this.skipped += 1;
         break;
       case 'batch':
@@ -108,11 +108,11 @@ export class JournalAccumulator {
       case 'outcome': {
         const b = index(record.b);
         const a = index(record.a);
-        if (b !== undefined && a !== undefined && isKind(record.kind)) this.batchOf(b).attempts.set(a, record as unknown as OutcomeRecord);
+        if (b !== undefined && a !== undefined && isOutcome(record)) this.batchOf(b).attempts.set(a, record);
         break;
       }
       case 'end':
-        if (typeof record.exit_code === 'number' && typeof record.summary === 'object' && record.summary !== null) this.end = record as unknown as EndRecord;
+        if (isEnd(record)) this.end = record;
         break;
       default:
         this.skipped += 1;
@@ -264,6 +264,20 @@ function parseLine(line: string): Loose | undefined {
 /** A batch or attempt number: a small whole number (a garbage record must not make a huge array). */
 function index(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1_000_000 ? value : undefined;
+}
+
+// A record read back is trusted as far as these checks go: a header of our format, an outcome of a known kind,
+// an end with its exit code and summary. The fields each reader uses beyond them are checked where they are read.
+function isHeader(record: Loose): record is Loose & HeaderRecord {
+  return record.format === JOURNAL_FORMAT;
+}
+
+function isOutcome(record: Loose): record is Loose & OutcomeRecord {
+  return isKind(record.kind);
+}
+
+function isEnd(record: Loose): record is Loose & EndRecord {
+  return typeof record.exit_code === 'number' && typeof record.summary === 'object' && record.summary !== null;
 }
 
 function isKind(value: unknown): value is OutcomeRecord['kind'] {

@@ -1,6 +1,6 @@
 import { pushMessageSchema } from './schema.js';
 import { normalizeMessage } from './normalize.js';
-import { toMessageIssues, type RawIssue } from './issues.js';
+import { toMessageIssues } from './issues.js';
 import { messageWarnings } from './warnings.js';
 import { hideProtoKey, restoreProtoKey, restoreProtoPath } from './own-key.js';
 import type { PushMessage, ValidateOptions, ValidationResult } from './types.js';
@@ -18,7 +18,7 @@ export function validateMessage(input: unknown, options: ValidateOptions = {}): 
   const { value, stand } = hideProtoKey(normalized);
   const parsed = pushMessageSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
-    const errors = toMessageIssues(parsed.error.issues as unknown as RawIssue[]);
+    const errors = toMessageIssues(parsed.error.issues);
     return { errors: stand ? errors.map((e) => ({ ...e, path: restoreProtoPath(e.path, stand) })) : errors, warnings: [], notes };
   }
   const body = parsed.data as PushMessage;

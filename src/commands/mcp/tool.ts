@@ -32,4 +32,4 @@ export interface McpTool<Args = unknown> {
 }
 
 /** Keeps a tool's argument type while it sits in a list of tools of other types. */
-export const defineTool = <Args>(tool: McpTool<Args>): McpTool => tool as unknown as McpTool;
+export const defineTool = <Args>(tool: McpTool<Args>): McpTool => tool;

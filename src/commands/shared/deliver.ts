@@ -7,7 +7,7 @@ import type { PushClient } from '../../client/push-client.js';
 import { BatchPlan } from '../../client/batches.js';
 import { RateLimiter } from '../../client/rate-limiter.js';
 import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
-import { sendBatches, type BatchResult } from '../../client/send-batches.js';
+import { sendBatches, type BatchResult, type SendBatchesOptions } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
 import { isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
 import type { PushMessage } from '../../message/types.js';
@@ -15,11 +15,11 @@ import { audienceWords } from '../../message/audience.js';
 import { RunJournal } from '../../journal/run-journal.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import type { JournalWriteError } from '../../journal/writer.js';
-import { formatAttempt } from '../../output/delivery.js';
-import { movingRate, startProgress } from '../../output/progress.js';
+import { startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
 import { VERSION } from '../../version.js';
+import { attemptLogObserver, composeObservers, journalObserver, progressObserver } from './delivery-observers.js';
 import { discardReport, writeReport, type ReportFile } from './report-file.js';
 import { leftToSend, reportCommand, resendAdvice, resendFromReport, resendRun, settingsFlags, type ResendAdvice } from './resend-command.js';
 
@@ -94,96 +94,98 @@ export function deliveryExitCode(results: readonly BatchResult[], interrupted: b
   return serviceSaidNo ? ExitCode.rejected : ExitCode.network;
 }
 
+/** What a run under way is made of, once its plan and journal exist. */
+interface OpenRun {
+  plan: BatchPlan;
+  journal: RunJournal | undefined;
+  /** The client-ID input still being read, if it is. */
+  feed: GrowingClientIds | undefined;
+  /** When sending began (monotonic ms, once the progress line is up), for the elapsed time. */
+  started: number;
+}
+
 export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<Delivery> {
-  const { client, clientIds } = request;
+  const run = await openRun(request, ctx, scrubber);
+  const results = await sendAll(request, ctx, style, run);
+  if (run.feed?.failure !== undefined && results.every((r) => r.attempts === 0)) {
+    // The input failed before anything went out: the run is its error alone, as for a short list.
+    run.journal?.abandon();
+    if (request.report) await discardReport(request.report);
+    throw run.feed.failure;
+  }
+  return finishRun(request, ctx, scrubber, run, results);
+}
+
+/** Plans the batches and starts the journal; on failure nothing has been sent and everything is let go. */
+async function openRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber): Promise<OpenRun> {
+  const { clientIds } = request;
   const feed = isGrowing(clientIds) ? clientIds : undefined;
-  let journal: RunJournal | undefined;
-  let plan: BatchPlan;
   try {
     // An input that failed while the destination was being set up: nothing has been sent.
     if (feed?.failure !== undefined) throw feed.failure;
-    plan = feed ? new BatchPlan(request.batchSize) : BatchPlan.of(clientIds?.length ?? 0, request.batchSize);
+    const plan = feed ? new BatchPlan(request.batchSize) : BatchPlan.of(clientIds?.length ?? 0, request.batchSize);
     // The first request waits for its own batch record only: the batches already read are planned (and
     // journaled) once it is on its way.
     if (feed) {
       if (feed.settled) growPlan(plan, feed);
       else plan.extend(Math.min(feed.length, request.batchSize));
     }
-    journal =
-      request.journal === false
-        ? undefined
-        : RunJournal.start({
-            ...(typeof request.journal === 'string' ? { path: request.journal } : {}),
-            env: ctx.env,
-            cwd: ctx.cwd,
-            filter: scrubber,
-            version: VERSION,
-            appId: request.appId,
-            baseUrl: request.baseUrl,
-            dryRun: request.dryRun,
-            argv: request.argv,
-            message: request.body,
-            clientIds,
-            plan,
-            ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
-            ...(request.once ? { once: request.once } : {}),
-            ...(request.parent !== undefined ? { parent: request.parent } : {}),
-            ...(request.runId !== undefined ? { runId: request.runId } : {}),
-            ...(request.lock !== undefined ? { lock: request.lock } : {}),
-          });
+    const journal = request.journal === false ? undefined : RunJournal.start(journalStart(request, ctx, scrubber, plan));
+    return { plan, journal, feed, started: monotonicNow() };
   } catch (error) {
     feed?.cancel();
-    client.close();
+    request.client.close();
     if (request.report) await discardReport(request.report);
     throw error;
   }
+}
+
+/** The journal's header: the run as asked for, with the secrets filtered out (docs/behaviour.md#journal). */
+function journalStart(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, plan: BatchPlan): Parameters<typeof RunJournal.start>[0] {
+  return {
+    ...(typeof request.journal === 'string' ? { path: request.journal } : {}),
+    env: ctx.env,
+    cwd: ctx.cwd,
+    filter: scrubber,
+    version: VERSION,
+    appId: request.appId,
+    baseUrl: request.baseUrl,
+    dryRun: request.dryRun,
+    argv: request.argv,
+    message: request.body,
+    clientIds: request.clientIds,
+    plan,
+    ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
+    ...(request.once ? { once: request.once } : {}),
+    ...(request.parent !== undefined ? { parent: request.parent } : {}),
+    ...(request.runId !== undefined ? { runId: request.runId } : {}),
+    ...(request.lock !== undefined ? { lock: request.lock } : {}),
+  };
+}
+
+/** Sends every batch with the run's observers watching; the input, the progress line and the client are let go at the end. */
+async function sendAll(request: DeliveryRequest, ctx: Ctx, style: Style, run: OpenRun): Promise<BatchResult[]> {
+  const { client } = request;
+  const { plan, journal, feed } = run;
   // The plan grows as the input is read (the journal records each batch first); a second Ctrl-C stops reading.
   const unfollow = feed?.onChange(() => growPlan(plan, feed));
   const stopReading = () => feed?.cancel();
   ctx.stopNow?.addEventListener('abort', stopReading);
-
-  let warnedRetry = false;
   const progress = await startProgress(ctx.stderr, request.human, request.dryRun ? 'dry run…' : 'sending…', ctx.env);
-  // Completion times of requests (ms since the start), for an honest moving rate; only the last seconds matter.
-  const doneAt: number[] = [];
-  const started = monotonicNow();
-  let results: BatchResult[];
+  run.started = monotonicNow();
+  const observers = composeObservers(
+    journal ? journalObserver(journal) : undefined,
+    progressObserver(progress, () => monotonicNow() - run.started),
+    attemptLogObserver({ stderr: ctx.stderr, describeRequest: (body) => client.describeRequest(body), style, verbose: request.verbose, human: request.human }),
+  );
   try {
-    const sending = sendBatches({
-      client,
-      body: request.body,
-      ...(clientIds ? { clientIds } : {}),
-      batchSize: request.batchSize,
-      plan,
-      ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
-      limiter: new RateLimiter({ rate: request.rate ?? 50 }),
-      retry: { retryAmbiguous: request.retryAmbiguous === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
-      signal: ctx.interrupt,
-      ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
-      onProgress: (p) => {
-        const now = monotonicNow() - started;
-        doneAt.push(now);
-        if (doneAt.length > 4096) doneAt.splice(0, 2048);
-        const more = p.planComplete ? '' : '+';
-        progress.update(`batches ${p.batchesDone}/${p.batchesTotal}${more} · recipients ${p.recipientsDone}/${p.recipientsTotal}${more} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
-      },
-      ...(journal ? { onAttemptStart: (b: number, a: number) => journal!.attemptStart(b, a) } : {}),
-      onAttempt: (event) => {
-        journal?.attempt(event);
-        if (request.verbose) ctx.stderr.write(formatAttempt(event, client.describeRequest(event.body)));
-        // Retries of an unreachable URL take up to half a minute: say what is wrong at once, not at the end.
-        else if (request.human && !warnedRetry && event.retryInMs !== undefined && event.outcome.kind === 'retryable') {
-          warnedRetry = true;
-          ctx.stderr.write(`${style.warn('retrying')}: ${event.outcome.reason}\n`);
-        }
-      },
-    });
+    const sending = sendBatches({ ...sendOptions(request, ctx, plan), ...observers });
     // The first batch is on its way: the rest of the input may take the CPU now.
     if (feed) {
       feed.release();
       setImmediate(() => growPlan(plan, feed));
     }
-    results = await sending;
+    return await sending;
   } catch (error) {
     journal?.abandon();
     if (request.report) await discardReport(request.report);
@@ -196,13 +198,27 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
     progress.stop();
     client.close();
   }
+}
 
-  if (feed?.failure !== undefined && results.every((r) => r.attempts === 0)) {
-    // The input failed before anything went out: the run is its error alone, as for a short list.
-    journal?.abandon();
-    if (request.report) await discardReport(request.report);
-    throw feed.failure;
-  }
+/** What sendBatches is asked to do: the message, the recipients, the pace, the retry policy, the stops. */
+function sendOptions(request: DeliveryRequest, ctx: Ctx, plan: BatchPlan): SendBatchesOptions {
+  return {
+    client: request.client,
+    body: request.body,
+    ...(request.clientIds ? { clientIds: request.clientIds } : {}),
+    batchSize: request.batchSize,
+    plan,
+    ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
+    limiter: new RateLimiter({ rate: request.rate ?? 50 }),
+    retry: { retryAmbiguous: request.retryAmbiguous === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
+    signal: ctx.interrupt,
+    ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
+  };
+}
+
+/** Ends the journal, writes the report asked for, and says what is left and how to send it. */
+async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, run: OpenRun, results: BatchResult[]): Promise<Delivery> {
+  const { plan, journal, feed } = run;
   const inputFailure = feed?.failure === undefined ? undefined : inputError(feed.failure);
   const interrupted = ctx.interrupt.aborted;
   const journalFailure = journal?.failure;
@@ -211,42 +227,58 @@ export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: Secr
   const exitCode = journalFailure ? ExitCode.usage : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
   journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
-  const audience = audienceWords(request.body);
-  const own = leftToSend(summary, audience);
-  const left = { notSent: own.notSent, inDoubt: own.inDoubt + (request.inheritedInDoubt ?? 0) };
-
-  // The journal is the record of who got what; a report is written only where --report asked for one
-  // (docs/behaviour.md#reports): `pushctl runs show <run> --report <path>` makes one later.
-  let reportPath: string | undefined;
-  if (request.report) {
-    try {
-      await writeReport(request.report, results, scrubber, journal?.runId);
-      reportPath = request.report.path;
-    } catch (error) {
-      if (!journalFailure) throw error;
-      // The disk may be the full one: the journal's failure is what the user must hear about.
-    }
-  }
-
+  const reportPath = await writeRequestedReport(request, scrubber, results, journal, journalFailure !== undefined);
   const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
-  // A run that did not read its whole input is resent with that input given again.
-  const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
-  const commandFor = runRef !== undefined ? resendRun(runRef, unread, settingsFlags(request.argv)) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
-  const advice = commandFor ? resendAdvice(commandFor, left, audience) : undefined;
+  const audience = audienceWords(request.body);
   return {
     results,
     summary,
     exitCode,
     dryRun: request.dryRun,
     interrupted,
-    elapsedSeconds: (monotonicNow() - started) / 1000,
+    elapsedSeconds: (monotonicNow() - run.started) / 1000,
     ...(audience ? { audience } : {}),
     ...(journal ? { runId: journal.runId, journalPath: journal.path } : {}),
     ...(journalFailure ? { journalFailure } : {}),
-    ...(inputFailure ? { inputFailure: { message: `${inputFailure.message}; the input was read no further, and nothing after that point was sent`, hint: `${inputFailure.hint ? `${inputFailure.hint}; then ` : ''}send the rest with: ${resendRun(runRef ?? '<run>', request.input, settingsFlags(request.argv))(false)}` } } : {}),
+    ...(inputFailure ? { inputFailure: halfReadInput(inputFailure, request, runRef) } : {}),
     ...(reportPath !== undefined ? { reportPath } : {}),
-    ...(advice ? { advice } : {}),
+    ...adviceFor(request, plan, summary, audience, runRef, reportPath),
     ...(runRef !== undefined && reportPath === undefined && exitCode !== ExitCode.ok ? { reportCommand: reportCommand(runRef) } : {}),
+  };
+}
+
+/**
+ * The journal is the record of who got what; a report is written only where --report asked for one
+ * (docs/behaviour.md#reports): `pushctl runs show <run> --report <path>` makes one later.
+ */
+async function writeRequestedReport(request: DeliveryRequest, scrubber: SecretScrubber, results: BatchResult[], journal: RunJournal | undefined, journalFailed: boolean): Promise<string | undefined> {
+  if (!request.report) return undefined;
+  try {
+    await writeReport(request.report, results, scrubber, journal?.runId);
+    return request.report.path;
+  } catch (error) {
+    if (!journalFailed) throw error;
+    // The disk may be the full one: the journal's failure is what the user must hear about.
+    return undefined;
+  }
+}
+
+/** What is left to send and the one command that sends it, counting what an earlier run left in doubt. */
+function adviceFor(request: DeliveryRequest, plan: BatchPlan, summary: DeliverySummary, audience: string | undefined, runRef: string | undefined, reportPath: string | undefined): { advice?: ResendAdvice } {
+  const own = leftToSend(summary, audience);
+  const left = { notSent: own.notSent, inDoubt: own.inDoubt + (request.inheritedInDoubt ?? 0) };
+  // A run that did not read its whole input is resent with that input given again.
+  const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
+  const commandFor = runRef !== undefined ? resendRun(runRef, unread, settingsFlags(request.argv)) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
+  return commandFor ? { advice: resendAdvice(commandFor, left, audience) } : {};
+}
+
+/** The input that failed half-way, said with the command that sends the rest once it is fixed. */
+function halfReadInput(failure: { message: string; hint?: string }, request: DeliveryRequest, runRef: string | undefined): { message: string; hint?: string } {
+  const rest = resendRun(runRef ?? '<run>', request.input, settingsFlags(request.argv))(false);
+  return {
+    message: `${failure.message}; the input was read no further, and nothing after that point was sent`,
+    hint: `${failure.hint ? `${failure.hint}; then ` : ''}send the rest with: ${rest}`,
   };
 }
 

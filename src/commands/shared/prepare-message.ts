@@ -1,6 +1,7 @@
 // Stage 1 of a send: the message, assembled from the file and flags and checked before anything touches the
 // network or the credentials.
 import type { Ctx } from '../../context.js';
+import { usageError } from '../../errors.js';
 import { readMessageInput, type MessageInputOptions, type ReadInputOptions } from '../../input/read-message-input.js';
 import { assembleMessage } from '../../message/assemble.js';
 import { validateAssembledWithoutRecipients } from '../../message/validate-assembled.js';
@@ -29,8 +30,9 @@ export async function prepareMessage(
   const recipients = assembled.clientIds;
   if (options.validate === false) {
     const { message } = assembled;
+    if (!isSendableAsWritten(message)) throw usageError('condition must be an object, even with --no-validate', 'write "condition": { "type": 0 } for all devices, or give recipients with --all, --client-id or targeting flags');
     // An empty list goes out as it is, for the service to judge.
-    const body = (recipients?.length === 0 ? { ...message, condition: { ...(message.condition as object), client_ids: [] } } : message) as unknown as PushMessage;
+    const body: PushMessage = recipients?.length === 0 ? { ...message, condition: { ...message.condition, client_ids: [] } } : message;
     return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: [], notes: assembled.notes };
   }
   const result = validateAssembledWithoutRecipients(assembled, { strict: options.strict === true });
@@ -43,4 +45,13 @@ export async function prepareMessage(
   }
   const body = result.body;
   return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: result.warnings, notes };
+}
+
+/**
+ * With --no-validate a message goes out as written, for the service to judge. pushctl itself reads only its
+ * condition (each batch's client IDs go into it), so that alone must be an object when it is there.
+ */
+function isSendableAsWritten(message: Record<string, unknown>): message is Record<string, unknown> & PushMessage {
+  const { condition } = message;
+  return condition === undefined || (typeof condition === 'object' && condition !== null && !Array.isArray(condition));
 }

@@ -51,7 +51,9 @@ function parseJsonDevices(text: string): Located[] {
 function parseCsvDevices(text: string): Located[] {
   let rows: { record: string[]; info: { lines: number } }[];
   try {
-    rows = parseCsv(text, { info: true, skip_empty_lines: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as unknown as typeof rows;
+    // With `info`, csv-parse gives each record with its line (its typings say string[][]): read as what it is.
+    const parsed: unknown[] = parseCsv(text, { info: true, skip_empty_lines: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] });
+    rows = parsed.map(recordWithLine);
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw new DevicesFileError(`line ${line ?? '?'}: not valid CSV (${(error as Error).message.replace(/ at line \d+/, '')})`);
@@ -67,25 +69,37 @@ function parseCsvDevices(text: string): Located[] {
   });
 }
 
+/** A csv-parse record read with `info`: its fields and the line it ends on. */
+function recordWithLine(row: unknown): { record: string[]; info: { lines: number } } {
+  if (typeof row === 'object' && row !== null && 'record' in row && 'info' in row && Array.isArray(row.record) && typeof row.info === 'object' && row.info !== null && 'lines' in row.info) {
+    return { record: row.record.map(String), info: { lines: Number(row.info.lines) } };
+  }
+  throw new Error('csv-parse gave a record without its line');
+}
+
+type DeviceField = (typeof DEVICE_FIELDS)[number];
+
 function toDevice(value: unknown, where: string): Device {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DevicesFileError(`${where}: a device is an object with ${DEVICE_FIELDS.join(', ')}`);
-  const device = {} as Record<string, string>;
-  for (const field of DEVICE_FIELDS) {
-    const raw = (value as Record<string, unknown>)[field];
-    const text = typeof raw === 'number' ? String(raw) : raw;
-    if (field === 'client_id' ? typeof text !== 'string' || text.trim() === '' : text !== undefined && typeof text !== 'string') {
-      throw new DevicesFileError(`${where}: ${field} must be ${field === 'client_id' ? 'a non-empty string' : 'a string'}`);
-    }
-    // As in a message, a country is compared upper case.
-    const trimmed = typeof text === 'string' ? text.trim() : '';
-    device[field] = field === 'country' ? trimmed.toUpperCase() : trimmed;
-    const schema = CHECKED[field];
-    const result = schema && trimmed !== '' ? z.safeParse(schema, field === 'country' ? trimmed.toUpperCase() : trimmed) : undefined;
-    if (result && !result.success) {
-      const issue = result.error.issues[0]!;
-      const fix = (issue as { params?: { fix?: string } }).params?.fix;
-      throw new DevicesFileError(`${where}: ${field} ${issue.message}${fix ? `; ${fix}` : ''}`);
-    }
+  // In the order of DEVICE_FIELDS, so the first bad field is the one named.
+  const field = (name: DeviceField) => deviceField((value as Record<string, unknown>)[name], name, where);
+  return { client_id: field('client_id'), country: field('country'), language: field('language'), brand: field('brand'), model: field('model'), os_version: field('os_version'), app_version: field('app_version') };
+}
+
+/** One field of a device, checked and trimmed (a country upper case, as in a message). */
+function deviceField(raw: unknown, field: DeviceField, where: string): string {
+  const text = typeof raw === 'number' ? String(raw) : raw;
+  if (field === 'client_id' ? typeof text !== 'string' || text.trim() === '' : text !== undefined && typeof text !== 'string') {
+    throw new DevicesFileError(`${where}: ${field} must be ${field === 'client_id' ? 'a non-empty string' : 'a string'}`);
   }
-  return device as unknown as Device;
+  const trimmed = typeof text === 'string' ? text.trim() : '';
+  const kept = field === 'country' ? trimmed.toUpperCase() : trimmed;
+  const schema = CHECKED[field];
+  const result = schema && trimmed !== '' ? z.safeParse(schema, kept) : undefined;
+  if (result && !result.success) {
+    const issue = result.error.issues[0]!;
+    const fix = (issue as { params?: { fix?: string } }).params?.fix;
+    throw new DevicesFileError(`${where}: ${field} ${issue.message}${fix ? `; ${fix}` : ''}`);
+  }
+  return kept;
 }

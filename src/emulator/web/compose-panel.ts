@@ -46,7 +46,25 @@ function readFields(): ComposeFields {
   fields.data = dataRowsText();
   // Dry run sits beside the send button: it applies to pasted JSON as well as to the fields.
   fields.dryRun = $<HTMLInputElement>('#compose-dry-run').checked;
-  return fields as unknown as ComposeFields;
+  if (!isComposeFields(fields)) throw new Error('the compose form has a field of the wrong kind');
+  return fields;
+}
+
+/** The choices of the form's selects: a value outside them is not one the flags can be made of. */
+const CHOICES: Partial<Record<keyof ComposeFields, readonly string[]>> = {
+  type: ['notification', 'data'],
+  audience: ['all', 'client-ids', 'targeting'],
+  style: ['system', 'button'],
+  onTap: ['app', 'url', 'activity'],
+};
+
+/** Every field of the form there, of its kind, and each select's value one of its choices. */
+function isComposeFields(fields: Record<string, string | boolean>): fields is Record<string, string | boolean> & ComposeFields {
+  return Object.entries(EMPTY_FIELDS).every(([key, empty]) => {
+    const value = fields[key];
+    const choices = CHOICES[key as keyof ComposeFields];
+    return typeof value === typeof empty && (choices === undefined || choices.includes(String(value)));
+  });
 }
 
 const failure = (error: unknown): Finding => {

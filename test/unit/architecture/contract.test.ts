@@ -2,6 +2,7 @@
 // citation of a document outside the repository, or of an anchor that a rename has left dangling, fails here.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Every file under `dir`, recursively, as paths relative to the working directory. */
@@ -78,5 +79,41 @@ describe('the contract in the repository', () => {
     expect(danglingCitations('docs/behaviour.md#not-a-heading', docs)).toEqual(['docs/behaviour.md#not-a-heading']);
     expect(slugOf('Summary and report')).toBe('summary-and-report');
     expect(slugOf('`--once`, explained!')).toBe('--once-explained');
+  });
+});
+
+/**
+ * The casts that tell the compiler to stop checking: `x as never` (fits any parameter) and `x as unknown as T`
+ * (any value as any type). Found in the syntax tree, so prose such as "was never sent" does not count.
+ */
+export function uncheckedCasts(source: string, fileName = 'probe.ts'): string[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isAsExpression(node)) {
+      const inner = ts.isParenthesizedExpression(node.expression) ? node.expression.expression : node.expression;
+      const neverCast = node.type.kind === ts.SyntaxKind.NeverKeyword;
+      const throughUnknown = ts.isAsExpression(inner) && inner.type.kind === ts.SyntaxKind.UnknownKeyword;
+      if (neverCast || throughUnknown) found.push(`${fileName}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText()}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe('options and values are typed, not cast', () => {
+  it('no file under src/ casts through `as never` or `as unknown as`', () => {
+    const casts = filesUnder('src')
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => uncheckedCasts(readFileSync(f, 'utf8'), f));
+    expect(casts).toEqual([]);
+  });
+
+  it('finds either cast, and not the words in prose', () => {
+    expect(uncheckedCasts('run(options as never);')).toHaveLength(1);
+    expect(uncheckedCasts('const a = b as unknown as string;')).toHaveLength(1);
+    expect(uncheckedCasts('const a = (b as unknown) as string;')).toHaveLength(1);
+    expect(uncheckedCasts('// the batch was never sent, as unknown as before\nconst a = b as string;')).toEqual([]);
   });
 });

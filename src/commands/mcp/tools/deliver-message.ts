@@ -45,7 +45,7 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
   const [document, words] =
     outcome.kind === 'skipped'
       ? [skippedDocument(outcome.skipped, outcome.exitCode) as Record<string, unknown>, captured((io) => printSkipped(outcome.skipped, outcome.exitCode, {}, io, plainStyle))]
-      : [deliveryDocument(deliveryOutcome(outcome)) as unknown as Record<string, unknown>, captured((io) => printDelivery(deliveryOutcome(outcome), {}, io, plainStyle))];
+      : [{ ...deliveryDocument(deliveryOutcome(outcome)) }, captured((io) => printDelivery(deliveryOutcome(outcome), {}, io, plainStyle))];
   const failure = document.error as { message: string; hint?: string } | undefined;
   return { document, text: `${failure ? errorLines(failure) : ''}${words}`, isError: outcome.exitCode !== 0 };
 }
