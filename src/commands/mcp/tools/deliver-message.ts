@@ -2,7 +2,7 @@
 // same path (sendRun: --once, the journal, the destination, delivery). Only the words differ.
 import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import { sendRun, deliveryOutcome, type SendCommandOptions } from '../../send.js';
+import type { SendCommandOptions } from '../../send.js';
 import { deliveryDocument, printDelivery } from '../../../output/delivery.js';
 import { printSkipped, skippedDocument } from '../../../output/skipped-run.js';
 import { plainStyle } from '../../../output/style.js';
@@ -35,6 +35,8 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
     ...(once !== undefined ? { once } : {}),
     ...(includeUnknown !== undefined ? { includeUnknown } : {}),
   };
+  // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
+  const { sendRun, deliveryOutcome } = await import('../../send.js');
   const outcome = await sendRun(sendOptions, callContext(ctx, message.message), scrubber, plainStyle);
   if (outcome.kind === 'invalid') {
     const { errors, warnings, notes } = outcome.validation;

@@ -2,7 +2,6 @@
 import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { ExitCode } from '../../../errors.js';
-import { listRuns } from '../../runs.js';
 import { formatRunTable } from '../../../output/runs.js';
 import { runsOutputSchema } from '../output-schemas.js';
 import { defineTool } from '../tool.js';
@@ -17,6 +16,8 @@ export const listRunsTool = defineTool({
   result: runsOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ limit }: z.infer<typeof args>, { ctx }) {
+    // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
+    const { listRuns } = await import('../../runs.js');
     const { dir, runs } = listRuns(limit === undefined ? {} : { limit }, ctx);
     const text = runs.length === 0 ? `no runs yet in ${dir}\n` : formatRunTable(runs, 120);
     return { document: { ok: true, exit_code: ExitCode.ok, runs_dir: dir, runs }, text, isError: false };

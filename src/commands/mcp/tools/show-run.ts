@@ -2,7 +2,6 @@
 import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { ExitCode } from '../../../errors.js';
-import { showRun } from '../../runs.js';
 import { formatRunDetail } from '../../../output/runs.js';
 import { runOutputSchema } from '../output-schemas.js';
 import { defineTool } from '../tool.js';
@@ -17,6 +16,7 @@ export const showRunTool = defineTool({
   result: runOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ run }: z.infer<typeof args>, { ctx, scrubber }) {
+    const { showRun } = await import('../../runs.js');
     const { detail, results, advice } = await showRun({ run }, ctx, scrubber);
     return { document: { ok: true, exit_code: ExitCode.ok, run: detail }, text: formatRunDetail(detail, results, advice), isError: false };
   },

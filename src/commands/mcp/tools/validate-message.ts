@@ -2,7 +2,6 @@
 import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { ExitCode } from '../../../errors.js';
-import { validateRun } from '../../validate.js';
 import { describeValidation } from '../../../output/validation.js';
 import { callContext, PLAIN_ENV } from '../call-context.js';
 import { messageFields, messageInputOptions } from '../message-arguments.js';
@@ -20,6 +19,8 @@ export const validateMessageTool = defineTool({
   result: validationOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(fields: z.infer<typeof args>, { ctx }) {
+    // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
+    const { validateRun } = await import('../../validate.js');
     const result = await validateRun(messageInputOptions(fields), callContext(ctx, fields.message));
     const valid = result.errors.length === 0;
     const exitCode = valid ? ExitCode.ok : ExitCode.invalidMessage;
