@@ -78,7 +78,7 @@ function expect(condition, what) {
 function checkCounts(view, what) {
   const { batches, recipients } = view;
   expect(batches?.total === BATCHES && recipients?.total === RECIPIENTS, `${what}: ${JSON.stringify(batches)} batches, ${JSON.stringify(recipients)} recipients; expected ${BATCHES} and ${RECIPIENTS}`);
-  expect(batches.accepted === SHAPE.accepted && batches.unknown === SHAPE.inDoubt && batches.not_sent === SHAPE.notSent, `${what}: counts ${JSON.stringify(batches)}, expected ${JSON.stringify(SHAPE)}`);
+  expect(batches.accepted === SHAPE.accepted && batches.in_doubt === SHAPE.inDoubt && batches.not_sent === SHAPE.notSent, `${what}: counts ${JSON.stringify(batches)}, expected ${JSON.stringify(SHAPE)}`);
 }
 
 function checkList(document, runId) {

@@ -110,15 +110,24 @@ export function addDeliveryOptions(cmd: Command, forMessage = true): Command {
       .option('--once <key>', 'send once per key: a re-run finds the earlier run in the journal directory and sends nothing, or finishes it');
   }
   return cmd
-    .option('--include-unknown', 'also send to recipients in doubt (a journal or report\'s unknown ones: they may already have the message)')
+    .option('--include-in-doubt', 'also send to recipients in doubt (the service may already have delivered to them)')
     .option('--batch-size <n>', 'client IDs per request, at most 1000', ranged('--batch-size', 1, 1000, 'the service takes at most 1000 client IDs per request'))
     .option('--concurrency <n>', 'most requests in flight at once (default: as many as the rate and latency need, up to 256)', ranged('--concurrency', 1, 1000))
     .option('--rate <n>', 'requests per second, shared by all batches (default 50)', ranged('--rate', 0, 100_000, '0 = no limit'))
-    .option('--retry-ambiguous', 'also retry requests that may have been delivered (may double-send)')
+    .option('--retry-in-doubt', 'also retry requests that may have been delivered (may double-send)')
     .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', ranged('--max-attempts', 1, 5, '1 = no retries'))
     .option('--report <path>', 'write a JSON report listing every client ID under its outcome')
     .option('--force', 'let --report replace an existing file that is not a report of this run')
     .option('--no-wait', 'refuse at once (exit 2) when another pushctl process owns the --once key or the run, instead of waiting for it')
     .option('--journal <path>', 'write the run journal here (default: a new file in ~/.local/state/pushctl/runs)')
-    .option('--no-journal', 'keep no journal (then a killed run loses its record)');
+    .option('--no-journal', 'keep no journal (then a killed run loses its record)')
+    .addOption(alias('--include-unknown', 'includeInDoubt'))
+    .addOption(alias('--retry-ambiguous', 'retryInDoubt'));
+}
+
+/** A flag's name before 0.3, kept working but no longer offered: it sets the option of today's name. */
+function alias(flag: string, attribute: string): Option {
+  const option = new Option(flag).hideHelp();
+  option.attributeName = () => attribute;
+  return option;
 }

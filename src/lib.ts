@@ -14,7 +14,7 @@ export { ClientIdCollector, ClientIdStore } from './client/client-id-store.js';
 export type { ClientIdSource } from './message/recipients.js';
 export { buildReport, summarizeBatches, type DeliveryReport, type DeliverySummary } from './client/report.js';
 export { describeStatus, STATUS_CODES, type StatusInfo } from './client/codes.js';
-export type { AttemptOutcome, Accepted, Rejected, Retryable, Ambiguous, ResponseView, RequestView } from './client/outcome.js';
+export type { AttemptOutcome, Accepted, Rejected, Retryable, InDoubt, ResponseView, RequestView } from './client/outcome.js';
 // The client reports unusable settings (a bad base URL or secret) as a CliError carrying an exit code.
 export { CliError, ExitCode } from './errors.js';
 export { VERSION } from './version.js';

@@ -26,7 +26,7 @@ export function stopOnSignals(say: (line: string) => void, exit: (code: number) 
       return;
     }
     if (!stopNow.signal.aborted) {
-      say(`\n${signal}: stopping now: requests in flight become unknown; writing the journal and report\n`);
+      say(`\n${signal}: stopping now: requests in flight become in doubt; writing the journal and report\n`);
       stopNow.abort();
       // Cut requests settle at once; should anything still hang, a third signal or this timer ends it.
       setTimeout(() => exit(130), 5000).unref();

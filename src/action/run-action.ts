@@ -95,9 +95,9 @@ export async function runAction(io: ActionIo): Promise<number> {
   }
   const count = (n: number) => (result.advice?.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${result.advice?.unit}`);
   if (result.advice?.command) {
-    stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${result.advice.command}${result.advice.inDoubt > 0 ? `; ${result.advice.inDoubt} in doubt (${result.advice.includeUnknownCommand})` : ''}`, { title: 'pushctl: recipients left' }));
-  } else if (result.advice?.includeUnknownCommand) {
-    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (the service may already have delivered): ${result.advice.includeUnknownCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
+    stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${result.advice.command}${result.advice.inDoubt > 0 ? `; ${result.advice.inDoubt} in doubt (${result.advice.includeInDoubtCommand})` : ''}`, { title: 'pushctl: recipients left' }));
+  } else if (result.advice?.includeInDoubtCommand) {
+    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (the service may already have delivered): ${result.advice.includeInDoubtCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
   }
   // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
   scrubber.flush();

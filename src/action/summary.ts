@@ -33,7 +33,7 @@ export interface ActionResult {
 }
 
 
-const OUTCOMES = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
+const OUTCOMES = ['accepted', 'rejected', 'in_doubt', 'not_sent'] as const;
 
 /**
  * The client IDs of each outcome, always a number (a workflow can compare it); a message to all devices or by
@@ -41,7 +41,7 @@ const OUTCOMES = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
  */
 function recipientOutputs(result: ActionResult): Record<(typeof OUTCOMES)[number], string> {
   const { summary } = result;
-  const out = { accepted: '0', rejected: '0', unknown: '0', not_sent: '0' };
+  const out = { accepted: '0', rejected: '0', in_doubt: '0', not_sent: '0' };
   if (!summary) return out;
   for (const o of OUTCOMES) out[o] = String(summary.recipients[o]);
   return out;
@@ -80,7 +80,7 @@ export function jobSummary(result: ActionResult): string {
     const { batches } = result.summary;
     const recipients = recipientOutputs(result);
     const audience = result.audience;
-    lines.push(markdownTable(['outcome', 'batches', audience ? 'audience' : 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' ').replace('unknown', 'unknown (in doubt)'), batches[o], audience ? (batches[o] > 0 ? audience : '0') : recipients[o]])), '\n');
+    lines.push(markdownTable(['outcome', 'batches', audience ? 'audience' : 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' '), batches[o], audience ? (batches[o] > 0 ? audience : '0') : recipients[o]])), '\n');
   }
   const findings = [...(result.errors ?? []).map((e) => ['error', e] as const), ...(result.warnings ?? []).map((w) => ['warning', w] as const)];
   if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(e.message)])), '\n');
@@ -102,8 +102,8 @@ function resendAdviceMarkdown(result: ActionResult): string {
       `${left[0]!.toUpperCase()}${left.slice(1)} not sent. ${result.once ? 'Re-run this job: with the same `once` input and the journal directory restored from the cache, it sends exactly those.' : 'Set the `once` input (and cache `journal-dir`) so that re-running this job sends exactly those.'} From a machine that has the journal directory:\n\n${codeBlock(advice.command, 'sh')}\n`,
     );
   }
-  if (advice.includeUnknownCommand) {
-    out.push(`${unit(advice.inDoubt)} in doubt: the service may already have delivered. To include ${advice.unit === 'recipients' ? 'them' : 'it'}, at the risk of sending twice:\n\n${codeBlock(advice.includeUnknownCommand, 'sh')}\n`);
+  if (advice.includeInDoubtCommand) {
+    out.push(`${unit(advice.inDoubt)} in doubt: the service may already have delivered. To include ${advice.unit === 'recipients' ? 'them' : 'it'}, at the risk of sending twice:\n\n${codeBlock(advice.includeInDoubtCommand, 'sh')}\n`);
   }
   return out.join('');
 }

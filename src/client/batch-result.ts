@@ -2,7 +2,7 @@ import { describeStatus } from './codes.js';
 import type { AttemptOutcome } from './outcome.js';
 
 /** Where a batch ended up; the same four words the report uses. */
-export type BatchStatus = 'accepted' | 'rejected' | 'unknown' | 'not_sent';
+export type BatchStatus = 'accepted' | 'rejected' | 'in_doubt' | 'not_sent';
 
 export interface BatchResult {
   /** Position of the batch in the run, from 0. */
@@ -21,7 +21,7 @@ export interface BatchResult {
   /** Set when rejected (and on a batch not sent because of 22001): the service's status code and its text. */
   code?: number;
   message?: string;
-  /** Why the batch is unknown or not sent, in words. */
+  /** Why the batch is in doubt or not sent, in words. */
   reason?: string;
   /** The last attempt's outcome, without its raw response (kept small for big runs). */
   outcome?: AttemptOutcome;
@@ -64,9 +64,9 @@ export function batchResult(index: number, ids: () => readonly string[], count: 
 
 /**
  * Turn a batch's last outcome into its final status. `stopped` says why no further attempt was made (a stop,
- * a halted run), `earlierAmbiguous` why an earlier attempt may have been delivered (with --retry-ambiguous).
+ * a halted run), `earlierInDoubt` why an earlier attempt may have been delivered (with --retry-in-doubt).
  */
-export function settle(attempts: number, last: AttemptOutcome | undefined, stopped: string | undefined, earlierAmbiguous: string | undefined): Settled {
+export function settle(attempts: number, last: AttemptOutcome | undefined, stopped: string | undefined, earlierInDoubt: string | undefined): Settled {
   const base = { attempts };
   if (!last) return { ...base, status: 'not_sent', reason: stopped ?? 'not sent' };
   const outcome = withoutResponse(last);
@@ -75,13 +75,13 @@ export function settle(attempts: number, last: AttemptOutcome | undefined, stopp
       return { ...base, status: 'accepted', messageId: last.messageId, outcome };
     case 'rejected':
       return { ...base, status: 'rejected', code: last.code, message: last.message, outcome };
-    case 'ambiguous':
-      return { ...base, status: 'unknown', reason: last.reason, outcome };
+    case 'in_doubt':
+      return { ...base, status: 'in_doubt', reason: last.reason, outcome };
     case 'retryable': {
       // Every attempt was one the service cannot have processed (even a 22001 that outlasted the retries),
       // so nothing was delivered and the IDs belong in the resend list. The code stays for the exit status.
-      if (earlierAmbiguous !== undefined) {
-        return { ...base, status: 'unknown', reason: `an earlier attempt may have been delivered (${earlierAmbiguous}); last attempt: ${last.reason}`, outcome };
+      if (earlierInDoubt !== undefined) {
+        return { ...base, status: 'in_doubt', reason: `an earlier attempt may have been delivered (${earlierInDoubt}); last attempt: ${last.reason}`, outcome };
       }
       const reason = stopped
         ? `${stopped}; last attempt: ${last.reason}`

@@ -23,7 +23,7 @@ export function classifyResponse(response: ResponseView, nowMs: number = Date.no
   if (parsed) {
     if (parsed.status === STATUS_OK) {
       if (parsed.messageId !== undefined) return { kind: 'accepted', messageId: parsed.messageId, httpStatus, response };
-      return { kind: 'ambiguous', reason: 'status 200 without a message_id', httpStatus, response };
+      return { kind: 'in_doubt', reason: 'status 200 without a message_id', httpStatus, response };
     }
     if (parsed.status === STATUS_RATE_LIMITED) {
       return withRetryAfter(
@@ -43,7 +43,7 @@ export function classifyResponse(response: ResponseView, nowMs: number = Date.no
     // The service did not answer the push, but we cannot prove nothing happened: report it as unknown.
     const location = response.headers['location'];
     return {
-      kind: 'ambiguous',
+      kind: 'in_doubt',
       reason: `HTTP ${httpStatus} redirect${location ? ` to ${location}` : ''} refused; check the base URL`,
       httpStatus,
       redirectTo: location ?? '',
@@ -67,7 +67,7 @@ export function classifyResponse(response: ResponseView, nowMs: number = Date.no
     : response.body.trim() === ''
       ? 'an empty answer'
       : 'an answer that is not the documented JSON';
-  return { kind: 'ambiguous', reason: `HTTP ${httpStatus} with ${what}`, httpStatus, response };
+  return { kind: 'in_doubt', reason: `HTTP ${httpStatus} with ${what}`, httpStatus, response };
 }
 
 /** Where an attempt failed without a usable answer. */
@@ -117,13 +117,13 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
   if (errorCode === 'TIMEOUT') {
     if (!connected) return { kind: 'retryable', reason: 'connect timeout', errorCode };
     if (!requestWritten) return { kind: 'retryable', reason: 'timed out before the request was sent', errorCode };
-    return { kind: 'ambiguous', reason: 'timed out waiting for the answer after the request was sent', errorCode };
+    return { kind: 'in_doubt', reason: 'timed out waiting for the answer after the request was sent', errorCode };
   }
   // A half-written request cannot be processed: the service never saw a complete JSON body. EPIPE is only
   // ever the answer to a write of ours, so the request was not complete whatever the flags say.
   if (errorCode === 'EPIPE') return { kind: 'retryable', reason: 'connection closed while the request was being written (EPIPE)', errorCode };
   if (!requestWritten) return { kind: 'retryable', reason: `connection failed before the request was sent (${errorCode})`, errorCode };
-  return { kind: 'ambiguous', reason: `connection failed after the request was sent (${errorCode})`, errorCode };
+  return { kind: 'in_doubt', reason: `connection failed after the request was sent (${errorCode})`, errorCode };
 }
 
 /**

@@ -57,8 +57,8 @@ export interface Retryable {
 }
 
 /** May or may not have been processed (timeout or reset after sending, 500/502/504, an unreadable answer). */
-export interface Ambiguous {
-  kind: 'ambiguous';
+export interface InDoubt {
+  kind: 'in_doubt';
   reason: string;
   httpStatus?: number;
   /** Set when the answer was a redirect, which is never followed so the secret never goes elsewhere. */
@@ -67,4 +67,4 @@ export interface Ambiguous {
   response?: ResponseView;
 }
 
-export type AttemptOutcome = Accepted | Rejected | Retryable | Ambiguous;
+export type AttemptOutcome = Accepted | Rejected | Retryable | InDoubt;

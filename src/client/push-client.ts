@@ -45,7 +45,7 @@ const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 /** Body buffers kept for reuse: about as many as requests are usually in flight. */
 const SPARE_BODIES = 16;
 // Idle keep-alive sockets are dropped before the common 5 s server keep-alive timeout, so a request is
-// rarely written onto a socket the server is closing (which would make its outcome ambiguous).
+// rarely written onto a socket the server is closing (which would make its outcome in doubt).
 const IDLE_SOCKET_MS = 4_000;
 
 /**
@@ -105,7 +105,7 @@ export class PushClient implements PushSender {
   /**
    * Make exactly one attempt and classify it; never rejects for network or protocol trouble. If `signal`
    * aborts before the request is fully sent, the promise rejects with the abort reason (nothing was
-   * delivered); after that, the attempt is reported as ambiguous.
+   * delivered); after that, the attempt is reported as in doubt.
    */
   async send(body: PushMessage | object, options: SendOptions = {}): Promise<AttemptOutcome> {
     options.signal?.throwIfAborted();
@@ -199,7 +199,7 @@ export class PushClient implements PushSender {
       }, this.timeoutMs);
       const onAbort = () => {
         if (!written) finish({ abort: signal?.reason });
-        else finish({ kind: 'ambiguous', reason: 'interrupted after the request was sent', errorCode: 'ABORTED' });
+        else finish({ kind: 'in_doubt', reason: 'interrupted after the request was sent', errorCode: 'ABORTED' });
         req.destroy();
       };
       signal?.addEventListener('abort', onAbort, { once: true });

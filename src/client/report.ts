@@ -16,16 +16,16 @@ export interface DeliverySummary {
  * ```json
  * {
  *   "version": 1,
- *   "summary": { "batches":    { "total": 4, "accepted": 1, "rejected": 1, "unknown": 1, "not_sent": 1 },
- *                "recipients": { "total": 3500, "accepted": 1000, "rejected": 1000, "unknown": 1000, "not_sent": 500 } },
+ *   "summary": { "batches":    { "total": 4, "accepted": 1, "rejected": 1, "in_doubt": 1, "not_sent": 1 },
+ *                "recipients": { "total": 3500, "accepted": 1000, "rejected": 1000, "in_doubt": 1000, "not_sent": 500 } },
  *   "accepted": [ { "batch": 0, "message_id": "m-123", "client_ids": ["a", "..."] } ],
  *   "rejected": [ { "batch": 1, "code": 21005, "meaning": "message illegal", "message": "the service's text", "client_ids": ["..."] } ],
- *   "unknown":  [ { "batch": 2, "reason": "HTTP 502 with an answer that is not the documented JSON", "client_ids": ["..."] } ],
+ *   "in_doubt": [ { "batch": 2, "reason": "HTTP 502 with an answer that is not the documented JSON", "client_ids": ["..."] } ],
  *   "not_sent": [ { "batch": 3, "reason": "interrupted before this batch was sent", "client_ids": ["..."] } ]
  * }
  * ```
  *
- * `unknown` means the service may or may not have delivered the message; `not_sent` means it certainly did
+ * `in_doubt` means the service may or may not have delivered the message; `not_sent` means it certainly did
  * not (a `not_sent` entry may carry `code` 22001 when rate limiting outlasted the retries). `batch` counts
  * from 0 in input order. A message sent to all devices or by targeting is one batch with no client IDs.
  */
@@ -36,11 +36,11 @@ export interface DeliveryReport {
   summary: DeliverySummary;
   accepted: { batch: number; message_id: string; client_ids: readonly string[] }[];
   rejected: { batch: number; code: number; meaning: string; message: string; client_ids: readonly string[] }[];
-  unknown: { batch: number; reason: string; client_ids: readonly string[] }[];
+  in_doubt: { batch: number; reason: string; client_ids: readonly string[] }[];
   not_sent: { batch: number; reason: string; code?: number; message?: string; client_ids: readonly string[] }[];
 }
 
-const emptyCounts = (): OutcomeCounts => ({ total: 0, accepted: 0, rejected: 0, unknown: 0, not_sent: 0 });
+const emptyCounts = (): OutcomeCounts => ({ total: 0, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 0 });
 
 export function summarizeBatches(results: readonly BatchResult[]): DeliverySummary {
   const summary = { batches: emptyCounts(), recipients: emptyCounts() };
@@ -65,7 +65,7 @@ export function buildReport(results: readonly BatchResult[], runId?: string): De
     summary: summarizeBatches(results),
     accepted: [],
     rejected: [],
-    unknown: [],
+    in_doubt: [],
     not_sent: [],
   };
   for (const result of results) {
@@ -83,8 +83,8 @@ export function buildReport(results: readonly BatchResult[], runId?: string): De
         report.rejected.push(withIds({ batch, code, meaning: describeStatus(code).meaning, message: result.message ?? '' }));
         break;
       }
-      case 'unknown':
-        report.unknown.push(withIds({ batch, reason: result.reason ?? 'unknown' }));
+      case 'in_doubt':
+        report.in_doubt.push(withIds({ batch, reason: result.reason ?? 'unknown' }));
         break;
       case 'not_sent': {
         const service = result.code === undefined ? {} : { code: result.code, message: result.message ?? '' };
@@ -97,23 +97,23 @@ export function buildReport(results: readonly BatchResult[], runId?: string): De
 }
 
 /**
- * The IDs worth sending again: the unknown ones, then the not_sent ones, each in input order (the order of
+ * The IDs worth sending again: the in-doubt ones, then the not_sent ones, each in input order (the order of
  * the report's sections, so a report can be read back one line at a time).
  */
 export function resendClientIds(results: readonly BatchResult[]): string[] {
   const of = (status: BatchResult['status']) => results.filter((result) => result.status === status).flatMap((result) => result.clientIds);
-  return [...of('unknown'), ...of('not_sent')];
+  return [...of('in_doubt'), ...of('not_sent')];
 }
 
-/** What resending needs of a report: the batch and IDs of each unknown and not_sent entry. */
-export type ResendSections = Record<'unknown' | 'not_sent', readonly { batch: number; client_ids: readonly string[] }[]>;
+/** What resending needs of a report: the batch and IDs of each in_doubt and not_sent entry. */
+export type ResendSections = Record<'in_doubt' | 'not_sent', readonly { batch: number; client_ids: readonly string[] }[]>;
 
 /** The same list from a report read back from disk. */
 export function resendClientIdsFromReport(report: ResendSections): string[] {
-  return [...report.unknown, ...report.not_sent].flatMap((entry) => entry.client_ids);
+  return [...report.in_doubt, ...report.not_sent].flatMap((entry) => entry.client_ids);
 }
 
-const SECTIONS = ['accepted', 'rejected', 'unknown', 'not_sent'] as const;
+const SECTIONS = ['accepted', 'rejected', 'in_doubt', 'not_sent'] as const;
 
 /**
  * The report as JSON text, in pieces of about one batch each, so a report of a million IDs can be written

@@ -6,8 +6,8 @@ export interface RetryPolicyOptions {
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** Retry outcomes that may already have been delivered (`--retry-ambiguous`): duplicates become possible. */
-  retryAmbiguous?: boolean;
+  /** Retry outcomes that may already have been delivered (`--retry-in-doubt`): duplicates become possible. */
+  retryInDoubt?: boolean;
   /**
    * The longest `Retry-After` we wait for. A service asking for longer is not retried at all: retrying
    * earlier than asked would most likely be refused again, and a CLI should not sit silent for an hour.
@@ -19,7 +19,7 @@ export const DEFAULT_RETRY_POLICY: Required<RetryPolicyOptions> = {
   maxAttempts: 5,
   baseDelayMs: 1_000,
   maxDelayMs: 30_000,
-  retryAmbiguous: false,
+  retryInDoubt: false,
   maxRetryAfterMs: 60_000,
 };
 
@@ -51,8 +51,8 @@ export function decideRetry(
       return { retry: false, why: 'accepted' };
     case 'rejected':
       return { retry: false, why: 'rejected by the service' };
-    case 'ambiguous':
-      if (!policy.retryAmbiguous) return { retry: false, why: 'may have been delivered; not retried without --retry-ambiguous' };
+    case 'in_doubt':
+      if (!policy.retryInDoubt) return { retry: false, why: 'may have been delivered; not retried without --retry-in-doubt' };
       // The same URL would redirect again; retrying a redirect cannot help.
       if (outcome.redirectTo !== undefined) return { retry: false, why: 'redirects are refused' };
       break;

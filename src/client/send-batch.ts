@@ -50,15 +50,15 @@ export async function sendBatch(s: BatchSending, index: number, body: object): P
   let outcome: AttemptOutcome | undefined;
   let attempt = 0;
   let stopped: string | undefined;
-  // With --retry-ambiguous, an earlier attempt may have been delivered even if the last one certainly was not.
-  let earlierAmbiguous: string | undefined;
+  // With --retry-in-doubt, an earlier attempt may have been delivered even if the last one certainly was not.
+  let earlierInDoubt: string | undefined;
   for (;;) {
     const turn = await takeTurn(s.limiter, s.signal, s.now);
     stopped = turn === undefined ? 'interrupted while waiting for the rate limit' : (s.run.halted ?? recordStart(s, index, attempt + 1));
     if (stopped !== undefined) break;
     attempt += 1;
     s.run.requests += 1;
-    if (outcome?.kind === 'ambiguous') earlierAmbiguous = outcome.reason;
+    if (outcome?.kind === 'in_doubt') earlierInDoubt = outcome.reason;
     outcome = await attemptOnce(s, body, turn!);
     const decision = decideRetry(outcome, attempt, s.random(), s.retry);
     s.onAttempt?.({ batch: index, attempt, body, outcome, ...(decision.retry ? { retryInMs: decision.delayMs } : {}) });
@@ -66,7 +66,7 @@ export async function sendBatch(s: BatchSending, index: number, body: object): P
     stopped = await backOff(s, decision.delayMs);
     if (stopped !== undefined) break;
   }
-  return settle(attempt, outcome, stopped, earlierAmbiguous);
+  return settle(attempt, outcome, stopped, earlierInDoubt);
 }
 
 /**
@@ -99,7 +99,7 @@ async function attemptOnce(s: BatchSending, body: object, turn: Turn): Promise<A
 
 /**
  * One attempt; a stop-now before the request left is an attempt that certainly was not processed. The run's
- * signal is not passed on: cutting a request already on the wire would make it ambiguous. Only a stop-now
+ * signal is not passed on: cutting a request already on the wire would put it in doubt. Only a stop-now
  * does that, on purpose.
  */
 async function sendOnce(client: PushSender, body: object, stopNow: AbortSignal | undefined, onWritten: (() => void) | undefined): Promise<AttemptOutcome> {

@@ -59,7 +59,7 @@ export interface SendBatchesOptions {
   /** Aborting stops new batches and retries; requests in flight are allowed to finish. */
   signal?: AbortSignal;
   /**
-   * Aborting stops at once: requests in flight are cut and become unknown (or not sent, when their first
+   * Aborting stops at once: requests in flight are cut and become in doubt (or not sent, when their first
    * byte had not left). For a second Ctrl-C, after `signal`.
    */
   stopNow?: AbortSignal;

@@ -1,7 +1,7 @@
 // `pushctl resend <run>`: finish a run from its journal. Sends the run's remaining recipients with the
 // journal's own validated message (never re-reading message files: a changed or relative `-f` cannot change
 // what is sent), to the run's app and destination unless flags override, and writes a journal of its own
-// that names the first. Not-sent recipients only by default; `--include-unknown` adds those in doubt.
+// that names the first. Not-sent recipients only by default; `--include-in-doubt` adds those in doubt.
 import type { Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
@@ -61,7 +61,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
   checkResumable(run, ref, withInput);
   const input = withInput ? await readRunInput(run, options.clientIdsFile!, ctx) : undefined;
   const family = familyOf(run, ctx.env);
-  const left = remainingOf(family, options.includeUnknown === true, input);
+  const left = remainingOf(family, options.includeInDoubt === true, input);
   const { header } = run;
   // Where it goes, checked against the user's settings before a preview or a send (nothing left: no check).
   const loaded = options.dryRun || left.any ? await resendSettings(options, header, ctx) : undefined;
@@ -81,7 +81,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
     connection.client.close();
     throw error;
   }) : undefined;
-  if (human) ctx.stderr.write(`resending run ${escapeControl(header.run_id)}: ${left.clientIds ? `${left.clientIds.length} recipients` : left.audience}${options.includeUnknown && left.inDoubt > 0 ? ` (${left.inDoubt} of them in doubt, included by --include-unknown)` : ''}\n`);
+  if (human) ctx.stderr.write(`resending run ${escapeControl(header.run_id)}: ${left.clientIds ? `${left.clientIds.length} recipients` : left.audience}${options.includeInDoubt && left.inDoubt > 0 ? ` (${left.inDoubt} of them in doubt, included by --include-in-doubt)` : ''}\n`);
   const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
   const delivery = await deliver(
     {
@@ -96,7 +96,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       ...(header.once !== undefined && header.fingerprint !== undefined ? { once: { key: header.once, fingerprint: header.fingerprint } } : {}),
       parent: header.run_id,
       ...(owned.lease ? { runId: owned.runId, lock: owned.lease.name } : {}),
-      ...(options.includeUnknown ? {} : { inheritedInDoubt: left.inDoubt }),
+      ...(options.includeInDoubt ? {} : { inheritedInDoubt: left.inDoubt }),
       ...(report ? { report } : {}),
     },
     owned.lease ? { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, owned.lease.lost]) } : ctx,

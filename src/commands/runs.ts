@@ -74,7 +74,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
     ...(report ? { report: report.path } : {}),
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
-    ...(advice?.includeUnknownCommand ? { include_unknown_command: advice.includeUnknownCommand } : {}),
+    ...(advice?.includeInDoubtCommand ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
   };
   return { detail, results: run.results, advice };
 }

@@ -203,7 +203,7 @@ async function claimRun(options: SendCommandOptions, body: PushMessage, clientId
   const earlier = readRunLeft(found.path, locksDir(ctx.env));
   checkResumable(earlier, earlier.header.run_id);
   const family = familyOf(earlier, ctx.env);
-  const left = remainingOf(family, options.includeUnknown === true);
+  const left = remainingOf(family, options.includeInDoubt === true);
   if (!left.any) {
     // Done: 0 when every recipient has it; otherwise the earlier run's verdict stands (rejected, or in doubt).
     const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (earlier.end?.exit_code ?? ExitCode.partial);
@@ -215,7 +215,7 @@ async function claimRun(options: SendCommandOptions, body: PushMessage, clientId
     state: earlier.state,
     clientIds: left.clientIds,
     body: earlier.header.message as PushMessage,
-    inDoubt: options.includeUnknown ? 0 : left.inDoubt,
+    inDoubt: options.includeInDoubt ? 0 : left.inDoubt,
     left: left.clientIds ? `${left.clientIds.length} recipients` : (left.audience ?? 'its audience'),
     family: family.map((member) => member.header.run_id),
   };

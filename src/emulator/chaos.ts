@@ -6,8 +6,8 @@
  * - `22001`: the service's own rate-limit answer (with Retry-After: 1); not processed.
  * - `503`: a gateway's answer, HTTP 503 with a JSON body `{"status":503,...}`; not processed.
  * - `hang`: no answer at all, until the client gives up or the emulator stops; not processed.
- * - `500`: processed (delivered), then HTTP 500 `{"status":500,...}` — the ambiguous case.
- * - `reset`: processed (delivered), then the connection is destroyed without an answer — ambiguous too.
+ * - `500`: processed (delivered), then HTTP 500 `{"status":500,...}` — the in-doubt case.
+ * - `reset`: processed (delivered), then the connection is destroyed without an answer — in doubt too.
  */
 export type ChaosFault = '22001' | '503' | '500' | 'reset' | 'hang';
 

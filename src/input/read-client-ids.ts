@@ -14,16 +14,16 @@ export interface ClientIdList {
   duplicates: number;
   /**
    * Set when the input was a `--report` file or a run journal: `ids` are then its not_sent IDs, and its
-   * unknown ones too with `includeUnknown`.
+   * in-doubt ones too with `includeInDoubt`.
    */
   fromReport?: boolean;
-  /** From a report or journal: the unknown (in-doubt) IDs left out, because `includeUnknown` was not set. */
+  /** From a report or journal: the in-doubt IDs left out, because `includeInDoubt` was not set. */
   inDoubtLeftOut?: number;
 }
 
 export interface ReadClientIdsOptions {
-  /** From a report or a journal, take the unknown IDs too (they may already have the message). */
-  includeUnknown?: boolean;
+  /** From a report or a journal, take the in-doubt IDs too (they may already have the message). */
+  includeInDoubt?: boolean;
   /**
    * Called after each piece of a list of IDs (never a report or a journal, which are read whole) has gone
    * into the collector: a plan can then grow while the rest is read. Reading waits for the promise it returns.
@@ -47,12 +47,12 @@ const MAX_LINE_BYTES = 64 * 1024;
  * handled like readline would (the collector's trim removes a BOM).
  *
  * A `--report` file (JSON, starting with `{`) is accepted too, as docs/behaviour.md#message-input promises: it yields the
- * IDs to send again, those under `unknown` and `not_sent`.
+ * IDs to send again, those under `in_doubt` and `not_sent`.
  */
 export async function readClientIds(input: Readable, collector = new ClientIdCollector(), options: ReadClientIdsOptions = {}): Promise<ClientIdList> {
   const lines = new LineCounter(collector);
   try {
-    return await readLines(input, collector, lines, options.includeUnknown === true, options.onLines);
+    return await readLines(input, collector, lines, options.includeInDoubt === true, options.onLines);
   } catch (error) {
     if (!(error instanceof ClientIdError)) throw error;
     const where = lines.report ? 'in the report' : `at line ${lines.line}${error.byte !== undefined ? `, byte ${error.byte + 1}` : ''} of the client-ID input`;
@@ -74,7 +74,7 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean, onLines: ReadClientIdsOptions['onLines']): Promise<ClientIdList> {
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeInDoubt: boolean, onLines: ReadClientIdsOptions['onLines']): Promise<ClientIdList> {
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
   let sniffed = false;
@@ -100,7 +100,7 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
         );
       } else if (firstByte.charCodeAt(0) === OPEN_BRACE) {
         lines.report = true;
-        report = new ReportReader(collector, includeUnknown);
+        report = new ReportReader(collector, includeInDoubt);
         if (carry) report.push(carry);
         carry = undefined;
       } else refuseCsv(firstByte);
@@ -136,7 +136,7 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
     const held = onLines?.();
     if (held) await held;
   }
-  if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeUnknown);
+  if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeInDoubt);
   if (report) {
     report.finish();
     return { ...collector.result(), fromReport: true, ...(report.inDoubtLeftOut > 0 ? { inDoubtLeftOut: report.inDoubtLeftOut } : {}) };
@@ -146,10 +146,10 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
 }
 
 /**
- * A run journal (docs/behaviour.md#resend): its not_sent IDs, and with `includeUnknown` its unknown ones first, as from a
+ * A run journal (docs/behaviour.md#resend): its not_sent IDs, and with `includeInDoubt` its in-doubt ones first, as from a
  * report. A journal cut short while its plan was written is refused: it does not know every recipient.
  */
-function readJournalIds(text: string, collector: ClientIdCollector, includeUnknown: boolean): ClientIdList {
+function readJournalIds(text: string, collector: ClientIdCollector, includeInDoubt: boolean): ClientIdList {
   const run = readJournal(text);
   if (!run.header) throw invalidMessageError('The client-ID input looks like a run journal but has no header record.', 'Give the journal as pushctl wrote it, or one client ID per line.');
   if (run.incomplete) {
@@ -161,10 +161,10 @@ function readJournalIds(text: string, collector: ClientIdCollector, includeUnkno
         : 'nothing was sent before its plan was complete: send again from the original input',
     );
   }
-  const of = (status: 'unknown' | 'not_sent') => run.results.filter((r) => r.status === status);
-  if (includeUnknown) for (const r of of('unknown')) collector.addAll(r.clientIds);
+  const of = (status: 'in_doubt' | 'not_sent') => run.results.filter((r) => r.status === status);
+  if (includeInDoubt) for (const r of of('in_doubt')) collector.addAll(r.clientIds);
   for (const r of of('not_sent')) collector.addAll(r.clientIds);
-  const inDoubt = includeUnknown ? 0 : of('unknown').reduce((n, r) => n + r.clientIds.length, 0);
+  const inDoubt = includeInDoubt ? 0 : of('in_doubt').reduce((n, r) => n + r.clientIds.length, 0);
   return { ...collector.result(), fromReport: true, ...(inDoubt > 0 ? { inDoubtLeftOut: inDoubt } : {}) };
 }
 

@@ -24,8 +24,8 @@ export interface MessageInputOptions extends MessageFlags {
   file?: string;
   dataFile?: string;
   clientIdsFile?: string;
-  /** With a report or journal as --client-ids-file: take its unknown (in-doubt) IDs too. */
-  includeUnknown?: boolean;
+  /** With a report or journal as --client-ids-file: take its in-doubt IDs too. */
+  includeInDoubt?: boolean;
   /** Hidden alias of --desc. */
   body?: string;
   appSecretStdin?: boolean;
@@ -68,11 +68,11 @@ function unreadable(error: unknown, what: string, path: string): CliError {
 
 /**
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
- * A report written by `--report` is accepted too: its unknown and not_sent IDs are the ones read.
+ * A report written by `--report` is accepted too: its in_doubt and not_sent IDs are the ones read.
  */
-async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeUnknown: boolean, stream: boolean): Promise<ClientIdList | ClientIdFeed> {
+async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeInDoubt: boolean, stream: boolean): Promise<ClientIdList | ClientIdFeed> {
   const { feedClientIds } = await import('./client-id-feed.js');
-  const options = { includeUnknown, ...(stream ? {} : { streamAfter: Infinity }) };
+  const options = { includeInDoubt, ...(stream ? {} : { streamAfter: Infinity }) };
   // No size cap: a list of millions of IDs is legitimate (each line is capped instead).
   let input: Readable;
   if (path === '-') input = ctx.stdin;
@@ -125,7 +125,7 @@ export async function readMessageInput(options: MessageInputOptions, ctx: ReadCt
     // Only a file alone streams: its plan is then the file's own order, which `pushctl resend` can check a
     // re-given input against.
     const stream = read.stream === true && options.clientId === undefined;
-    const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeUnknown === true, stream) : collector.result();
+    const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeInDoubt === true, stream) : collector.result();
     // Repeats in a list still being read are counted at its end (the send's notes say how many).
     input.recipients = 'growing' in list ? { ids: list, duplicates: 0 } : list;
   }

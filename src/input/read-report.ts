@@ -1,5 +1,5 @@
 // Reads back a report written by `--report`, for `--client-ids-file <report>`: the IDs to send again are
-// those under `unknown` and `not_sent`. A report of a million recipients is tens of megabytes of JSON, so
+// those under `in_doubt` and `not_sent`. A report of a million recipients is tens of megabytes of JSON, so
 // the layout pushctl writes (one entry per line, see reportJsonChunks) is read line by line, parsing only
 // the entries that matter and never holding the whole text. Any other JSON falls back to one JSON.parse.
 import { StringDecoder } from 'node:string_decoder';
@@ -13,12 +13,12 @@ type Entry = { batch: number; client_ids: string[] };
 
 /** How every report pushctl writes begins (after an optional byte-order mark and white space). */
 const PUSHCTL_LAYOUT = /^\uFEFF?\s*\{\n {2}"version": /;
-const SECTION = /^ {2}"(accepted|rejected|unknown|not_sent)": \[/;
+const SECTION = /^ {2}"(accepted|rejected|in_doubt|unknown|not_sent)": \[/;
 
 const isEntry = (entry: unknown): entry is Entry =>
   typeof (entry as Entry)?.batch === 'number' && Array.isArray((entry as Entry).client_ids) && (entry as Entry).client_ids.every((id) => typeof id === 'string');
 
-const notAReport = () => invalidMessageError('The client-ID input is JSON but not a pushctl report (no "unknown" and "not_sent" lists).');
+const notAReport = () => invalidMessageError('The client-ID input is JSON but not a pushctl report (no "in_doubt" and "not_sent" lists).');
 
 export class ReportReader {
   private readonly decoder = new StringDecoder('utf8');
@@ -28,16 +28,16 @@ export class ReportReader {
   private section: string | undefined;
   private readonly sections = new Set<string>();
 
-  /** Unknown IDs left out because `includeUnknown` was not set. */
+  /** Unknown IDs left out because `includeInDoubt` was not set. */
   inDoubtLeftOut = 0;
 
   /**
-   * IDs go straight into `collector`, in the report's order: unknown first (only with `includeUnknown`: they
+   * IDs go straight into `collector`, in the report's order: unknown first (only with `includeInDoubt`: they
    * may already have the message), then not_sent.
    */
   constructor(
     private readonly collector: ClientIdCollector,
-    private readonly includeUnknown = false,
+    private readonly includeInDoubt = false,
   ) {}
 
   push(chunk: Buffer): void {
@@ -52,13 +52,13 @@ export class ReportReader {
     this.lineMode ??= PUSHCTL_LAYOUT.test(this.text);
     if (!this.lineMode) {
       const report = parseWhole(this.text);
-      if (!this.includeUnknown) this.inDoubtLeftOut = report.unknown.reduce((n, entry) => n + entry.client_ids.length, 0);
-      this.collector.addAll(resendClientIdsFromReport(this.includeUnknown ? report : { ...report, unknown: [] }));
+      if (!this.includeInDoubt) this.inDoubtLeftOut = report.in_doubt.reduce((n, entry) => n + entry.client_ids.length, 0);
+      this.collector.addAll(resendClientIdsFromReport(this.includeInDoubt ? report : { ...report, in_doubt: [] }));
       return;
     }
     this.text += '\n';
     this.readLines();
-    if (!this.sections.has('unknown') || !this.sections.has('not_sent')) throw notAReport();
+    if (!this.sections.has('in_doubt') || !this.sections.has('not_sent')) throw notAReport();
   }
 
   private readLines(): void {
@@ -73,12 +73,13 @@ export class ReportReader {
   private readLine(line: string): void {
     const header = SECTION.exec(line);
     if (header) {
-      this.section = header[1]!;
+      // Reports written before 0.3 name the in-doubt section `unknown`.
+      this.section = header[1] === 'unknown' ? 'in_doubt' : header[1]!;
       this.sections.add(this.section);
       return;
     }
     // Accepted and rejected entries, the bulk of a report, are skipped without being parsed.
-    if (this.section !== 'unknown' && this.section !== 'not_sent') return;
+    if (this.section !== 'in_doubt' && this.section !== 'not_sent') return;
     const text = line.trim().replace(/,$/, '');
     if (!text.startsWith('{')) return;
     let entry: unknown;
@@ -88,7 +89,7 @@ export class ReportReader {
       throw invalidMessageError(`The report has a line that is not valid JSON: ${(error as Error).message}`, 'Give the report as pushctl wrote it, or one client ID per line.');
     }
     if (!isEntry(entry)) throw notAReport();
-    if (this.section === 'unknown' && !this.includeUnknown) this.inDoubtLeftOut += entry.client_ids.length;
+    if (this.section === 'in_doubt' && !this.includeInDoubt) this.inDoubtLeftOut += entry.client_ids.length;
     else this.collector.addAll(entry.client_ids);
   }
 }
@@ -103,8 +104,10 @@ function parseWhole(text: string): Resend {
       'Give one client ID per line, or a report written by --report.',
     );
   }
-  const sections = json as Partial<Record<'unknown' | 'not_sent', unknown>>;
+  const sections = json as Partial<Record<'in_doubt' | 'unknown' | 'not_sent', unknown>>;
+  // Reports written before 0.3 name the in-doubt section `unknown`.
+  const inDoubt = sections.in_doubt ?? sections.unknown;
   const valid = (section: unknown) => Array.isArray(section) && section.every(isEntry);
-  if (!valid(sections.unknown) || !valid(sections.not_sent)) throw notAReport();
-  return json as Resend;
+  if (!valid(inDoubt) || !valid(sections.not_sent)) throw notAReport();
+  return { ...(json as Resend), in_doubt: inDoubt as Resend['in_doubt'] };
 }

@@ -5,7 +5,7 @@ import { summarizeBatches, type DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
 import type { CollectIds, IncompletePlan } from './reader.js';
-import type { EndRecord, HeaderRecord } from './records.js';
+import { isEndRecord, type EndRecord, type HeaderRecord } from './records.js';
 import { runProcessAlive } from './process-start.js';
 import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
 import { JournalFileError, readJournalFile } from './journal-file.js';
@@ -40,7 +40,7 @@ export function closedState(summary: DeliverySummary, interrupted: boolean): Run
   if (b.accepted === b.total) return 'sent';
   if (interrupted) return 'interrupted';
   if (b.accepted > 0) return 'partly_sent';
-  if (b.unknown > 0) return 'in_doubt';
+  if (b.in_doubt > 0) return 'in_doubt';
   return b.rejected > 0 ? 'rejected' : 'not_sent';
 }
 
@@ -98,7 +98,7 @@ export function readRun(path: string, locks: string, collect: CollectIds = true)
  */
 export function readRunLeft(path: string, locks: string): RunView & { results: BatchResult[] } {
   const counted = readRun(path, locks, false);
-  const left = new Set(counted.results.filter((r) => r.status === 'unknown' || r.status === 'not_sent').map((r) => r.index));
+  const left = new Set(counted.results.filter((r) => r.status === 'in_doubt' || r.status === 'not_sent').map((r) => r.index));
   return left.size === 0 ? counted : readRun(path, locks, left);
 }
 
@@ -122,8 +122,8 @@ export function readRunHead(path: string, locks: string): RunView | undefined {
 /** The closing record on the last line, if the run closed; the whole-file reader finds the same one. */
 function closingRecord(path: string): EndRecord | undefined {
   try {
-    const last = JSON.parse(lastLine(path)) as EndRecord;
-    return last.t === 'end' && typeof last.exit_code === 'number' && typeof last.summary === 'object' && last.summary !== null ? last : undefined;
+    const last = JSON.parse(lastLine(path)) as { t?: unknown };
+    return last.t === 'end' && isEndRecord(last) ? last : undefined;
   } catch {
     return undefined;
   }

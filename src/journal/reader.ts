@@ -2,7 +2,7 @@
 // after a crash, a kill or a full disk, so a torn last line, a garbage line or a record that makes no sense
 // is skipped, never thrown at the user.
 import { withRecipientCount, type BatchResult } from '../client/send-batches.js';
-import { JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
+import { isEndRecord, JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
 
 export interface PlanTotals {
   recipients: number;
@@ -227,7 +227,7 @@ function settleAttempts(index: number, batch: Batch | undefined): BatchResult {
   if (!batch || attempts.length === 0) return { ...base, status: 'not_sent', reason: 'never started' };
   const outcomes = attempts.map((a) => batch.attempts.get(a));
   if (outcomes.some((o) => o === undefined)) {
-    return { ...base, status: 'unknown', reason: 'a request was started but its answer was never recorded (the run was stopped or killed)' };
+    return { ...base, status: 'in_doubt', reason: 'a request was started but its answer was never recorded (the run was stopped or killed)' };
   }
   const recorded = outcomes as OutcomeRecord[];
   const last = recorded[recorded.length - 1]!;
@@ -237,11 +237,11 @@ function settleAttempts(index: number, batch: Batch | undefined): BatchResult {
       return { ...base, status: 'accepted', messageId: last.message_id ?? '' };
     case 'rejected':
       return { ...base, status: 'rejected', code: last.code ?? 0, message: last.message ?? '' };
-    case 'ambiguous':
-      return { ...base, status: 'unknown', reason: last.reason ?? 'the answer did not say whether it was delivered' };
+    case 'in_doubt':
+      return { ...base, status: 'in_doubt', reason: last.reason ?? 'the answer did not say whether it was delivered' };
     case 'retryable': {
-      const earlier = recorded.find((o) => o.kind === 'ambiguous');
-      if (earlier) return { ...base, status: 'unknown', reason: `an earlier attempt may have been delivered (${earlier.reason ?? 'no answer'}); last attempt: ${last.reason ?? ''}` };
+      const earlier = recorded.find((o) => o.kind === 'in_doubt');
+      if (earlier) return { ...base, status: 'in_doubt', reason: `an earlier attempt may have been delivered (${earlier.reason ?? 'no answer'}); last attempt: ${last.reason ?? ''}` };
       // Every attempt came back not processed; an accepted or rejected one in between cannot be followed by
       // another attempt, so the last word is the batch's.
       return { ...base, status: 'not_sent', reason: last.reason ?? 'not processed', ...service };
@@ -273,13 +273,15 @@ function isHeader(record: Loose): record is Loose & HeaderRecord {
 }
 
 function isOutcome(record: Loose): record is Loose & OutcomeRecord {
+  // Journals written before 0.3 call an in-doubt outcome `ambiguous`: read as the word of today.
+  if (record.kind === 'ambiguous') record.kind = 'in_doubt';
   return isKind(record.kind);
 }
 
 function isEnd(record: Loose): record is Loose & EndRecord {
-  return typeof record.exit_code === 'number' && typeof record.summary === 'object' && record.summary !== null;
+  return isEndRecord(record);
 }
 
 function isKind(value: unknown): value is OutcomeRecord['kind'] {
-  return value === 'accepted' || value === 'rejected' || value === 'ambiguous' || value === 'retryable';
+  return value === 'accepted' || value === 'rejected' || value === 'in_doubt' || value === 'retryable';
 }

@@ -82,8 +82,8 @@ export interface OutcomeRecord {
   t: 'outcome';
   b: number;
   a: number;
-  /** accepted, rejected, ambiguous (may have been delivered), retryable (certainly not processed). */
-  kind: 'accepted' | 'rejected' | 'ambiguous' | 'retryable';
+  /** accepted, rejected, in_doubt (may have been delivered; `ambiguous` before 0.3), retryable (certainly not processed). */
+  kind: 'accepted' | 'rejected' | 'in_doubt' | 'retryable';
   message_id?: string;
   code?: number;
   message?: string;
@@ -105,3 +105,15 @@ export interface EndRecord {
 }
 
 export type JournalRecord = HeaderRecord | PlanRecord | BatchRecord | StartRecord | OutcomeRecord | EndRecord;
+
+/** An end record as read back: journals written before 0.3 count the in-doubt batches under `unknown`. */
+export function isEndRecord(record: { t?: unknown; exit_code?: unknown; summary?: unknown }): record is EndRecord {
+  if (typeof record.exit_code !== 'number' || typeof record.summary !== 'object' || record.summary === null) return false;
+  for (const counts of Object.values(record.summary) as Record<string, unknown>[]) {
+    if (typeof counts === 'object' && counts !== null && counts.in_doubt === undefined && typeof counts.unknown === 'number') {
+      counts.in_doubt = counts.unknown;
+      delete counts.unknown;
+    }
+  }
+  return true;
+}

@@ -172,7 +172,7 @@ export class RunJournal {
       record.code = outcome.code!;
       record.message = outcome.message ?? '';
     }
-    if (outcome.kind === 'ambiguous' || outcome.kind === 'retryable') record.reason = outcome.reason;
+    if (outcome.kind === 'in_doubt' || outcome.kind === 'retryable') record.reason = outcome.reason;
     this.quietly(() => this.writer.write(record));
   }
 

@@ -1,6 +1,6 @@
 // Where run journals live and how long they stay (docs/behaviour.md#journal). Retention: a journal older than 30 days
 // is removed; younger ones are removed only past the newest 100, and only when their run left nothing
-// unknown or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
+// in doubt or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
 // must find, is kept at least 30 days. Only pushctl's own journals are ever removed: a file whose name is a
 // run id and whose first line is a pushctl journal header. Anything else in the directory is left alone.
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
@@ -132,8 +132,10 @@ function holdsOnceKey(path: string): boolean {
 /** Whether a journal's run closed with every recipient accepted or rejected (nothing left to resend). */
 function settled(path: string): boolean {
   try {
-    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { recipients?: { unknown?: number; not_sent?: number } } };
-    return end.t === 'end' && end.summary?.recipients?.unknown === 0 && end.summary.recipients.not_sent === 0;
+    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { recipients?: { in_doubt?: number; unknown?: number; not_sent?: number } } };
+    const left = end.summary?.recipients;
+    // `unknown` is the in-doubt count of journals written before 0.3.
+    return end.t === 'end' && (left?.in_doubt ?? left?.unknown) === 0 && left?.not_sent === 0;
   } catch {
     return false;
   }

@@ -179,7 +179,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
     notes.push({
       path: 'condition.client_ids',
       rule: 'report',
-      message: `read the ${recipients.ids.length} client IDs left to send of a pushctl report or run journal${leftOut > 0 ? `; left out ${leftOut} in doubt (the service may already have delivered to them: --include-unknown adds them)` : ''}`,
+      message: `read the ${recipients.ids.length} client IDs left to send of a pushctl report or run journal${leftOut > 0 ? `; left out ${leftOut} in doubt (the service may already have delivered to them: --include-in-doubt adds them)` : ''}`,
     });
   }
   if (recipients?.duplicates) {

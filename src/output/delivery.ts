@@ -51,7 +51,7 @@ export interface DeliveryDocument {
   resend_command?: string;
   /** Recipients (batches, for an audience) in doubt, and the command that includes them. */
   in_doubt?: number;
-  include_unknown_command?: string;
+  include_in_doubt_command?: string;
   /** When not ok: the outcome in a line, and what to do next. */
   error?: { message: string; hint?: string };
 }
@@ -86,8 +86,8 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
       const hint = describeStatus(result.code ?? 0).hint;
       return `${style.error('✗ rejected')}: ${describeCode(result.code ?? 0, result.message)}\nhint: ${hint}\n`;
     }
-    case 'unknown':
-      return `${style.error('? no clear answer')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-ambiguous retries).\n`;
+    case 'in_doubt':
+      return `${style.error('? no clear answer')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).\n`;
     case 'not_sent': {
       const code = result.code !== undefined ? `${describeCode(result.code, result.message)}: ` : '';
       const hint = result.code !== undefined ? `\nhint: ${describeStatus(result.code).hint}` : '';
@@ -112,7 +112,7 @@ export function deliveryHeadline(summary: DeliverySummary, results: readonly Bat
   }
   if (batches.accepted === batches.total) return `${verb}: ${batchesWord(batches.total)}, ${recipients.total} recipients`;
   if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${batchesWord(batches.total)} (${recipients.total} recipients)`;
-  const rest = [batches.rejected && `${batches.rejected} rejected`, batches.unknown && `${batches.unknown} unknown`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
+  const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
   if (batches.accepted === 0) return `nothing ${verb}: ${rest} of ${batchesWord(batches.total)} (${recipients.total} recipients)`;
   return `partly ${verb}: ${batches.accepted} of ${batchesWord(batches.total)} accepted (${recipients.accepted} of ${recipients.total} recipients); ${rest}`;
 }
@@ -132,7 +132,7 @@ export function formatSummary(summary: DeliverySummary, results: readonly BatchR
     `${deliveryHeadline(summary, results, dryRun, interrupted)}${elapsedSeconds === undefined ? '' : ` in ${elapsedSeconds.toFixed(1)} s`}\n`,
     row('accepted', batches.accepted, recipients.accepted, style.ok),
     row('rejected', batches.rejected, recipients.rejected, style.error),
-    row('unknown', batches.unknown, recipients.unknown, style.warn),
+    row('in doubt', batches.in_doubt, recipients.in_doubt, style.warn),
     row('not sent', batches.not_sent, recipients.not_sent, style.warn),
   ];
   // Group failures by cause so a 200-batch run shows a handful of lines, not two hundred.
@@ -142,7 +142,8 @@ export function formatSummary(summary: DeliverySummary, results: readonly BatchR
     if (raw.status === 'accepted') continue;
     const r = inert(raw);
     const cause = r.code !== undefined ? describeCode(r.code, r.message) : (r.reason ?? r.status);
-    causes.set(`${r.status}: ${cause}`, (causes.get(`${r.status}: ${cause}`) ?? 0) + 1);
+    const key = `${r.status.replace('_', ' ')}: ${cause}`;
+    causes.set(key, (causes.get(key) ?? 0) + 1);
   }
   for (const [cause, n] of causes) lines.push(style.dim(`  ${cause} (${n} batch${n === 1 ? '' : 'es'})\n`));
   for (const hint of codeHints(results)) lines.push(`hint: ${hint}\n`);
@@ -218,7 +219,7 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   const hints = codeHints(outcome.results);
   const left = outcome.advice && (outcome.audience ? `the message to ${outcome.audience}` : `the ${outcome.advice.notSent} recipient${outcome.advice.notSent === 1 ? '' : 's'} not sent`);
   if (outcome.advice?.command) hints.push(`send ${left} with: ${outcome.advice.command}`);
-  if (outcome.advice?.includeUnknownCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeUnknownCommand}`);
+  if (outcome.advice?.includeInDoubtCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeInDoubtCommand}`);
   const single = outcome.results.length === 1 ? outcome.results[0]! : undefined;
   const cause = single && single.status !== 'accepted' ? (single.code !== undefined ? describeCode(single.code, single.message) : single.reason) : undefined;
   const message = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted);
@@ -246,7 +247,7 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     ...(reportPath !== undefined ? { report: reportPath } : {}),
     ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
-    ...(advice?.includeUnknownCommand !== undefined ? { include_unknown_command: advice.includeUnknownCommand } : {}),
+    ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
     ...(exitCode === 0 ? {} : { error: deliveryError(outcome) }),
   };
 }

@@ -4,8 +4,8 @@
 export interface ResendAdvice {
   /** The command that sends the not-sent recipients; absent when none are left. */
   command?: string;
-  /** The same with `--include-unknown`; absent when no recipient is in doubt. */
-  includeUnknownCommand?: string;
+  /** The same with `--include-in-doubt`; absent when no recipient is in doubt. */
+  includeInDoubtCommand?: string;
   /** Recipients (or, for an audience without client IDs, batches) certainly not sent. */
   notSent: number;
   /** Recipients that may or may not have the message. */
@@ -19,10 +19,10 @@ export function formatResendAdvice(advice: ResendAdvice): string {
   const lines: string[] = [];
   const what = (n: number) => (advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`);
   if (advice.command) lines.push(`${what(advice.notSent)} not sent; to send to exactly those:`, `  ${advice.command}`);
-  if (advice.includeUnknownCommand) {
+  if (advice.includeInDoubtCommand) {
     lines.push(
       `${what(advice.inDoubt)} in doubt (the service may already have delivered${advice.unit === 'recipients' ? ' to them' : ''}); to include ${advice.inDoubt === 1 || advice.unit !== 'recipients' ? 'it' : 'them'}, at the risk of sending twice:`,
-      `  ${advice.includeUnknownCommand}`,
+      `  ${advice.includeInDoubtCommand}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -37,7 +37,7 @@ export function resendPreviewDocument(header: HeaderRecord, left: Left, dryRun: 
 
 export function formatResendPreview(header: HeaderRecord, left: Left, dryRun: boolean, destination: PreviewDestination | undefined): string {
   const title = messageTitle(header.message);
-  const doubt = left.inDoubt > 0 ? `${left.inDoubt} ${left.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered): add --include-unknown to send to them, at the risk of sending twice\n` : '';
+  const doubt = left.inDoubt > 0 ? `${left.inDoubt} ${left.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered): add --include-in-doubt to send to them, at the risk of sending twice\n` : '';
   if (!left.any) return `nothing left to send for run ${escapeControl(header.run_id)}${title ? ` (${escapeControl(title)})` : ''}\n${doubt}`;
   const what = left.clientIds ? `${left.clientIds.length} recipients: ${left.clientIds.slice(0, SHOWN).map(escapeControl).join(', ')}${left.clientIds.length > SHOWN ? `, … (--json lists all)` : ''}` : left.audience;
   const where = !destination ? '' : `${dryRun ? 'would send to' : 'sending to'} ${escapeControl(destination.baseUrl)} (${escapeControl(destination.source)}), app ${escapeControl(header.app_id)}\n`;

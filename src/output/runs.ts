@@ -16,7 +16,7 @@ function acceptedCell(r: RunOverview): string {
 /** Recipients (batches, for an audience) not sent or in doubt. */
 function leftCell(r: RunOverview): string {
   const counts = r.audience ? r.batches : r.recipients;
-  const left = counts.not_sent + counts.unknown;
+  const left = counts.not_sent + counts.in_doubt;
   return left === 0 ? '-' : String(left);
 }
 
@@ -44,19 +44,19 @@ export interface RunDetail extends RunOverview {
   /** Runs that resent this one. */
   resent_by?: string[];
   resend_command?: string;
-  include_unknown_command?: string;
+  include_in_doubt_command?: string;
   in_doubt?: number;
 }
 
 const countsLine = (label: string, c: RunOverview['recipients']) =>
-  `  ${label.padEnd(11)}${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, in doubt ${c.unknown}, not sent ${c.not_sent}\n`;
+  `  ${label.padEnd(11)}${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, in doubt ${c.in_doubt}, not sent ${c.not_sent}\n`;
 
 /** Why batches did not get through, grouped by cause: the service's codes, and the reasons in words. */
 export function failureReasons(results: readonly BatchResult[]): string[] {
   const causes = new Map<string, number>();
   for (const r of results) {
     if (r.status === 'accepted') continue;
-    const label = r.status === 'unknown' ? 'in doubt' : r.status.replace('_', ' ');
+    const label = r.status === 'in_doubt' ? 'in doubt' : r.status.replace('_', ' ');
     const cause = `${label}: ${r.code !== undefined ? describeCode(r.code, r.message) : escapeControl(r.reason ?? 'no reason recorded')}`;
     causes.set(cause, (causes.get(cause) ?? 0) + 1);
   }

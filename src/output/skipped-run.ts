@@ -31,7 +31,7 @@ export function skippedDocument(skipped: SkippedRun, exitCode: number): object {
     ...(skipped.left.inDoubt > 0 ? { in_doubt: skipped.left.inDoubt } : {}),
     ...(exitCode === 0
       ? {}
-      : { error: { message: `run ${run.header.run_id} with this key ended with exit ${exitCode}; nothing was sent now`, hint: skipped.left.inDoubt > 0 ? 'add --include-unknown to send to those in doubt, at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and send with a new --once key' } }),
+      : { error: { message: `run ${run.header.run_id} with this key ended with exit ${exitCode}; nothing was sent now`, hint: skipped.left.inDoubt > 0 ? 'add --include-in-doubt to send to those in doubt, at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and send with a new --once key' } }),
   };
 }
 
@@ -49,6 +49,6 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
   io.stderr.write(
     `${style.ok('✓ already done')}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}) to ${who}; nothing was sent now\n` +
       `  accepted ${o.audience ? `${o.batches.accepted} of ${o.batches.total} batches` : `${o.recipients.accepted} of ${o.recipients.total} recipients`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
-      (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-unknown to send to them, at the risk of sending twice\n` : ''),
+      (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : ''),
   );
 }

@@ -91,22 +91,22 @@ describe('the action cancelled mid-run', () => {
     expect(signal, log).toBeNull();
     const journalFile = readdirSync(journals).find((name) => name.endsWith('.jsonl'))!;
     const lines = readFileSync(join(journals, journalFile), 'utf8').trim().split('\n');
-    const end = JSON.parse(lines.at(-1)!) as { t: string; interrupted: boolean; exit_code: number; summary: { recipients: { accepted: number; unknown: number; not_sent: number } } };
+    const end = JSON.parse(lines.at(-1)!) as { t: string; interrupted: boolean; exit_code: number; summary: { recipients: { accepted: number; in_doubt: number; not_sent: number } } };
     expect(end).toMatchObject({ t: 'end', interrupted: true });
     expect(end.summary.recipients.not_sent).toBeGreaterThan(0);
     if (signals.length === 1) {
       // Drained: the request in flight was answered. Some batches accepted, the rest not sent: exit 7.
       expect(end.summary.recipients.accepted).toBeGreaterThan(0);
-      expect(end.summary.recipients.unknown).toBe(0);
+      expect(end.summary.recipients.in_doubt).toBe(0);
       expect(code, log).toBe(7);
-    } else expect(end.summary.recipients.accepted + end.summary.recipients.unknown).toBeGreaterThan(0);
+    } else expect(end.summary.recipients.accepted + end.summary.recipients.in_doubt).toBeGreaterThan(0);
     // The step's status is the CLI's, as the journal recorded it.
     expect(code, log).toBe(end.exit_code);
 
     const outputs = parseOutputFile(readFileSync(join(work, 'out'), 'utf8'));
     expect(outputs['exit-code']).toBe(String(end.exit_code));
     expect(Number(outputs.accepted)).toBe(end.summary.recipients.accepted);
-    expect(Number(outputs.unknown)).toBe(end.summary.recipients.unknown);
+    expect(Number(outputs.in_doubt)).toBe(end.summary.recipients.in_doubt);
     expect(Number(outputs['not-sent'])).toBe(end.summary.recipients.not_sent);
     expect(outputs['run-id']).not.toBe('');
     expect(readFileSync(join(work, 'summary'), 'utf8')).not.toBe('');

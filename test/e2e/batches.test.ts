@@ -23,7 +23,7 @@ const send = (url: string, extra: string[], onSpawn?: RunOptions['onSpawn']) =>
 const batchOf = (r: RecordedRequest): string[] => JSON.parse(r.body).condition.client_ids;
 const readReport = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 const allIdsIn = (report: Record<string, { client_ids: string[] }[]>) =>
-  ['accepted', 'rejected', 'unknown', 'not_sent'].flatMap((k) => report[k]!.flatMap((e) => e.client_ids));
+  ['accepted', 'rejected', 'in_doubt', 'not_sent'].flatMap((k) => report[k]!.flatMap((e) => e.client_ids));
 
 describe('batched sends (built binary)', () => {
   it('sends 2,500 IDs (plus repeats) in 3 batches to the emulator', async () => {
@@ -60,7 +60,7 @@ describe('batched sends (built binary)', () => {
       const report = readReport('run1.json');
       expect(allIdsIn(report).sort()).toEqual([...ids].sort());
       expect(report.rejected[0]).toMatchObject({ code: 21005, message: 'bad batch' });
-      expect(report.unknown[0].client_ids).toEqual(ids.slice(2000));
+      expect(report.in_doubt[0].client_ids).toEqual(ids.slice(2000));
 
       // Nothing is certainly unsent; the unknown batch is stated apart, with the flag that includes it
       // (rejected ones need a fix first). That printed command resends exactly the unknown IDs.
@@ -68,7 +68,7 @@ describe('batched sends (built binary)', () => {
       expect(r.stderr).toContain('500 recipients in doubt');
       const line = r.stderr.split('\n').find((l) => l.trim().startsWith('pushctl resend'))!.trim();
       // The run's settings flags come along (a resend sends only where the settings in force point).
-      expect(line).toMatch(/^pushctl resend \S+ --base-url \S+ --include-unknown$/);
+      expect(line).toMatch(/^pushctl resend \S+ --base-url \S+ --include-in-doubt$/);
       const args = line.split(' ').slice(1).filter((arg, i, all) => arg !== '--base-url' && all[i - 1] !== '--base-url');
       const retry = await startScriptedServer([ok('m-retry')]);
       try {

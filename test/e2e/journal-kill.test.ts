@@ -69,12 +69,12 @@ function delivered(record: string): Map<string, number> {
 /** After the resend of what was not sent: every ID not in doubt delivered exactly once, none in doubt sent again. */
 function expectOnceExceptInDoubt(list: readonly string[], unknown: ReadonlySet<string>, before: Map<string, number>, now: Map<string, number>): void {
   for (const id of list) {
-    if (unknown.has(id)) expect(now.get(id) ?? 0, `${id} (in doubt) was sent again without --include-unknown`).toBe(before.get(id) ?? 0);
+    if (unknown.has(id)) expect(now.get(id) ?? 0, `${id} (in doubt) was sent again without --include-in-doubt`).toBe(before.get(id) ?? 0);
     else expect(now.get(id), `${id} should be delivered exactly once`).toBe(1);
   }
 }
 
-/** After the resend with --include-unknown: every ID delivered, twice only if it was in doubt. Returns how many twice. */
+/** After the resend with --include-in-doubt: every ID delivered, twice only if it was in doubt. Returns how many twice. */
 function expectAtMostTwiceInDoubt(list: readonly string[], unknown: ReadonlySet<string>, now: Map<string, number>): number {
   let duplicates = 0;
   for (const id of list) {
@@ -134,7 +134,7 @@ const journalIn = (journalDir: string) => {
   return join(journalDir, files[0]!);
 };
 
-type Report = Record<'accepted' | 'rejected' | 'unknown' | 'not_sent', { client_ids: string[] }[]>;
+type Report = Record<'accepted' | 'rejected' | 'in_doubt' | 'not_sent', { client_ids: string[] }[]>;
 
 /** Sets the emulator's chaos (`off` for none): recovery is checked on answers that are all clear. */
 async function setChaos(served: Served, spec: string): Promise<void> {
@@ -149,9 +149,9 @@ const RESEND_FLAGS = ['--rate', '20'];
  * Reads the stopped run back and checks it against what was delivered; then, with the emulator's chaos off,
  * runs the printed resend command (not sent only) and then the one that includes those in doubt. Afterwards
  * every input ID is delivered exactly once, except those the journal honestly marked unknown, which are
- * delivered at most twice, and the second time only with --include-unknown. Returns what it counted.
+ * delivered at most twice, and the second time only with --include-in-doubt. Returns what it counted.
  */
-async function checkRecovery(served: Served, journalDir: string, name: string): Promise<{ unknown: number; duplicates: number }> {
+async function checkRecovery(served: Served, journalDir: string, name: string): Promise<{ in_doubt: number; duplicates: number }> {
   const journal = journalIn(journalDir);
   expect(statSync(journal).mode & 0o777).toBe(0o600);
   expect(statSync(journalDir).mode & 0o777).toBe(0o700);
@@ -161,18 +161,18 @@ async function checkRecovery(served: Served, journalDir: string, name: string): 
   expect(shown.code, shown.stderr).toBe(0);
   const report = JSON.parse(readFileSync(join(dir, reportName), 'utf8')) as Report;
   const section = (key: keyof Report) => new Set(report[key].flatMap((e) => e.client_ids));
-  const all = (['accepted', 'rejected', 'unknown', 'not_sent'] as const).flatMap((key) => report[key].flatMap((e) => e.client_ids));
+  const all = (['accepted', 'rejected', 'in_doubt', 'not_sent'] as const).flatMap((key) => report[key].flatMap((e) => e.client_ids));
   // Every input ID exactly once.
   expect(all.length).toBe(TOTAL);
   expect(new Set(all).size).toBe(TOTAL);
   const accepted = section('accepted');
-  const unknown = section('unknown');
+  const unknown = section('in_doubt');
   const before = delivered(served.record);
   for (const id of before.keys()) expect(accepted.has(id) || unknown.has(id), `${id} was delivered but is listed as neither accepted nor unknown`).toBe(true);
   for (const id of [...section('not_sent'), ...section('rejected')]) expect(before.has(id), `${id} is not_sent/rejected but was delivered`).toBe(false);
 
   await setChaos(served, 'off');
-  const document = JSON.parse(shown.stdout) as { run: { resend_command?: string; include_unknown_command?: string; in_doubt?: number } };
+  const document = JSON.parse(shown.stdout) as { run: { resend_command?: string; include_in_doubt_command?: string; in_doubt?: number } };
   expect(document.run.in_doubt ?? 0).toBe(unknown.size);
   // 1. The printed resend command: only what was certainly not sent.
   if (section('not_sent').size > 0) {
@@ -188,8 +188,8 @@ async function checkRecovery(served: Served, journalDir: string, name: string): 
   expectOnceExceptInDoubt(ids, unknown, before, delivered(served.record));
   // 2. Those in doubt, only when asked: at most twice.
   if (unknown.size > 0) {
-    expect(document.run.include_unknown_command).toMatch(/^pushctl resend \S+ --base-url \S+ --app-id app --include-unknown$/);
-    const [, ...args] = shellWords(document.run.include_unknown_command!);
+    expect(document.run.include_in_doubt_command).toMatch(/^pushctl resend \S+ --base-url \S+ --app-id app --include-in-doubt$/);
+    const [, ...args] = shellWords(document.run.include_in_doubt_command!);
     const again = await runCli([...args, ...RESEND_FLAGS], { env: env(journalDir), cwd: dir });
     expect(again.code, again.stderr).toBe(0);
   }
@@ -198,14 +198,14 @@ async function checkRecovery(served: Served, journalDir: string, name: string): 
   const last = await runCli(['resend', journal, '--json'], { env: env(journalDir), cwd: dir });
   expect(last.code, last.stderr).toBe(0);
   expect(JSON.parse(last.stdout)).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 0 });
-  trials.push({ name, unknown: unknown.size, duplicates });
-  return { unknown: unknown.size, duplicates };
+  trials.push({ name, in_doubt: unknown.size, duplicates });
+  return { in_doubt: unknown.size, duplicates };
 }
 
 /** The matrix's results, printed at the end (the closing note's table). */
-const trials: { name: string; unknown: number; duplicates: number }[] = [];
+const trials: { name: string; in_doubt: number; duplicates: number }[] = [];
 afterAll(() => {
-  console.log(`kill matrix: ${trials.length} trials\n${trials.map((t) => `  ${t.name}: ${t.unknown} in doubt, ${t.duplicates} delivered twice (all in doubt, sent again with --include-unknown)`).join('\n')}`);
+  console.log(`kill matrix: ${trials.length} trials\n${trials.map((t) => `  ${t.name}: ${t.in_doubt} in doubt, ${t.duplicates} delivered twice (all in doubt, sent again with --include-in-doubt)`).join('\n')}`);
 });
 
 describe('a killed send loses nothing (built binary, pushctl serve --record)', () => {
@@ -269,9 +269,9 @@ describe("GitHub's cancel sequence: SIGINT, then SIGTERM 7.5 s later, while the 
       clearTimeout(term);
       expect(code).toBe(7);
       const lines = readFileSync(journalIn(journalDir), 'utf8').trim().split('\n');
-      const end = JSON.parse(lines[lines.length - 1]!) as { t: string; interrupted: boolean; summary: { recipients: { unknown: number } } };
+      const end = JSON.parse(lines[lines.length - 1]!) as { t: string; interrupted: boolean; summary: { recipients: { in_doubt: number } } };
       expect(end).toMatchObject({ t: 'end', interrupted: true });
-      expect(end.summary.recipients.unknown).toBeGreaterThan(0);
+      expect(end.summary.recipients.in_doubt).toBeGreaterThan(0);
       await fetch(`${served.url}/v1/emulator/chaos`, { method: 'PUT', body: 'off' });
       await checkRecovery(served, journalDir, 'cancel');
     } finally {
@@ -334,7 +334,7 @@ describe('the kill matrix: the plan, the closing record, a full disk', () => {
       expect(asInput.code).toBe(2);
       expect(asInput.stderr).toContain('incomplete run journal');
       expect(delivered(served.record).size).toBe(0);
-      trials.push({ name: 'plan', unknown: 0, duplicates: 0 });
+      trials.push({ name: 'plan', in_doubt: 0, duplicates: 0 });
     } finally {
       await served.stop();
     }
@@ -365,9 +365,9 @@ describe('the kill matrix: the plan, the closing record, a full disk', () => {
       expect(run.incomplete?.reason).toContain('still being read');
       const planned = run.results.flatMap((r) => r.clientIds);
       expect(planned).toEqual(input.slice(0, planned.length));
-      const unknown = new Set(run.results.filter((r) => r.status === 'unknown').flatMap((r) => r.clientIds));
+      const unknown = new Set(run.results.filter((r) => r.status === 'in_doubt').flatMap((r) => r.clientIds));
       const before = delivered(served.record);
-      for (const id of before.keys()) expect(run.results.some((r) => (r.status === 'accepted' || r.status === 'unknown') && r.clientIds.includes(id)), `${id} delivered but not accepted/unknown`).toBe(true);
+      for (const id of before.keys()) expect(run.results.some((r) => (r.status === 'accepted' || r.status === 'in_doubt') && r.clientIds.includes(id)), `${id} delivered but not accepted/unknown`).toBe(true);
 
       // Without its input it is refused, naming the one command; with it, the rest goes out.
       const shown = JSON.parse((await runCli(['runs', 'show', journal, '--json'], { env: env(journalDir), cwd: dir })).stdout) as { run: { state: string; resend_command: string } };
@@ -382,13 +382,13 @@ describe('the kill matrix: the plan, the closing record, a full disk', () => {
       expect(again.code, again.stderr).toBe(0);
       expectOnceExceptInDoubt(input, unknown, before, delivered(served.record));
       if (unknown.size > 0) {
-        const withUnknown = await runCli([...args, '--include-unknown', ...RESEND_FLAGS], { env: env(journalDir), cwd: dir, input: whole });
+        const withUnknown = await runCli([...args, '--include-in-doubt', ...RESEND_FLAGS], { env: env(journalDir), cwd: dir, input: whole });
         expect(withUnknown.code, withUnknown.stderr).toBe(0);
       }
       const duplicates = expectAtMostTwiceInDoubt(input, unknown, delivered(served.record));
       const last = await runCli([...args, '--json'], { env: env(journalDir), cwd: dir, input: whole });
       expect(JSON.parse(last.stdout)).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 0 });
-      trials.push({ name: 'stream', unknown: unknown.size, duplicates });
+      trials.push({ name: 'stream', in_doubt: unknown.size, duplicates });
     } finally {
       child.kill('SIGKILL');
       await served.stop();
@@ -419,7 +419,7 @@ describe('the kill matrix: the plan, the closing record, a full disk', () => {
       await started.exit;
       const listed = await runCli(['runs', '--json'], { env: env(journalDir), cwd: dir });
       expect((JSON.parse(listed.stdout) as { runs: { state: string }[] }).runs.map((r) => r.state)).toEqual(['killed']);
-      const { unknown } = await checkRecovery(served, journalDir, 'closing');
+      const { in_doubt: unknown } = await checkRecovery(served, journalDir, 'closing');
       expect(unknown, 'the request in flight at the kill is in doubt').toBeGreaterThan(0);
     } finally {
       await served.stop();
@@ -454,7 +454,7 @@ describe('the kill matrix: the plan, the closing record, a full disk', () => {
       expect(stderr()).toContain('pushctl runs show');
       // Nothing went out without its start record: every delivered ID is accepted or in doubt in the journal.
       const run = readJournal(readFileSync(journalIn(journalDir), 'utf8'));
-      const recorded = new Set(run.results.filter((r) => r.status === 'accepted' || r.status === 'unknown').flatMap((r) => r.clientIds));
+      const recorded = new Set(run.results.filter((r) => r.status === 'accepted' || r.status === 'in_doubt').flatMap((r) => r.clientIds));
       for (const id of delivered(served.record).keys()) expect(recorded.has(id), `${id} went out without a record`).toBe(true);
       unlinkSync(filler);
       await checkRecovery(served, journalDir, 'enospc');

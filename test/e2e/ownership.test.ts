@@ -56,7 +56,7 @@ function deliveries(ids: readonly string[]): number[] {
 function inDoubtIn(journals: string): Set<string> {
   const doubt = new Set<string>();
   for (const name of readdirSync(journals).filter((f) => f.endsWith('.jsonl'))) {
-    for (const r of readJournal(readFileSync(join(journals, name), 'utf8')).results) if (r.status === 'unknown') for (const id of r.clientIds) doubt.add(id);
+    for (const r of readJournal(readFileSync(join(journals, name), 'utf8')).results) if (r.status === 'in_doubt') for (const id of r.clientIds) doubt.add(id);
   }
   return doubt;
 }

@@ -149,11 +149,11 @@ const IDS = ['dev-1', 'dev-2'];
 const sendIds = (baseUrl: string, extra: string[] = []) => ['send', '--base-url', baseUrl, '--app-id', APP, '--client-id', ...IDS, '--title', 'Hi', '--json', ...extra];
 
 describe('a proxy that does not open the tunnel: nothing was sent, and the error names the proxy', () => {
-  /** The send went nowhere: not_sent (never "unknown"), exit 5, the proxy named, and nothing reached the service. */
+  /** The send went nowhere: not_sent (never "in_doubt"), exit 5, the proxy named, and nothing reached the service. */
   function expectNotSent(r: CliResult, proxyUrl: string): SendDoc {
     const doc = JSON.parse(r.stdout) as SendDoc;
     expect(doc.exit_code, r.stdout + r.stderr).toBe(5);
-    expect(doc.summary.recipients).toMatchObject({ not_sent: IDS.length, unknown: 0 });
+    expect(doc.summary.recipients).toMatchObject({ not_sent: IDS.length, in_doubt: 0 });
     expect(doc.error!.message).toContain(`proxy ${proxyUrl} (flag --proxy)`);
     expect(doc.error!.message).toContain('nothing was sent');
     expect(doc.error!.message).not.toMatch(/may have been delivered|no clear answer|base URL or region/);

@@ -46,7 +46,7 @@ describe('pushctl resend', () => {
       const runId = doc.run_id as string;
       // The settings flags come along: a resend sends only where the settings in force point.
       const flags = `--base-url ${first.url} --app-id app`;
-      expect(doc).toMatchObject({ resend_command: `pushctl resend ${runId} ${flags}`, in_doubt: 500, include_unknown_command: `pushctl resend ${runId} ${flags} --include-unknown` });
+      expect(doc).toMatchObject({ resend_command: `pushctl resend ${runId} ${flags}`, in_doubt: 500, include_in_doubt_command: `pushctl resend ${runId} ${flags} --include-in-doubt` });
     } finally {
       await first.close();
     }
@@ -80,10 +80,14 @@ describe('pushctl resend', () => {
       expect(again.code).toBe(0);
       expect(json(again)).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 500 });
       expect(second.requests).toHaveLength(1);
-      const included = await cli(['resend', runId, '--base-url', second.url, '--include-unknown']);
+      // The flag's name before 0.3 still works, unlisted.
+      const old = json(await cli(['resend', runId, '--dry-run', '--base-url', second.url, '--include-unknown', '--json']));
+      expect(old).toMatchObject({ would_send: true, recipients: 500, client_ids: ids.slice(2000) });
+      expect((await cli(['resend', '--help'])).stdout).not.toContain('--include-unknown');
+      const included = await cli(['resend', runId, '--base-url', second.url, '--include-in-doubt']);
       expect(included.code, included.stderr).toBe(0);
       expect(idsOf(second, 1)).toEqual(ids.slice(2000));
-      expect(json(await cli(['resend', runId, '--include-unknown', '--json']))).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 0 });
+      expect(json(await cli(['resend', runId, '--include-in-doubt', '--json']))).toMatchObject({ would_send: false, not_sent: 0, in_doubt: 0 });
     } finally {
       await second.close();
     }

@@ -8,7 +8,7 @@ import { RUN_STATES } from '../../journal/read-run.js';
 
 const finding = z.object({ path: z.string(), rule: z.string(), message: z.string(), fix: z.optional(z.string()) });
 const findings = z.optional(z.array(finding));
-const counts = z.looseObject({ total: z.int(), accepted: z.int(), rejected: z.int(), unknown: z.int(), not_sent: z.int() });
+const counts = z.looseObject({ total: z.int(), accepted: z.int(), rejected: z.int(), in_doubt: z.int(), not_sent: z.int() });
 const summary = z.looseObject({ batches: counts, recipients: counts });
 
 const envelope = {
@@ -46,7 +46,7 @@ export const deliveryOutputSchema = z.looseObject({
   resumed_from: z.optional(z.string()),
   resend_command: z.optional(z.string()),
   in_doubt: z.optional(z.int()),
-  include_unknown_command: z.optional(z.string()),
+  include_in_doubt_command: z.optional(z.string()),
 });
 
 const runOverview = z.looseObject({
@@ -74,7 +74,7 @@ export const runOutputSchema = z.looseObject({
       ...runOverview.shape,
       message_ids: z.array(z.string()),
       resend_command: z.optional(z.string()),
-      include_unknown_command: z.optional(z.string()),
+      include_in_doubt_command: z.optional(z.string()),
       in_doubt: z.optional(z.int()),
     }),
   ),

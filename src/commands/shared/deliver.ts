@@ -35,7 +35,7 @@ export interface DeliveryRequest {
   batchSize: number;
   concurrency?: number;
   rate?: number;
-  retryAmbiguous?: boolean;
+  retryInDoubt?: boolean;
   maxAttempts?: number;
   /** `--journal <path>`, false with `--no-journal`, else the runs directory. */
   journal?: string | boolean;
@@ -210,7 +210,7 @@ function sendOptions(request: DeliveryRequest, ctx: Ctx, plan: BatchPlan): SendB
     plan,
     ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
     limiter: new RateLimiter({ rate: request.rate ?? 50 }),
-    retry: { retryAmbiguous: request.retryAmbiguous === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
+    retry: { retryInDoubt: request.retryInDoubt === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
     signal: ctx.interrupt,
     ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
   };

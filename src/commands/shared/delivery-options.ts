@@ -15,7 +15,7 @@ export const deliveryOptionsSchema = z.object({
   concurrency: z.optional(z.int().check(z.minimum(1, '--concurrency must be at least 1: e.g. --concurrency 8'))),
   maxAttempts: z.optional(z.int().check(z.minimum(1, MAX_ATTEMPTS), z.maximum(DEFAULT_RETRY_POLICY.maxAttempts, MAX_ATTEMPTS))),
   rate: z.optional(z.number()),
-  retryAmbiguous: z.optional(z.boolean()),
+  retryInDoubt: z.optional(z.boolean()),
   report: z.optional(z.string()),
   /** `--force`: `--report` may replace a file that is not a report of this run. */
   force: z.optional(z.boolean()),
@@ -23,7 +23,7 @@ export const deliveryOptionsSchema = z.object({
   wait: z.optional(z.boolean()),
   /** `--journal <path>`, or false with `--no-journal`. */
   journal: z.optional(z.union([z.string(), z.boolean()])),
-  includeUnknown: z.optional(z.boolean()),
+  includeInDoubt: z.optional(z.boolean()),
   json: z.optional(z.boolean()),
   quiet: z.optional(z.boolean()),
   verbose: z.optional(z.boolean()),
@@ -36,7 +36,7 @@ export function checkDeliveryOptions(options: DeliveryOptions): void {
   checkOptions(deliveryOptionsSchema, options);
 }
 
-type Tuning = Partial<Pick<DeliveryOptions, 'concurrency' | 'rate' | 'retryAmbiguous' | 'maxAttempts' | 'journal'>> & { human: boolean; verbose: boolean };
+type Tuning = Partial<Pick<DeliveryOptions, 'concurrency' | 'rate' | 'retryInDoubt' | 'maxAttempts' | 'journal'>> & { human: boolean; verbose: boolean };
 
 /**
  * The delivery options a run passes on to the engine as given (absent ones keep the engine's defaults), and
@@ -44,7 +44,7 @@ type Tuning = Partial<Pick<DeliveryOptions, 'concurrency' | 'rate' | 'retryAmbig
  */
 export function deliveryTuning(options: DeliveryOptions): Tuning {
   const picked: Tuning = { human: !options.json && !options.quiet, verbose: options.verbose === true };
-  for (const key of ['concurrency', 'rate', 'retryAmbiguous', 'maxAttempts', 'journal'] as const) {
+  for (const key of ['concurrency', 'rate', 'retryInDoubt', 'maxAttempts', 'journal'] as const) {
     if (options[key] !== undefined) (picked as Record<string, unknown>)[key] = options[key];
   }
   return picked;

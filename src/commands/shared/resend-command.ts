@@ -8,8 +8,8 @@ import { shellQuote } from '../../shell-quote.js';
 export type { ResendAdvice };
 
 
-/** A resend command, without or with `--include-unknown`. */
-export type ResendCommandFor = (includeUnknown: boolean) => string;
+/** A resend command, without or with `--include-in-doubt`. */
+export type ResendCommandFor = (includeInDoubt: boolean) => string;
 
 /**
  * `pushctl resend <run>`: `run` is how the user names the run, its id when its journal is in the runs
@@ -18,8 +18,8 @@ export type ResendCommandFor = (includeUnknown: boolean) => string;
  */
 export const resendRun =
   (run: string, input?: string, settings: readonly string[] = []): ResendCommandFor =>
-  (includeUnknown) =>
-    ['pushctl', 'resend', run, ...(input !== undefined ? ['--client-ids-file', input] : []), ...settings, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
+  (includeInDoubt) =>
+    ['pushctl', 'resend', run, ...(input !== undefined ? ['--client-ids-file', input] : []), ...settings, ...(includeInDoubt ? ['--include-in-doubt'] : [])].map(shellQuote).join(' ');
 
 /** Settings flags that take a value, and those that take none. */
 const VALUE_FLAGS = new Set(['--app-id', '--region', '--base-url', '--profile', '--config', '-c', '--app-secret-file', '--timeout']);
@@ -49,7 +49,7 @@ export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: numb
   if (left.notSent === 0 && left.inDoubt === 0) return undefined;
   return {
     ...(left.notSent > 0 ? { command: commandFor(false) } : {}),
-    ...(left.inDoubt > 0 ? { includeUnknownCommand: commandFor(true) } : {}),
+    ...(left.inDoubt > 0 ? { includeInDoubtCommand: commandFor(true) } : {}),
     notSent: left.notSent,
     inDoubt: left.inDoubt,
     unit: audience ?? 'recipients',
@@ -57,9 +57,9 @@ export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: numb
 }
 
 /** The counts a resend would take: recipients for client IDs, else batches (the one batch of an audience). */
-export function leftToSend(summary: { batches: { unknown: number; not_sent: number }; recipients: { unknown: number; not_sent: number } }, audience: string | undefined) {
+export function leftToSend(summary: { batches: { in_doubt: number; not_sent: number }; recipients: { in_doubt: number; not_sent: number } }, audience: string | undefined) {
   const counts = audience ? summary.batches : summary.recipients;
-  return { notSent: counts.not_sent, inDoubt: counts.unknown };
+  return { notSent: counts.not_sent, inDoubt: counts.in_doubt };
 }
 
 /** Flags whose values choose recipients or the report, and so must not be repeated in a resend from a report. */
@@ -72,12 +72,12 @@ const DROP_WITH_VALUE = new Set(['--client-ids-file', '--report', '--journal', '
  */
 export const resendFromReport =
   (argv: readonly string[], reportPath: string): ResendCommandFor =>
-  (includeUnknown) => {
+  (includeInDoubt) => {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     const name = word.split('=')[0]!;
-    if (name === '--all' || name === '--no-journal' || name === '--include-unknown') continue;
+    if (name === '--all' || name === '--no-journal' || name === '--include-in-doubt') continue;
     if (name === '--client-id') {
       // Variadic: its values run until the next option.
       if (!word.includes('=')) while (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) i++;
@@ -95,7 +95,7 @@ export const resendFromReport =
     kept.push(word);
   }
   const next = ['--report', reportPath.replace(/(\.json)?$/, '.retry.json')];
-  return ['pushctl', ...kept, '--client-ids-file', reportPath, ...next, ...(includeUnknown ? ['--include-unknown'] : [])].map(shellQuote).join(' ');
+  return ['pushctl', ...kept, '--client-ids-file', reportPath, ...next, ...(includeInDoubt ? ['--include-in-doubt'] : [])].map(shellQuote).join(' ');
   };
 
 /** The command that writes a run's report on demand (a failed send writes none by itself). */

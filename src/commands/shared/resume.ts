@@ -1,5 +1,5 @@
 // What a run left to send, read back from its journal: the input of `pushctl resend` and of `--once`
-// resuming a run. Only not_sent recipients by default — they cannot have been delivered; the unknown ones
+// resuming a run. Only not_sent recipients by default — they cannot have been delivered; the in-doubt ones
 // (the service may have delivered to them) only when asked.
 import { usageError } from '../../errors.js';
 import type { BatchResult } from '../../client/send-batches.js';
@@ -114,30 +114,30 @@ export function familyOf(run: ReadRun, env: Record<string, string | undefined>):
  * `input`: the first run's input given again (it stopped before reading all of it), from `after` (what that
  * run planned) on: its recipients no run of the family has seen are not sent.
  */
-export function remainingOf(family: readonly ReadRun[], includeUnknown: boolean, input?: { ids: ClientIdSource; after: number }): Remaining {
+export function remainingOf(family: readonly ReadRun[], includeInDoubt: boolean, input?: { ids: ClientIdSource; after: number }): Remaining {
   const newest = family[family.length - 1]!;
   const audience = audienceWords(newest.header.message);
   if (audience) {
     const status = newest.results[0]?.status;
     const notSent = status === 'not_sent' ? 1 : 0;
-    const inDoubt = status === 'unknown' ? 1 : 0;
-    const sendAudience = notSent > 0 || (includeUnknown && inDoubt > 0);
+    const inDoubt = status === 'in_doubt' ? 1 : 0;
+    const sendAudience = notSent > 0 || (includeInDoubt && inDoubt > 0);
     return { sendAudience, audience, notSent, inDoubt, rejected: status === 'rejected' ? 1 : 0, any: sendAudience };
   }
   // Insertion order is first-seen order: the order of the first run's input.
   const statusOf = new Map<string, BatchResult['status']>();
   for (const member of family) for (const r of member.results) for (const id of r.clientIds) statusOf.set(id, r.status);
   if (input) for (const id of input.ids.slice(input.after, input.ids.length)) if (!statusOf.has(id)) statusOf.set(id, 'not_sent');
-  const unknown: string[] = [];
+  const inDoubtIds: string[] = [];
   const notSent: string[] = [];
   let rejected = 0;
   for (const [id, status] of statusOf) {
-    if (status === 'unknown') unknown.push(id);
+    if (status === 'in_doubt') inDoubtIds.push(id);
     else if (status === 'not_sent') notSent.push(id);
     else if (status === 'rejected') rejected += 1;
   }
-  const clientIds = includeUnknown ? [...unknown, ...notSent] : notSent;
-  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: unknown.length, rejected, any: clientIds.length > 0 };
+  const clientIds = includeInDoubt ? [...inDoubtIds, ...notSent] : notSent;
+  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, rejected, any: clientIds.length > 0 };
 }
 
 /** Where a run went, as its journal says: app ID and base URL (a journal of 0.2 may have only the host). */

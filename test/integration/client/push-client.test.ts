@@ -104,40 +104,40 @@ describe('PushClient against a scripted server', () => {
   it('is ambiguous about a 502 with an HTML page', async () => {
     const server = await serve([{ status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', headers: { 'Content-Type': 'text/html' } }]);
     const outcome = await clientFor(server.url).send(message);
-    expect(outcome).toMatchObject({ kind: 'ambiguous', httpStatus: 502 });
+    expect(outcome).toMatchObject({ kind: 'in_doubt', httpStatus: 502 });
     expect(outcome.response?.body).toContain('Bad Gateway');
   });
 
   it('is ambiguous about an empty 200', async () => {
     const server = await serve([{ status: 200 }]);
-    expect(await clientFor(server.url).send(message)).toMatchObject({ kind: 'ambiguous', httpStatus: 200 });
+    expect(await clientFor(server.url).send(message)).toMatchObject({ kind: 'in_doubt', httpStatus: 200 });
   });
 
   it('caps a huge answer instead of reading it all', async () => {
     const server = await serve([{ status: 200, body: 'x'.repeat(3 * 1024 * 1024) }]);
     const outcome = await clientFor(server.url, { maxResponseBytes: 64 * 1024 }).send(message);
-    expect(outcome).toMatchObject({ kind: 'ambiguous', httpStatus: 200, response: { incomplete: true } });
+    expect(outcome).toMatchObject({ kind: 'in_doubt', httpStatus: 200, response: { incomplete: true } });
     expect(outcome.response!.body.length).toBe(64 * 1024);
   });
 
   it('is ambiguous about a connection reset after the request was sent', async () => {
     const server = await serve([{ action: 'reset' }]);
     const outcome = await clientFor(server.url).send(message);
-    expect(outcome).toMatchObject({ kind: 'ambiguous', errorCode: 'ECONNRESET' });
+    expect(outcome).toMatchObject({ kind: 'in_doubt', errorCode: 'ECONNRESET' });
     expect(server.requests).toHaveLength(1);
   });
 
   it('times out on a server that never answers: ambiguous, sent once', async () => {
     const server = await serve([{ action: 'hang' }]);
     const outcome = await clientFor(server.url, { timeoutMs: 300 }).send(message);
-    expect(outcome).toMatchObject({ kind: 'ambiguous', errorCode: 'TIMEOUT' });
+    expect(outcome).toMatchObject({ kind: 'in_doubt', errorCode: 'TIMEOUT' });
     expect(server.requests).toHaveLength(1);
   });
 
   it('times out on a body that stops halfway', async () => {
     const server = await serve([{ action: 'stall-body', status: 200 }]);
     const outcome = await clientFor(server.url, { timeoutMs: 300 }).send(message);
-    expect(outcome).toMatchObject({ kind: 'ambiguous', httpStatus: 200, response: { incomplete: true } });
+    expect(outcome).toMatchObject({ kind: 'in_doubt', httpStatus: 200, response: { incomplete: true } });
   });
 
   it('retries nothing itself but classifies a refused connection as not processed', async () => {
@@ -154,7 +154,7 @@ describe('PushClient against a scripted server', () => {
     const elsewhere = await serve([ok()]);
     const server = await serve([{ status: 307, headers: { Location: `${elsewhere.url}/v1/message/push/x` } }]);
     const outcome = await clientFor(server.url).send(message);
-    expect(outcome).toMatchObject({ kind: 'ambiguous', httpStatus: 307, redirectTo: `${elsewhere.url}/v1/message/push/x` });
+    expect(outcome).toMatchObject({ kind: 'in_doubt', httpStatus: 307, redirectTo: `${elsewhere.url}/v1/message/push/x` });
     expect(elsewhere.requests).toHaveLength(0);
   });
 

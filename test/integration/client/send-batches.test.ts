@@ -61,7 +61,7 @@ describe('sendBatches against a scripted server', () => {
   it('marks a batch answered 500 unknown and sends it once', async () => {
     const server = await serve([{ status: 500, body: '<html>Internal Server Error</html>' }]);
     const results = await sendBatches({ client: clientFor(server.url), body, clientIds: ['a', 'b'], sleep: async () => undefined });
-    expect(results).toMatchObject([{ status: 'unknown', attempts: 1 }]);
+    expect(results).toMatchObject([{ status: 'in_doubt', attempts: 1 }]);
     expect(server.requests).toHaveLength(1);
     expect(resendClientIds(results)).toEqual(['a', 'b']);
   });
@@ -69,7 +69,7 @@ describe('sendBatches against a scripted server', () => {
   it('marks a batch whose server never answers unknown, sent once within the timeout', async () => {
     const server = await serve([{ action: 'hang' }]);
     const results = await sendBatches({ client: clientFor(server.url, 200), body, clientIds: ['a'], sleep: async () => undefined });
-    expect(results).toMatchObject([{ status: 'unknown', attempts: 1 }]);
+    expect(results).toMatchObject([{ status: 'in_doubt', attempts: 1 }]);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -89,7 +89,7 @@ describe('sendBatches against a scripted server', () => {
     const report = buildReport(results);
     expect(report.summary.batches).toMatchObject({ accepted: 2, rejected: 1 });
     expect(report.rejected).toMatchObject([{ code: 21005, meaning: 'message illegal', message: 'message illegal' }]);
-    const listed = [report.accepted, report.rejected, report.unknown, report.not_sent].flat().flatMap((e) => e.client_ids);
+    const listed = [report.accepted, report.rejected, report.in_doubt, report.not_sent].flat().flatMap((e) => e.client_ids);
     expect(listed.sort()).toEqual([...input].sort());
   });
 

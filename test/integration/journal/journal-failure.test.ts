@@ -115,7 +115,7 @@ describe('a journal that cannot record stops the run', () => {
       for (const r of run.results) {
         // What the journal calls not sent was not sent; what reached the service is accepted or in doubt there.
         if (r.status === 'not_sent') for (const id of r.clientIds) expect(sentIds.has(id)).toBe(false);
-        else expect(['accepted', 'unknown']).toContain(r.status);
+        else expect(['accepted', 'in_doubt']).toContain(r.status);
       }
       expect(results.filter((r) => r.status === 'not_sent').length).toBe(10 - delivered);
     } finally {

@@ -6,13 +6,13 @@ describe('settle: a batch’s last outcome as its status', () => {
   it('maps the four kinds of outcome', () => {
     expect(settle(1, accepted('m'), undefined, undefined)).toMatchObject({ status: 'accepted', messageId: 'm' });
     expect(settle(1, rejected(21005), undefined, undefined)).toMatchObject({ status: 'rejected', code: 21005 });
-    expect(settle(1, ambiguous(), undefined, undefined)).toMatchObject({ status: 'unknown', reason: 'HTTP 502' });
+    expect(settle(1, ambiguous(), undefined, undefined)).toMatchObject({ status: 'in_doubt', reason: 'HTTP 502' });
     expect(settle(3, retryable(22001), undefined, undefined)).toMatchObject({ status: 'not_sent', code: 22001, reason: 'rate limited (after 3 attempts)' });
   });
 
   it('is not sent without an attempt, and in doubt after an earlier maybe-delivered one', () => {
     expect(settle(0, undefined, 'stopped', undefined)).toEqual({ attempts: 0, status: 'not_sent', reason: 'stopped' });
-    expect(settle(2, retryable(), undefined, 'HTTP 502').status).toBe('unknown');
+    expect(settle(2, retryable(), undefined, 'HTTP 502').status).toBe('in_doubt');
   });
 
   it('drops the raw response from the outcome it keeps', () => {

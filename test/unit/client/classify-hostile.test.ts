@@ -11,7 +11,7 @@ describe('only the service codes are the service verdict', () => {
   });
 
   it('marks HTTP 500 with a JSON status 500 unknown, not rejected', () => {
-    expect(classifyResponse(answer(500, '{"status":500}'))).toMatchObject({ kind: 'ambiguous', httpStatus: 500 });
+    expect(classifyResponse(answer(500, '{"status":500}'))).toMatchObject({ kind: 'in_doubt', httpStatus: 500 });
   });
 
   it.each([400, 404, 999, 0, -21005, 210050, 1234])('does not read status %i as a service code', (status) => {

@@ -50,7 +50,7 @@ describe('other failures through a proxy', () => {
   it('a reset or a timeout names the proxy on its path, keeping its class', () => {
     const proxy = { display: 'http://proxy:3128', source: 'flag --proxy' };
     const reset = nameProxy(classifyNetworkError({ errorCode: 'ECONNRESET', requestWritten: true, connected: true }), proxy);
-    expect(reset).toMatchObject({ kind: 'ambiguous', reason: 'connection failed after the request was sent (ECONNRESET), through proxy http://proxy:3128 (flag --proxy)' });
+    expect(reset).toMatchObject({ kind: 'in_doubt', reason: 'connection failed after the request was sent (ECONNRESET), through proxy http://proxy:3128 (flag --proxy)' });
     const early = nameProxy(classifyNetworkError({ errorCode: 'ERROR', requestWritten: false, connected: true }), proxy);
     expect(early).toMatchObject({ kind: 'retryable', reason: expect.stringMatching(/through proxy http:\/\/proxy:3128 \(flag --proxy\)$/) });
   });

@@ -32,7 +32,7 @@ describe('classification of arbitrary answers (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 999 }), bodyText, headers, fc.boolean(), (httpStatus, body, hdrs, incomplete) => {
         const outcome = classifyResponse({ httpStatus, headers: hdrs, body, incomplete });
-        expect(['accepted', 'rejected', 'retryable', 'ambiguous']).toContain(outcome.kind);
+        expect(['accepted', 'rejected', 'retryable', 'in_doubt']).toContain(outcome.kind);
         if (outcome.kind === 'accepted') {
           expect(incomplete).toBe(false);
           expect(isDocumentedSuccess(body)).toBe(true);
@@ -57,7 +57,7 @@ describe('classification of arbitrary answers (property)', () => {
         fc.option(fc.string(), { nil: undefined }),
         (errorCode, requestWritten, connected, message) => {
           const outcome = classifyNetworkError({ errorCode, requestWritten, connected, ...(message !== undefined ? { message } : {}) });
-          expect(['retryable', 'ambiguous']).toContain(outcome.kind);
+          expect(['retryable', 'in_doubt']).toContain(outcome.kind);
           if (!requestWritten) expect(outcome.kind).toBe('retryable');
         },
       ),

@@ -35,7 +35,7 @@ describe('classifyResponse', () => {
   });
 
   it.each([500, 502, 504])('is ambiguous about HTTP %i with an HTML page', (status) => {
-    expect(classifyResponse(answer(status, '<html><body>Bad Gateway</body></html>'))).toMatchObject({ kind: 'ambiguous', httpStatus: status });
+    expect(classifyResponse(answer(status, '<html><body>Bad Gateway</body></html>'))).toMatchObject({ kind: 'in_doubt', httpStatus: status });
   });
 
   it.each([400, 401, 403, 404, 405])('treats HTTP %i with an HTML page as not processed, and not worth repeating', (status) => {
@@ -51,17 +51,17 @@ describe('classifyResponse', () => {
     ['a JSON array', [1, 2]],
     ['JSON null', 'null'],
   ])('is ambiguous about a 2xx with %s', (_what, body) => {
-    expect(classifyResponse(answer(200, body))).toMatchObject({ kind: 'ambiguous', httpStatus: 200 });
+    expect(classifyResponse(answer(200, body))).toMatchObject({ kind: 'in_doubt', httpStatus: 200 });
   });
 
   it('never trusts an incomplete body, even one that parses', () => {
-    expect(classifyResponse(answer(200, success, {}, true))).toMatchObject({ kind: 'ambiguous' });
+    expect(classifyResponse(answer(200, success, {}, true))).toMatchObject({ kind: 'in_doubt' });
     expect(classifyResponse(answer(503, '', {}, true))).toMatchObject({ kind: 'retryable' });
   });
 
   it('refuses redirects and says where they pointed', () => {
     const outcome = classifyResponse(answer(307, '', { location: 'http://evil.example/steal' }));
-    expect(outcome).toMatchObject({ kind: 'ambiguous', httpStatus: 307, redirectTo: 'http://evil.example/steal' });
+    expect(outcome).toMatchObject({ kind: 'in_doubt', httpStatus: 307, redirectTo: 'http://evil.example/steal' });
   });
 });
 
@@ -72,11 +72,11 @@ describe('classifyNetworkError', () => {
 
   it('tells a connect timeout from a timeout after sending', () => {
     expect(classifyNetworkError({ errorCode: 'TIMEOUT', requestWritten: false, connected: false })).toMatchObject({ kind: 'retryable', reason: 'connect timeout' });
-    expect(classifyNetworkError({ errorCode: 'TIMEOUT', requestWritten: true, connected: true })).toMatchObject({ kind: 'ambiguous' });
+    expect(classifyNetworkError({ errorCode: 'TIMEOUT', requestWritten: true, connected: true })).toMatchObject({ kind: 'in_doubt' });
   });
 
   it('is ambiguous about a reset after sending, not before', () => {
-    expect(classifyNetworkError({ errorCode: 'ECONNRESET', requestWritten: true, connected: true })).toMatchObject({ kind: 'ambiguous' });
+    expect(classifyNetworkError({ errorCode: 'ECONNRESET', requestWritten: true, connected: true })).toMatchObject({ kind: 'in_doubt' });
     expect(classifyNetworkError({ errorCode: 'ECONNRESET', requestWritten: false, connected: true })).toMatchObject({ kind: 'retryable' });
   });
 

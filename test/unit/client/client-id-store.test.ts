@@ -288,7 +288,7 @@ describe('sendBatches with a store', () => {
     expect(results.map(recipientCount)).toEqual([1000, 1000, 500]);
     expect(results.map((r) => r.clientIds)).toEqual(sent);
     const report = JSON.parse([...reportJsonChunks(buildReport(results))].join('')) as ReturnType<typeof buildReport>;
-    expect(report.summary.recipients).toEqual({ total: 2500, accepted: 1500, rejected: 1000, unknown: 0, not_sent: 0 });
+    expect(report.summary.recipients).toEqual({ total: 2500, accepted: 1500, rejected: 1000, in_doubt: 0, not_sent: 0 });
     expect([...report.accepted, ...report.rejected].sort((a, b) => a.batch - b.batch).flatMap((e) => e.client_ids)).toEqual(raws);
     // Assigning the IDs of a result replaces them, as with a plain object.
     results[0]!.clientIds = ['x'];

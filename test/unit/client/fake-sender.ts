@@ -3,7 +3,7 @@ import type { PushSender } from '../../../src/client/push-client.js';
 
 export const accepted = (messageId = 'm'): AttemptOutcome => ({ kind: 'accepted', messageId, httpStatus: 200 });
 export const rejected = (code = 21005): AttemptOutcome => ({ kind: 'rejected', code, message: 'no', httpStatus: 200 });
-export const ambiguous = (): AttemptOutcome => ({ kind: 'ambiguous', reason: 'HTTP 502', httpStatus: 502 });
+export const ambiguous = (): AttemptOutcome => ({ kind: 'in_doubt', reason: 'HTTP 502', httpStatus: 502 });
 export const retryable = (code?: number): AttemptOutcome =>
   code === undefined ? { kind: 'retryable', reason: 'could not connect (ECONNREFUSED)' } : { kind: 'retryable', reason: 'rate limited', code, message: 'too fast' };
 

@@ -31,16 +31,16 @@ describe('report', () => {
           // The chunked writer must produce exactly the same document as JSON.stringify.
           const report = JSON.parse([...reportJsonChunks(built)].join('')) as ReturnType<typeof buildReport>;
           expect(report).toEqual(JSON.parse(JSON.stringify(built)));
-          const listed = [report.accepted, report.rejected, report.unknown, report.not_sent].flat().flatMap((entry) => entry.client_ids);
+          const listed = [report.accepted, report.rejected, report.in_doubt, report.not_sent].flat().flatMap((entry) => entry.client_ids);
           expect([...listed].sort()).toEqual([...ids].sort());
           const { recipients, batches } = report.summary;
           expect(recipients.total).toBe(ids.length);
-          expect(recipients.accepted + recipients.rejected + recipients.unknown + recipients.not_sent).toBe(ids.length);
-          expect(batches.accepted + batches.rejected + batches.unknown + batches.not_sent).toBe(batches.total);
+          expect(recipients.accepted + recipients.rejected + recipients.in_doubt + recipients.not_sent).toBe(ids.length);
+          expect(batches.accepted + batches.rejected + batches.in_doubt + batches.not_sent).toBe(batches.total);
           const resend = resendClientIds(results);
           expect(resend).toEqual(resendClientIdsFromReport(report));
           // The unknown IDs first, then the not_sent ones: the order of the report's sections.
-          expect(resend).toEqual([...report.unknown, ...report.not_sent].flatMap((e) => e.client_ids));
+          expect(resend).toEqual([...report.in_doubt, ...report.not_sent].flatMap((e) => e.client_ids));
         },
       ),
       { numRuns: 150 },
@@ -51,18 +51,18 @@ describe('report', () => {
     const report = buildReport([
       { index: 0, clientIds: ['a', 'b'], status: 'accepted', attempts: 1, messageId: 'm-1' },
       { index: 1, clientIds: ['c'], status: 'rejected', attempts: 1, code: 21005, message: 'bad' },
-      { index: 2, clientIds: ['d'], status: 'unknown', attempts: 1, reason: 'HTTP 502' },
+      { index: 2, clientIds: ['d'], status: 'in_doubt', attempts: 1, reason: 'HTTP 502' },
       { index: 3, clientIds: ['e'], status: 'not_sent', attempts: 0, reason: 'interrupted' },
     ]);
     expect(report).toEqual({
       version: 1,
       summary: {
-        batches: { total: 4, accepted: 1, rejected: 1, unknown: 1, not_sent: 1 },
-        recipients: { total: 5, accepted: 2, rejected: 1, unknown: 1, not_sent: 1 },
+        batches: { total: 4, accepted: 1, rejected: 1, in_doubt: 1, not_sent: 1 },
+        recipients: { total: 5, accepted: 2, rejected: 1, in_doubt: 1, not_sent: 1 },
       },
       accepted: [{ batch: 0, message_id: 'm-1', client_ids: ['a', 'b'] }],
       rejected: [{ batch: 1, code: 21005, meaning: 'message illegal', message: 'bad', client_ids: ['c'] }],
-      unknown: [{ batch: 2, reason: 'HTTP 502', client_ids: ['d'] }],
+      in_doubt: [{ batch: 2, reason: 'HTTP 502', client_ids: ['d'] }],
       not_sent: [{ batch: 3, reason: 'interrupted', client_ids: ['e'] }],
     });
     expect(resendClientIds([])).toEqual([]);

@@ -6,7 +6,7 @@ import { backoffDelay, decideRetry } from '../../../src/client/retry.js';
 const outcomeArb: fc.Arbitrary<AttemptOutcome> = fc.oneof(
   fc.record({ kind: fc.constant('accepted' as const), messageId: fc.string(), httpStatus: fc.constant(200) }),
   fc.record({ kind: fc.constant('rejected' as const), code: fc.integer({ min: 21000, max: 29999 }), message: fc.string(), httpStatus: fc.integer({ min: 100, max: 599 }) }),
-  fc.record({ kind: fc.constant('ambiguous' as const), reason: fc.string() }),
+  fc.record({ kind: fc.constant('in_doubt' as const), reason: fc.string() }),
   fc.record(
     { kind: fc.constant('retryable' as const), reason: fc.string(), retryAfterMs: fc.integer({ min: 0, max: 120_000 }), permanent: fc.boolean() },
     { requiredKeys: ['kind', 'reason'] },
@@ -44,8 +44,8 @@ describe('decideRetry', () => {
 
   it('stops at 5 attempts, and keeps every delay within bounds', () => {
     fc.assert(
-      fc.property(outcomeArb, fc.integer({ min: 1, max: 10 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean(), (outcome, attempt, random, retryAmbiguous) => {
-        const decision = decideRetry(outcome, attempt, random, { retryAmbiguous });
+      fc.property(outcomeArb, fc.integer({ min: 1, max: 10 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean(), (outcome, attempt, random, retryInDoubt) => {
+        const decision = decideRetry(outcome, attempt, random, { retryInDoubt });
         if (attempt >= 5) expect(decision.retry).toBe(false);
         if (decision.retry) {
           const retryAfter = outcome.kind === 'retryable' ? (outcome.retryAfterMs ?? 0) : 0;
@@ -57,10 +57,10 @@ describe('decideRetry', () => {
   });
 
   it('retries ambiguous outcomes only when asked, and never a redirect', () => {
-    const ambiguous: AttemptOutcome = { kind: 'ambiguous', reason: 'HTTP 502', httpStatus: 502 };
+    const ambiguous: AttemptOutcome = { kind: 'in_doubt', reason: 'HTTP 502', httpStatus: 502 };
     expect(decideRetry(ambiguous, 1, 0.5).retry).toBe(false);
-    expect(decideRetry(ambiguous, 1, 0.5, { retryAmbiguous: true })).toEqual({ retry: true, delayMs: 500 });
-    expect(decideRetry({ ...ambiguous, redirectTo: 'https://x' }, 1, 0.5, { retryAmbiguous: true }).retry).toBe(false);
+    expect(decideRetry(ambiguous, 1, 0.5, { retryInDoubt: true })).toEqual({ retry: true, delayMs: 500 });
+    expect(decideRetry({ ...ambiguous, redirectTo: 'https://x' }, 1, 0.5, { retryInDoubt: true }).retry).toBe(false);
   });
 
   it('honours Retry-After, and gives up when it is unreasonably long', () => {

@@ -46,7 +46,7 @@ describe('sendBatch: one batch under the retry policy', () => {
     const a = parts([rejected(21005)]);
     expect(await settled(a.s, a.clock)).toMatchObject({ status: 'rejected', attempts: 1, code: 21005 });
     const b = parts([ambiguous()]);
-    expect(await settled(b.s, b.clock)).toMatchObject({ status: 'unknown', attempts: 1 });
+    expect(await settled(b.s, b.clock)).toMatchObject({ status: 'in_doubt', attempts: 1 });
   });
 
   it('gives up after the policy’s attempts, not sent', async () => {
@@ -54,9 +54,9 @@ describe('sendBatch: one batch under the retry policy', () => {
     expect(await settled(s, clock)).toMatchObject({ status: 'not_sent', attempts: 2, reason: expect.stringContaining('after 2 attempts') });
   });
 
-  it('keeps an earlier maybe-delivered attempt in doubt with --retry-ambiguous', async () => {
-    const { s, clock } = parts([ambiguous(), retryable()], { retry: { retryAmbiguous: true, maxAttempts: 2 } });
-    expect(await settled(s, clock)).toMatchObject({ status: 'unknown', reason: expect.stringContaining('an earlier attempt may have been delivered') });
+  it('keeps an earlier maybe-delivered attempt in doubt with --retry-in-doubt', async () => {
+    const { s, clock } = parts([ambiguous(), retryable()], { retry: { retryInDoubt: true, maxAttempts: 2 } });
+    expect(await settled(s, clock)).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('an earlier attempt may have been delivered') });
   });
 
   it('makes no request when the attempt cannot be recorded first, and halts the run', async () => {

@@ -54,16 +54,16 @@ describe('sendBatches', () => {
 
   it('sends an ambiguous batch once and marks it unknown; retries it only when asked', async () => {
     const once = new FakeSender(() => ambiguous());
-    expect(await sendBatches({ client: once, body, clientIds: ['a'], sleep: noSleep })).toMatchObject([{ status: 'unknown', attempts: 1 }]);
+    expect(await sendBatches({ client: once, body, clientIds: ['a'], sleep: noSleep })).toMatchObject([{ status: 'in_doubt', attempts: 1 }]);
     const twice = new FakeSender((_b, call) => (call === 0 ? ambiguous() : accepted()));
-    const results = await sendBatches({ client: twice, body, clientIds: ['a'], sleep: noSleep, retry: { retryAmbiguous: true } });
+    const results = await sendBatches({ client: twice, body, clientIds: ['a'], sleep: noSleep, retry: { retryInDoubt: true } });
     expect(results).toMatchObject([{ status: 'accepted', attempts: 2 }]);
   });
 
   it('keeps a batch unknown when an earlier ambiguous attempt may have been delivered', async () => {
     const client = new FakeSender((_b, call) => (call === 0 ? ambiguous() : retryable()));
-    const [result] = await sendBatches({ client, body, clientIds: ['a'], sleep: noSleep, retry: { retryAmbiguous: true } });
-    expect(result).toMatchObject({ status: 'unknown', attempts: 5 });
+    const [result] = await sendBatches({ client, body, clientIds: ['a'], sleep: noSleep, retry: { retryInDoubt: true } });
+    expect(result).toMatchObject({ status: 'in_doubt', attempts: 5 });
     expect(result!.reason).toMatch(/earlier attempt may have been delivered/);
   });
 

@@ -50,13 +50,13 @@ describe('readClientIds', () => {
     const report = buildReport([
       { index: 0, clientIds: ['a'], status: 'accepted', attempts: 1, messageId: 'm' },
       { index: 1, clientIds: ['b', 'c'], status: 'not_sent', attempts: 0, reason: 'interrupted' },
-      { index: 2, clientIds: ['d'], status: 'unknown', attempts: 1, reason: 'HTTP 502' },
+      { index: 2, clientIds: ['d'], status: 'in_doubt', attempts: 1, reason: 'HTTP 502' },
     ]);
     const input = () => Readable.from(['\n  ', [...reportJsonChunks(report)].join('')]);
-    // By default only not_sent: the unknown ones may already have the message (docs/behaviour.md#resend).
+    // By default only not_sent: those in doubt may already have the message (docs/behaviour.md#resend).
     expect(plain(await readClientIds(input()))).toEqual({ ids: ['b', 'c'], duplicates: 0, fromReport: true, inDoubtLeftOut: 1 });
-    // With includeUnknown the unknown IDs come first, then the not_sent ones: the order of the report's sections.
-    expect(plain(await readClientIds(input(), undefined, { includeUnknown: true }))).toEqual({ ids: ['d', 'b', 'c'], duplicates: 0, fromReport: true });
+    // With includeInDoubt the unknown IDs come first, then the not_sent ones: the order of the report's sections.
+    expect(plain(await readClientIds(input(), undefined, { includeInDoubt: true }))).toEqual({ ids: ['d', 'b', 'c'], duplicates: 0, fromReport: true });
   });
 
   it('says so when JSON input is not a report', async () => {
@@ -76,7 +76,7 @@ describe('readClientIds', () => {
 });
 
 describe('reading a report back', () => {
-  const status = fc.constantFrom('accepted', 'rejected', 'unknown', 'not_sent');
+  const status = fc.constantFrom('accepted', 'rejected', 'in_doubt', 'not_sent');
   const id = fc.oneof(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.string({ minLength: 1, maxLength: 6, unit: 'grapheme' }).map((s) => `é${s.replace(/[\s,\n"\\]/g, '')}x`));
   const results = fc
     .array(fc.record({ status, ids: fc.uniqueArray(id, { maxLength: 4 }) }), { maxLength: 8 })
@@ -85,7 +85,7 @@ describe('reading a report back', () => {
       const seen = new Set<string>();
       return batches.map(({ status: s, ids }, index) => {
         const clientIds = ids.filter((x) => !seen.has(x) && seen.add(x));
-        return { index, clientIds, status: s, attempts: 1, ...(s === 'accepted' ? { messageId: `m${index}` } : {}), ...(s === 'rejected' ? { code: 21005, message: 'bad' } : {}), ...(s === 'unknown' || s === 'not_sent' ? { reason: 'r' } : {}) };
+        return { index, clientIds, status: s, attempts: 1, ...(s === 'accepted' ? { messageId: `m${index}` } : {}), ...(s === 'rejected' ? { code: 21005, message: 'bad' } : {}), ...(s === 'in_doubt' || s === 'not_sent' ? { reason: 'r' } : {}) };
       });
     });
   const chunked = (text: string, cuts: number[]) => {
@@ -103,15 +103,15 @@ describe('reading a report back', () => {
 
   it('yields exactly the not_sent IDs (and the unknown ones when asked), however the report is cut into chunks, in pushctl layout or minified', async () => {
     await fc.assert(
-      fc.asyncProperty(results, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), async (batches, cuts, includeUnknown) => {
+      fc.asyncProperty(results, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), async (batches, cuts, includeInDoubt) => {
         const report = buildReport(batches as Parameters<typeof buildReport>[0]);
         const of = (status: string) => batches.filter((b) => b.status === status).flatMap((b) => b.clientIds);
-        const expected = [...(includeUnknown ? of('unknown') : []), ...of('not_sent')];
+        const expected = [...(includeInDoubt ? of('in_doubt') : []), ...of('not_sent')];
         const laidOut = [...reportJsonChunks(report)].join('');
         for (const text of [laidOut, JSON.stringify(report, null, 1)]) {
-          const read = await readClientIds(chunked(text, cuts), undefined, { includeUnknown });
+          const read = await readClientIds(chunked(text, cuts), undefined, { includeInDoubt });
           expect(read.ids.toArray()).toEqual(expected);
-          expect(read.inDoubtLeftOut ?? 0).toBe(includeUnknown ? 0 : of('unknown').length);
+          expect(read.inDoubtLeftOut ?? 0).toBe(includeInDoubt ? 0 : of('in_doubt').length);
         }
       }),
       { numRuns: 300 },
@@ -119,7 +119,7 @@ describe('reading a report back', () => {
   });
 
   it('refuses a report line that is cut or edited', async () => {
-    const report = buildReport([{ index: 0, clientIds: ['a'], status: 'unknown', attempts: 1, reason: 'r' }]);
+    const report = buildReport([{ index: 0, clientIds: ['a'], status: 'in_doubt', attempts: 1, reason: 'r' }]);
     const broken = [...reportJsonChunks(report)].join('').replace('"client_ids":["a"]', '"client_ids":["a"');
     await expect(readClientIds(Readable.from([broken]))).rejects.toThrow(/not valid JSON/);
   });

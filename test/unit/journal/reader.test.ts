@@ -11,24 +11,24 @@ const text = (records: JournalRecord[]) => records.map((r) => `${JSON.stringify(
 const batch = (b: number): JournalRecord => ({ t: 'batch', b, ids: [`id-${b}-a`, `id-${b}-b`] });
 
 describe('readJournal: docs/behaviour.md#journal reading rules', () => {
-  it('an attempt started with no recorded outcome is unknown; a batch never started is not_sent', () => {
+  it('an attempt started with no recorded outcome is in doubt; a batch never started is not_sent', () => {
     const run = readJournal(text([header(3), batch(0), batch(1), batch(2), { t: 'start', b: 0, a: 1 }, { t: 'outcome', b: 0, a: 1, kind: 'accepted', message_id: 'm0' }, { t: 'start', b: 1, a: 1 }]));
-    expect(run.results.map((r) => r.status)).toEqual(['accepted', 'unknown', 'not_sent']);
+    expect(run.results.map((r) => r.status)).toEqual(['accepted', 'in_doubt', 'not_sent']);
     expect(run.results[0]).toMatchObject({ messageId: 'm0', clientIds: ['id-0-a', 'id-0-b'] });
     expect(run.results[2]!.clientIds).toEqual(['id-2-a', 'id-2-b']);
     expect(run.end).toBeUndefined();
   });
 
-  it('a batch whose every attempt was not processed is not_sent; after an ambiguous attempt it is unknown', () => {
+  it('a batch whose every attempt was not processed is not_sent; after an in-doubt attempt it is in doubt', () => {
     const run = readJournal(text([
       header(2), batch(0), batch(1),
       { t: 'start', b: 0, a: 1 }, { t: 'outcome', b: 0, a: 1, kind: 'retryable', reason: 'HTTP 503' },
       { t: 'start', b: 0, a: 2 }, { t: 'outcome', b: 0, a: 2, kind: 'retryable', code: 22001, message: 'slow down', reason: 'rate limited' },
-      { t: 'start', b: 1, a: 1 }, { t: 'outcome', b: 1, a: 1, kind: 'ambiguous', reason: 'HTTP 500' },
+      { t: 'start', b: 1, a: 1 }, { t: 'outcome', b: 1, a: 1, kind: 'in_doubt', reason: 'HTTP 500' },
       { t: 'start', b: 1, a: 2 }, { t: 'outcome', b: 1, a: 2, kind: 'retryable', reason: 'HTTP 503' },
     ]));
     expect(run.results[0]).toMatchObject({ status: 'not_sent', code: 22001, attempts: 2 });
-    expect(run.results[1]).toMatchObject({ status: 'unknown' });
+    expect(run.results[1]).toMatchObject({ status: 'in_doubt' });
     expect(run.results[1]!.reason).toContain('earlier attempt may have been delivered');
   });
 
@@ -40,7 +40,7 @@ describe('readJournal: docs/behaviour.md#journal reading rules', () => {
   it('ignores a torn last line and garbage lines, and counts them', () => {
     const good = text([header(1), batch(0), { t: 'start', b: 0, a: 1 }]);
     const run = readJournal(`${good}not json\n{"t":"outcome","b":0,"a":1,"kind":"acc`);
-    expect(run.results[0]!.status).toBe('unknown');
+    expect(run.results[0]!.status).toBe('in_doubt');
     expect(run.skipped).toBe(2);
   });
 
@@ -56,7 +56,7 @@ const record: fc.Arbitrary<JournalRecord> = fc.oneof(
   fc.record({ t: fc.constant('start' as const), b: fc.nat(4), a: fc.nat(5) }),
   fc.record({
     t: fc.constant('outcome' as const), b: fc.nat(4), a: fc.nat(5),
-    kind: fc.constantFrom('accepted' as const, 'rejected' as const, 'ambiguous' as const, 'retryable' as const),
+    kind: fc.constantFrom('accepted' as const, 'rejected' as const, 'in_doubt' as const, 'retryable' as const),
     message_id: fc.string(), code: fc.integer(), reason: fc.string(),
   }),
   fc.record({ t: fc.constant('end' as const), ended_at: fc.string(), interrupted: fc.boolean(), exit_code: fc.integer(), summary: fc.constant({ batches: {}, recipients: {} }) }),
@@ -76,7 +76,7 @@ describe('readJournal: property', () => {
             expect(seen.has(id)).toBe(false);
             seen.add(id);
           }
-          expect(['accepted', 'rejected', 'unknown', 'not_sent']).toContain(result.status);
+          expect(['accepted', 'rejected', 'in_doubt', 'not_sent']).toContain(result.status);
         }
       }),
       { numRuns: 500 },
@@ -91,7 +91,7 @@ describe('readJournal: property', () => {
 describe('readJournal: a journal never looks smaller than its run (docs/behaviour.md#journal)', () => {
   /** A journal as pushctl writes it: header, every batch record, then attempts and perhaps a closing record. */
   const journal = fc
-    .record({ sizes: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }), attempts: fc.array(fc.tuple(fc.nat(), fc.constantFrom('accepted', 'ambiguous', 'retryable', 'rejected', undefined)), { maxLength: 12 }), closed: fc.boolean() })
+    .record({ sizes: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }), attempts: fc.array(fc.tuple(fc.nat(), fc.constantFrom('accepted', 'in_doubt', 'retryable', 'rejected', undefined)), { maxLength: 12 }), closed: fc.boolean() })
     .map(({ sizes, attempts, closed }) => {
       let n = 0;
       const batches = sizes.map((size, b) => ({ t: 'batch' as const, b, ids: Array.from({ length: size }, () => `c${n++}`) }));

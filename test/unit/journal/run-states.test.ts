@@ -8,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { closedState, readRun, stateWords, type RunState } from '../../../src/journal/read-run.js';
 import { ownerOf, tryAcquire, Lease } from '../../../src/journal/ownership.js';
 
-const counts = (accepted: number, rejected: number, unknown: number, notSent: number) => {
-  const c = { total: accepted + rejected + unknown + notSent, accepted, rejected, unknown, not_sent: notSent };
+const counts = (accepted: number, rejected: number, in_doubt: number, notSent: number) => {
+  const c = { total: accepted + rejected + in_doubt + notSent, accepted, rejected, in_doubt, not_sent: notSent };
   return { batches: c, recipients: c };
 };
 

@@ -23,7 +23,7 @@ function countingIds(n: number): ClientIdSource & { made: number } {
   return source;
 }
 
-/** Ten batches: seven accepted, one rejected, one unknown, one not sent after 22001s. */
+/** Ten batches: seven accepted, one rejected, one in doubt, one not sent after 22001s. */
 async function mixedRun() {
   const ids = countingIds(10_000);
   const client = new FakeSender((sent, call) => {
@@ -43,14 +43,14 @@ describe('the end-of-run summary', () => {
     // The text this summary had before it stopped making every batch's ID strings.
     expect(formatSummary(summarizeBatches(results), results, false, plainStyle, false, 2.5)).toBe(
       [
-        'partly sent: 7 of 10 batches accepted (7000 of 10000 recipients); 1 rejected, 1 unknown, 1 not sent in 2.5 s',
+        'partly sent: 7 of 10 batches accepted (7000 of 10000 recipients); 1 rejected, 1 in doubt, 1 not sent in 2.5 s',
         '  accepted       7 batches       7000 recipients',
         '  rejected       1 batch       1000 recipients',
-        '  unknown        1 batch       1000 recipients',
+        '  in doubt       1 batch       1000 recipients',
         '  not sent       1 batch       1000 recipients',
         '  rejected: 21005 message illegal (service: "no") (1 batch)',
-        '  unknown: HTTP 502 (1 batch)',
-        '  not_sent: 22001 called too frequently (service: "too fast") (1 batch)',
+        '  in doubt: HTTP 502 (1 batch)',
+        '  not sent: 22001 called too frequently (service: "too fast") (1 batch)',
         'hint: 21005: The service refused the body; run `pushctl validate` and compare with the interface document.',
         'hint: 22001: The rate limit was hit; lower --rate (the service allows 50 requests per second per app).',
         '',

@@ -14,7 +14,7 @@ describe('--verbose prints a hostile answer inert', () => {
         attempt: 1,
         body: {},
         outcome: {
-          kind: 'ambiguous',
+          kind: 'in_doubt',
           reason: 'HTTP 302 redirect to http://x/\u001b[1A refused',
           httpStatus: 302,
           response: { httpStatus: 302, headers: { 'x-evil\u001b[K': 'a\u001b]0;title\u0007' }, body, incomplete: false },
@@ -25,7 +25,7 @@ describe('--verbose prints a hostile answer inert', () => {
     // eslint-disable-next-line no-control-regex -- no control character may remain
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     // Only pushctl's own line breaks remain: the forged "= accepted" stays on the body's line.
-    expect(text.split('\n').filter((l) => l.startsWith('= '))).toEqual([expect.stringContaining('= ambiguous')]);
+    expect(text.split('\n').filter((l) => l.startsWith('= '))).toEqual([expect.stringContaining('= in_doubt')]);
     expect(text).toContain('ok\\x1b[2J\\x1b[H\\x07\\r\\n= accepted: forged\\x9b31m\\u202e');
   });
 
@@ -40,9 +40,9 @@ describe('human output prints server-given text inert', () => {
     const texts = [
       formatSingle({ index: 0, clientIds: [], status: 'rejected', attempts: 1, code: 21005, message: hostile }, false, plainStyle),
       formatSingle({ index: 0, clientIds: [], status: 'accepted', attempts: 1, messageId: `id${hostile}` }, false, plainStyle),
-      formatSingle({ index: 0, clientIds: [], status: 'unknown', attempts: 1, reason: `redirect to ${hostile}` }, false, plainStyle),
+      formatSingle({ index: 0, clientIds: [], status: 'in_doubt', attempts: 1, reason: `redirect to ${hostile}` }, false, plainStyle),
       formatSummary(
-        { batches: { total: 1, accepted: 0, rejected: 1, unknown: 0, not_sent: 0 }, recipients: { total: 1, accepted: 0, rejected: 1, unknown: 0, not_sent: 0 } } as never,
+        { batches: { total: 1, accepted: 0, rejected: 1, in_doubt: 0, not_sent: 0 }, recipients: { total: 1, accepted: 0, rejected: 1, in_doubt: 0, not_sent: 0 } } as never,
         [{ index: 0, clientIds: ['a'], status: 'rejected', attempts: 1, code: 21005, message: hostile }],
         false,
         plainStyle,

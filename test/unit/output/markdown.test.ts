@@ -58,7 +58,7 @@ describe('the job summary', () => {
       exitCode: 7,
       skipped: false,
       messageIds: ['id-1\n::error title=forged::x', '`<img src=x onerror=alert(1)>`'],
-      summary: { batches: { total: 2, accepted: 1, rejected: 0, unknown: 0, not_sent: 1 }, recipients: { total: 1001, accepted: 1000, rejected: 0, unknown: 0, not_sent: 1 } },
+      summary: { batches: { total: 2, accepted: 1, rejected: 0, in_doubt: 0, not_sent: 1 }, recipients: { total: 1001, accepted: 1000, rejected: 0, in_doubt: 0, not_sent: 1 } },
       error: { message: 'rejected: 21005 message illegal (service: "<img src=x> **pwned** [x](https://evil.example)")' },
       errors: [{ path: 'data["k`<img src=x>"]', rule: 'unknown', message: 'unknown field "<b>x</b>" | split' }],
       report: 'r`e<p>ort.json',

@@ -5,7 +5,7 @@ import { RUN_STATES } from '../../../src/journal/read-run.js';
 import type { RunOverview } from '../../../src/journal/run-state.js';
 import { formatRunTable } from '../../../src/output/runs.js';
 
-const counts = (n: number) => ({ total: n, accepted: Math.floor(n / 2), rejected: 0, unknown: 1, not_sent: n - Math.floor(n / 2) - 1 });
+const counts = (n: number) => ({ total: n, accepted: Math.floor(n / 2), rejected: 0, in_doubt: 1, not_sent: n - Math.floor(n / 2) - 1 });
 
 describe('the runs table', () => {
   it('fits 80 columns with every state, dry runs, big counts and long titles', () => {

@@ -70,9 +70,9 @@ describe('nameProxy', () => {
   const proxy = { display: 'http://proxy:3128', source: 'env HTTPS_PROXY' };
   it('names the proxy when it refused, asked for credentials or answered a gateway error', () => {
     expect(nameProxy({ kind: 'retryable', reason: 'connection refused', errorCode: 'ECONNREFUSED' }, proxy)).toMatchObject({ reason: 'proxy http://proxy:3128 (env HTTPS_PROXY) failed: connection refused' });
-    expect(nameProxy({ kind: 'ambiguous', reason: 'unreadable', httpStatus: 407 }, proxy)).toMatchObject({ kind: 'retryable', permanent: true, reason: expect.stringContaining('proxy http://proxy:3128 (env HTTPS_PROXY) requires authentication (407)') });
-    expect(nameProxy({ kind: 'ambiguous', reason: 'HTTP 502', httpStatus: 502 }, proxy).kind).toBe('ambiguous');
-    expect(nameProxy({ kind: 'ambiguous', reason: 'HTTP 502', httpStatus: 502 }, proxy)).toMatchObject({ reason: expect.stringContaining('through proxy http://proxy:3128') });
+    expect(nameProxy({ kind: 'in_doubt', reason: 'unreadable', httpStatus: 407 }, proxy)).toMatchObject({ kind: 'retryable', permanent: true, reason: expect.stringContaining('proxy http://proxy:3128 (env HTTPS_PROXY) requires authentication (407)') });
+    expect(nameProxy({ kind: 'in_doubt', reason: 'HTTP 502', httpStatus: 502 }, proxy).kind).toBe('in_doubt');
+    expect(nameProxy({ kind: 'in_doubt', reason: 'HTTP 502', httpStatus: 502 }, proxy)).toMatchObject({ reason: expect.stringContaining('through proxy http://proxy:3128') });
   });
   it('leaves the service\'s own answers alone', () => {
     const rejected = { kind: 'rejected' as const, code: 21004, message: 'auth', httpStatus: 200 };

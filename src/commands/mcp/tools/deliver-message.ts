@@ -17,13 +17,13 @@ import { defineTool, type ToolAnswer, type ToolCall } from '../tool.js';
 const args = z.strictObject({
   ...messageFields,
   once: z.optional(z.string().check(z.minLength(1, 'once needs a key: e.g. "release-1.4.0"'))),
-  includeUnknown: z.optional(z.boolean()),
+  includeInDoubt: z.optional(z.boolean()),
   profile: z.optional(z.string()),
 });
 type Args = z.infer<typeof args>;
 
 async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx, scrubber, options }: ToolCall): Promise<ToolAnswer> {
-  const { once, includeUnknown, profile, ...message } = fields;
+  const { once, includeInDoubt, profile, ...message } = fields;
   const sendOptions: SendCommandOptions = {
     ...settingsOptions(options, profile),
     ...(options.verbose ? { verbose: true } : {}),
@@ -33,7 +33,7 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
     argv: ['mcp', name],
     json: true,
     ...(once !== undefined ? { once } : {}),
-    ...(includeUnknown !== undefined ? { includeUnknown } : {}),
+    ...(includeInDoubt !== undefined ? { includeInDoubt } : {}),
   };
   // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
   const { sendRun, deliveryOutcome } = await import('../../send.js');

@@ -11,7 +11,7 @@ const args = z.strictObject({ run: z.string().check(z.minLength(1, 'run needs a 
 export const showRunTool = defineTool({
   name: 'show_run',
   title: 'Show one run',
-  description: "One run's outcome from its journal, as `pushctl runs show` prints it: state, counts, message_ids, and the one command that sends what it left (resend_command; include_unknown_command for recipients in doubt).",
+  description: "One run's outcome from its journal, as `pushctl runs show` prints it: state, counts, message_ids, and the one command that sends what it left (resend_command; include_in_doubt_command for recipients in doubt).",
   args,
   result: runOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
