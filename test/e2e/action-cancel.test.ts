@@ -52,7 +52,7 @@ const lineCount = (file: string) => {
 describe('the action cancelled mid-run', () => {
   it.each([
     ['SIGINT: drains', ['SIGINT'] as const],
-    // GitHub's sequence, the second signal at once: requests in flight are cut and become unknown.
+    // GitHub's sequence, the second signal at once: requests in flight are cut and become in doubt.
     ['SIGINT then SIGTERM: stops now', ['SIGINT', 'SIGTERM'] as const],
   ])('%s; the journal ends, the outputs and the summary are written, and the exit code is the CLI’s', async (_what, signals) => {
     const record = join(work, 'delivered.jsonl');
@@ -106,7 +106,7 @@ describe('the action cancelled mid-run', () => {
     const outputs = parseOutputFile(readFileSync(join(work, 'out'), 'utf8'));
     expect(outputs['exit-code']).toBe(String(end.exit_code));
     expect(Number(outputs.accepted)).toBe(end.summary.recipients.accepted);
-    expect(Number(outputs.in_doubt)).toBe(end.summary.recipients.in_doubt);
+    expect(Number(outputs['in-doubt'])).toBe(end.summary.recipients.in_doubt);
     expect(Number(outputs['not-sent'])).toBe(end.summary.recipients.not_sent);
     expect(outputs['run-id']).not.toBe('');
     expect(readFileSync(join(work, 'summary'), 'utf8')).not.toBe('');

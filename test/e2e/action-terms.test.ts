@@ -97,7 +97,7 @@ describe('the action in its own terms (as the runner runs it)', () => {
     writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
     const run = await runStep(work, { file: 'm.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url });
     expect(run.code, everything(run)).toBe(0);
-    expect(run.outputs).toMatchObject({ accepted: '2', rejected: '0', in_doubt: '0', 'not-sent': '0', audience: '' });
+    expect(run.outputs).toMatchObject({ accepted: '2', rejected: '0', 'in-doubt': '0', 'not-sent': '0', audience: '' });
   });
 
   it('once with another message under the same key: no runner path, the once input named', async () => {

@@ -76,7 +76,7 @@ describe('the pushctl GitHub Action', () => {
     expect(message!.delivered).toBe(true);
     expect(JSON.parse(run.outputs['message-ids']!)).toEqual([message!.message_id]);
     // An --all message has no client IDs to count: the counts stay numbers, the audience is its own output.
-    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: '0', audience: 'all devices', rejected: '0', in_doubt: '0', 'not-sent': '0', report: 'report.json', skipped: 'false', state: 'sent' });
+    expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: '0', audience: 'all devices', rejected: '0', 'in-doubt': '0', 'not-sent': '0', report: 'report.json', skipped: 'false', state: 'sent' });
     expect(run.outputs['run-id']).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}$/);
     expect(run.summary).toContain('## pushctl send: succeeded');
     expect(run.summary).toContain(`\`${message!.message_id}\``);
@@ -110,14 +110,14 @@ describe('the pushctl GitHub Action', () => {
   });
 
   it('a partial failure: exit 7, the summary carries the resend command for what is left', async () => {
-    // The first batch is accepted; the second gets no answer (connection reset), so its fate is unknown.
+    // The first batch is accepted; the second gets no answer (connection reset), so it is in doubt.
     const server = await startScriptedServer((request) => (request.body.includes('"id-0000"') ? ok('msg-first') : { action: 'reset' }));
     try {
       writeFileSync(join(work, 'msg.json'), MESSAGE);
       writeFileSync(join(work, 'ids.txt'), Array.from({ length: 1001 }, (_, i) => `id-${String(i).padStart(4, '0')}`).join('\n'));
       const run = await runAction({ file: 'msg.json', vars: 'version=1\nnotes=n', ...target(), 'base-url': server.url, 'client-ids-file': 'ids.txt', report: 'report.json' });
       expect(run.code, run.stderr).toBe(7);
-      expect(run.outputs).toMatchObject({ 'exit-code': '7', accepted: '1000', in_doubt: '1', 'not-sent': '0', report: 'report.json' });
+      expect(run.outputs).toMatchObject({ 'exit-code': '7', accepted: '1000', 'in-doubt': '1', 'not-sent': '0', report: 'report.json' });
       expect(JSON.parse(run.outputs['message-ids']!)).toEqual(['msg-first']);
       // Nothing is certainly unsent; the one recipient in doubt is stated apart, with the flag that includes it.
       expect(run.summary).toContain('1 recipient in doubt');
@@ -183,7 +183,7 @@ describe('the pushctl GitHub Action', () => {
       expect(resent.filter((id) => first.has(id))).toEqual([]);
       expect(new Set(resent).size).toBe(resent.length);
       // Nothing lost but those in doubt: an ID that reached the service in neither run is one the killed
-      // run's journal marks unknown (its request had started when the kill came), left out without
+      // run's journal marks in doubt (its request had started when the kill came), left out without
       // --include-in-doubt; and every ID the journal says was not sent went out in the re-run.
       const journals = join(work, 'journals');
       // The killed run is the journal that resends nothing (the re-run's names it as its parent).
