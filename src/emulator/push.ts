@@ -72,7 +72,7 @@ function push(request: EmulatorRequest, rawAppId: string, state: EmulatorState, 
   }
 
   if ('error' in parsed) return serviceError(S.messageIllegal, parsed.error);
-  const result = validateMessage(parsed.json);
+  const result = validateMessage(parsed.json, { asReceived: true });
   record.errors = result.errors;
   record.warnings = result.warnings;
   if (result.errors.length > 0 || !result.body) return serviceError(S.messageIllegal, reasons(result.errors), { errors: result.errors });

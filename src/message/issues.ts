@@ -51,16 +51,22 @@ export function toMessageIssues(all: readonly RawIssue[]): MessageIssue[] {
       case 'unrecognized_keys':
         return (issue.keys ?? []).map((key) => unknownField(path, key, formatPath([...issue.path, key])));
       case 'invalid_type': {
-        if (path.startsWith('data') && issue.expected === 'string') {
+        // A number or boolean where a string belongs reaches the rules only as the emulator judges a body
+        // (pushctl converts its own): the service takes the string.
+        const unquoted = issue.expected === 'string' && (typeof issue.input === 'number' || typeof issue.input === 'boolean');
+        if (path.startsWith('data') && issue.expected === 'string' && !unquoted) {
           return [{ path, rule: 'data-value', message: `must be a string, number or boolean, not ${describeType(issue.input)}`, fix: 'data values are flat strings; encode nested content as JSON text' }];
         }
         const expected = issue.expected === 'int' || path === 'time_to_live' ? 'a whole number' : issue.expected === 'object' || issue.expected === 'array' ? `an ${issue.expected}` : `a ${issue.expected}`;
         const quoted = typeof issue.input === 'string' && /^-?\d+$/.test(issue.input) && (issue.expected === 'int' || issue.expected === 'number');
-        return [{ path, rule: 'type', message: `must be ${expected}, not ${describeType(issue.input)}`, ...(quoted ? { fix: `write ${issue.input} without quotes` } : {}) }];
+        const fix = quoted ? `write ${issue.input} without quotes` : unquoted ? `write "${String(issue.input)}" in quotes` : undefined;
+        return [{ path, rule: path.startsWith('data') ? 'data-value' : 'type', message: `must be ${expected}, not ${describeType(issue.input)}`, ...(fix ? { fix } : {}) }];
       }
       case 'invalid_value': {
         const quotedNumber = typeof issue.input === 'string' && (issue.values ?? []).includes(Number(issue.input));
-        return [{ path, rule: 'value', message: `${issue.message}, not ${describeType(issue.input)}`, ...(quotedNumber ? { fix: `write ${issue.input} without quotes` } : {}) }];
+        const unquotedString = typeof issue.input === 'number' && (issue.values ?? []).includes(String(issue.input));
+        const fix = quotedNumber ? `write ${String(issue.input)} without quotes` : unquotedString ? `write "${String(issue.input)}" in quotes` : undefined;
+        return [{ path, rule: 'value', message: `${issue.message}, not ${describeType(issue.input)}`, ...(fix ? { fix } : {}) }];
       }
       case 'too_big':
       case 'too_small': {

@@ -15,6 +15,7 @@ import {
   conditionSchema,
   countryCode,
   dataSchema,
+  deviceName,
   languageCode,
   nonEmptyString,
   clientId,
@@ -49,7 +50,8 @@ const DESCRIPTIONS: Record<string, string> = {
 
 /** Translations of the named checks of schema.ts, by the zod schema they are attached to. */
 function translateChecks(zodSchema: unknown, json: JsonSchema): void {
-  if (zodSchema === nonEmptyString || zodSchema === clientId) json.minLength = 1;
+  // Any case and spaces in a device name: normalisation writes it as the service matches it.
+  if (zodSchema === nonEmptyString || zodSchema === clientId || zodSchema === deviceName) json.minLength = 1;
   if (zodSchema === countryCode) {
     // The enum gives editors completion; the pattern accepts any case, which normalisation upper-cases.
     json.anyOf = [{ enum: countries }, { pattern: `^\\s*(?:${countries.map(anyCase).join('|')})\\s*$` }];

@@ -43,7 +43,7 @@ export const clientId = z.string().check(
 export const countryCode = z.string().check(
   rule<string>('country', (code) => {
     if (COUNTRY_CODES.has(code)) return undefined;
-    const alias = COUNTRY_ALIASES[code];
+    const alias = COUNTRY_ALIASES[code] ?? (COUNTRY_CODES.has(code.toUpperCase()) ? code.toUpperCase() : undefined);
     return {
       message: `${JSON.stringify(code)} is not an ISO 3166-1 alpha-2 country code`,
       fix: alias ? `use ${alias}` : 'use a two-letter code such as US, GB, IN or CN',
@@ -95,16 +95,30 @@ const httpUrl = (s: string): boolean => {
   }
 };
 
+/**
+ * `brand` and `model`: the interface document has the sender write them upper case without spaces (pushctl
+ * converts its own messages in normalize.ts), so the service matches them as written.
+ */
+export const deviceName = z.string().check(
+  rule<string>('non-empty', (s) => (s.length === 0 ? { message: 'must not be empty' } : undefined)),
+  rule<string>('device-name', (s) => {
+    const written = s.toUpperCase().replace(/\s+/g, '');
+    if (written === s) return undefined;
+    return { message: `${JSON.stringify(s)} is not upper case without spaces, as the service matches it`, ...(written ? { fix: `use ${JSON.stringify(written)}` } : {}) };
+  }),
+);
+
 // Schemas are immutable, so fields with the same rule share one instance: every construction costs
 // start-up time, and `pushctl validate` builds all of them on each run.
 const optionalNames = z.optional(z.array(nonEmptyString));
+const optionalDeviceNames = z.optional(z.array(deviceName));
 const optionalText = z.optional(z.string());
 
 export const targetingSchema = z.strictObject({
   country: z.optional(z.array(countryCode)),
   language: z.optional(z.array(languageCode)),
-  brand: optionalNames,
-  model: optionalNames,
+  brand: optionalDeviceNames,
+  model: optionalDeviceNames,
   os_version: z.optional(z.array(osVersion)),
   app_version: optionalNames,
 });

@@ -59,4 +59,10 @@ export interface ValidationResult {
 export interface ValidateOptions {
   /** Turn every warning into an error. */
   strict?: boolean;
+  /**
+   * Judge the body as the service receives it, converting nothing: the interface document leaves the
+   * conversions (string data values, upper-case brands, ...) to the sender, so the emulator refuses a body
+   * that needs one, as the service does (docs/behaviour.md#emulator).
+   */
+  asReceived?: boolean;
 }

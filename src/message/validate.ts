@@ -14,7 +14,7 @@ export function validateMessage(input: unknown, options: ValidateOptions = {}): 
     const what = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input;
     return { errors: [{ path: '', rule: 'type', message: `the message must be a JSON object, not ${what}`, fix: 'start the file with { "type": 1, ... }' }], warnings: [], notes: [] };
   }
-  const { value: normalized, notes } = normalizeMessage(input);
+  const { value: normalized, notes } = options.asReceived ? { value: input, notes: [] } : normalizeMessage(input);
   const { value, stand } = hideProtoKey(normalized);
   const parsed = pushMessageSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {

@@ -16,19 +16,19 @@ describe('help (built binary)', () => {
   });
 
   for (const name of COMMANDS) {
-    it(`${name} --help shows its options and examples`, async () => {
-      const r = await runCli([name, '--help']);
+    it(`${name} --help shows what it does, its options and examples, as \`help ${name}\` does`, async () => {
+      const [r, viaHelp] = await Promise.all([runCli([name, '--help']), runCli(['help', name])]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: pushctl ${name}`);
+      // A sentence of its own under the usage line, then its options.
+      expect(r.stdout).toMatch(new RegExp(`^Usage: pushctl ${name}.*\\n\\n[a-z].{10,}`));
+      expect(r.stdout).toContain('Options:');
       expect(r.stdout).toContain('Examples:');
       expect(r.stdout).toMatch(new RegExp(`^  \\$ pushctl ${name}\\b`, 'm'));
+      expect(viaHelp.code).toBe(0);
+      expect(viaHelp.stdout).toBe(r.stdout);
     });
   }
-
-  it('`help <command>` shows the same as `<command> --help`', async () => {
-    const [a, b] = await Promise.all([runCli(['help', 'send']), runCli(['send', '--help'])]);
-    expect(a.stdout).toBe(b.stdout);
-  });
 
   it('with no command prints the help on stderr and exits 2', async () => {
     const r = await runCli([]);

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createEmulator, syntheticFleet, type Emulator } from '../../src/emulator/index.js';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+import { serveCli } from '../helpers/serve-cli.js';
 import { shellWords } from '../helpers/shell-words.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -127,20 +128,37 @@ describe('README examples', () => {
     }
     if (line.startsWith('export ')) {
       it(`sets: ${line}`, async () => {
-        // This line's own variables, alone in the environment: pushctl must read each one from it, with the
-        // value the line gives (the emulator's real address for the README's).
-        const set = Object.fromEntries(shellWords(line).slice(1).map((word) => [word.slice(0, word.indexOf('=')), here(word.slice(word.indexOf('=') + 1))]));
+        // What this line sets must be what its own README block starts: the address, app ID and secret of
+        // the block's `pushctl serve`, whose defaults come from its --help, not from the README. That serve
+        // is started as the block writes it, and `pushctl check`, with only this line's variables, proves
+        // the address and the credentials with a dry run against it: a wrong port, app ID or secret fails.
+        const block = blocks('sh').find((b) => b.split('\n').some((l) => l.trim() === line))!;
+        const serveLine = block.split('\n').map((l) => l.trim()).find((l) => l.startsWith('pushctl serve'));
+        expect(serveLine, 'the block that exports the variables starts the emulator they point at').toBeDefined();
+        const help = (await runCli(['serve', '--help'])).stdout;
+        const host = /--host <host>.*\(default: "([^"]+)"\)/.exec(help)?.[1];
+        const port = /--port <port>.*\(default: (\d+)\)/.exec(help)?.[1];
+        expect(host && port, 'pushctl serve --help states its default host and port').toBeTruthy();
+        // Started as the block writes it, but on a free port: the address it would listen on (its own --host
+        // and --port, or the defaults) stands for it in the line.
+        const words = shellWords(serveLine!).slice(2);
+        const given = (flag: string) => words[words.indexOf(flag) + 1];
+        const address = `${words.includes('--host') ? given('--host') : host}:${words.includes('--port') ? given('--port') : port}`;
+        const served = await serveCli(words.filter((word, i) => word !== '--port' && words[i - 1] !== '--port'));
+        onTestFinished(() => served.stop());
+        const atServed = (value: string) => value.replaceAll(address, new URL(served.url).host);
+        const set = Object.fromEntries(shellWords(line).slice(1).map((word) => [word.slice(0, word.indexOf('=')), atServed(word.slice(word.indexOf('=') + 1))]));
         expect(Object.keys(set).length).toBeGreaterThan(0);
-        for (const [name, value] of Object.entries(set)) expect(exported[name], `${name} from this line`).toBe(value);
-        const shown = await runCli(['config', '--json'], { env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), ...set }), cwd: dir });
-        expect(shown.code, shown.stderr).toBe(0);
-        const settings = JSON.parse(shown.stdout) as Record<string, { value?: unknown; set?: boolean; source: string }>;
+        const checked = await runCli(['check', '--json'], { env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), ...set }), cwd: dir });
+        expect(checked.code, checked.stderr).toBe(0);
+        const shown = JSON.parse(checked.stdout) as { settings: Record<string, { value?: unknown; set?: boolean; source: string }>; answer: { code: number } };
+        expect(shown.answer.code).toBe(200);
         for (const [name, value] of Object.entries(set)) {
           const key = SETTING_OF_VARIABLE[name];
           expect(key, `${name} is not a variable pushctl reads`).toBeDefined();
-          expect(settings[key!]!.source).toBe(`env ${name}`);
-          if (key === 'app_secret') expect(settings[key]!.set).toBe(true);
-          else expect(settings[key!]!.value).toBe(value);
+          expect(shown.settings[key!]!.source).toBe(`env ${name}`);
+          if (key === 'app_secret') expect(shown.settings[key]!.set).toBe(true);
+          else expect(shown.settings[key!]!.value).toBe(value);
         }
       });
       continue;

@@ -40,7 +40,7 @@ function setup(overrides: { rate?: number; maxClientIds?: number } = {}) {
 }
 
 describe('dispatch: the push endpoint', () => {
-  it('accepts a valid message and stores the normalised body', () => {
+  it('accepts a valid message and stores the body as received: converting is the sender\'s job', () => {
     const { call, state } = setup();
     const answer = call({ body: { ...VALID, condition: { type: 2, client_ids: [' a', 'a', 'b'] } } });
     expect(answer).toMatchObject({ httpStatus: 200, json: { status: 200, message: 'OK', result: { message_id: 'id-1' } } });
@@ -51,7 +51,7 @@ describe('dispatch: the push endpoint', () => {
         received_at: '2023-11-14T22:13:20.000Z',
         dry_run: false,
         delivered: true,
-        body: expect.objectContaining({ condition: { type: 2, client_ids: ['a', 'b'] } }),
+        body: expect.objectContaining({ condition: { type: 2, client_ids: [' a', 'a', 'b'] } }),
       }),
     ]);
   });
@@ -145,11 +145,12 @@ describe('dispatch: the push endpoint', () => {
     expect(json.errors.map((e) => e.path)).toEqual(['type', 'notification.titel']);
   });
 
-  it('answers 21006 above the client-ID limit, counted after duplicates are removed', () => {
+  it('answers 21006 above the client-ID limit, counted as sent (pushctl removes duplicates before sending)', () => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`);
     const { status } = setup({ maxClientIds: 3 });
     expect(status({ body: { ...VALID, condition: { type: 2, client_ids: ids(4) } } })).toBe(21006);
-    expect(status({ body: { ...VALID, condition: { type: 2, client_ids: [...ids(3), 'c0'] } } })).toBe(200);
+    expect(status({ body: { ...VALID, condition: { type: 2, client_ids: ids(3) } } })).toBe(200);
+    expect(status({ body: { ...VALID, condition: { type: 2, client_ids: [...ids(3), 'c0'] } } })).toBe(21006);
     expect(setup({ maxClientIds: 0 }).status({ body: { ...VALID, condition: { type: 2, client_ids: ids(5000) } } })).toBe(200);
   });
 
