@@ -205,9 +205,12 @@ async function claimRun(options: SendCommandOptions, body: PushMessage, clientId
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);
   if (!left.any) {
-    // Done: 0 when every recipient has it; otherwise the earlier run's verdict stands (rejected, or in doubt).
-    const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (earlier.end?.exit_code ?? ExitCode.partial);
-    return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: earlier, key: once.key, left } } };
+    // Done: 0 when every recipient has it; otherwise the verdict of the family's last run that ended stands
+    // (rejected, or in doubt) — not that of the run found, which may be the first of the family: a waiter can
+    // find it before the resume that finished it existed.
+    const last = [...family].reverse().find((member) => member.end !== undefined) ?? earlier;
+    const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (last.end?.exit_code ?? ExitCode.partial);
+    return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: last, key: once.key, left } } };
   }
   // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.
   const resume = {

@@ -149,6 +149,40 @@ describe('send --once <key>', () => {
     expect(json(dry)).toMatchObject({ skipped: false, dry_run: true });
   });
 
+  it("a key whose run a resume finished answers with the resume's verdict, whichever of the two it finds first", async () => {
+    writeFileSync(join(work, 'ids.txt'), ids.slice(0, 1500).join('\n'));
+    // First: batch 0 accepted, batch 1 a reset (in doubt), batch 2 a 503 (not sent); afterwards every answer ok.
+    let faults = true;
+    const server = await startScriptedServer((r) => (faults && r.body.includes('"r-1000"') ? { status: 503, body: '' } : faults && r.body.includes('"r-0500"') ? { action: 'reset' } : ok('m-0')));
+    const send = () => cli(['send', '--title', 'Resumed', '--client-ids-file', 'ids.txt', '--base-url', server.url, '--app-id', 'app', '--once', 'k', '--max-attempts', '1', '--concurrency', '1', '--batch-size', '500', '--json']);
+    try {
+      const firstRun = await send();
+      expect(firstRun.code, firstRun.stderr).toBe(7);
+      // The first run then reads as killed: its closing record gone (its pid has exited).
+      const firstId = json(firstRun).run_id as string;
+      const firstPath = join(journals, `${firstId}.jsonl`);
+      writeFileSync(firstPath, readFileSync(firstPath, 'utf8').trim().split('\n').slice(0, -1).join('\n') + '\n');
+      // The resume sends batch 2 and ends well: only the in-doubt batch is left, which --once never resends.
+      faults = false;
+      const resumed = await send();
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(idsOf(server, 3)).toEqual(ids.slice(1000, 1500));
+      // Whichever of the family a later look finds first (a waiter can find the first run before its resume
+      // exists), the answer is the family's: the resume's verdict, naming the resume.
+      const resumeId = json(resumed).run_id as string;
+      const older = `${firstId.slice(0, 9)}000000-0000`;
+      const text = readFileSync(join(journals, `${resumeId}.jsonl`), 'utf8').replaceAll(resumeId, older);
+      rmSync(join(journals, `${resumeId}.jsonl`));
+      writeFileSync(join(journals, `${older}.jsonl`), text, { mode: 0o600 });
+      const again = await send();
+      expect(again.code, again.stderr).toBe(0);
+      expect(json(again)).toMatchObject({ skipped: true, run_id: older, in_doubt: 500 });
+      expect(server.requests).toHaveLength(4);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('finds its run among hundreds of journals', async () => {
     const target = await send('Needle', 'needle');
     expect(target.code).toBe(0);
