@@ -87,7 +87,9 @@ export function formatTargetsTable(outcome: TargetsOutcome, style: Style): strin
   const lines = rows.map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}`);
   const ok = outcome.targets.filter((t) => t.exitCode === ExitCode.ok).length;
   const verb = outcome.dryRun ? 'checked' : 'sent';
-  const head = ok === outcome.targets.length ? style.ok(`✓ ${outcome.targets.length} targets ${verb}`) : style.error(`✗ ${ok} of ${outcome.targets.length} targets ${verb} in full`);
+  const skipped = outcome.targets.filter((t) => t.state === 'skipped').length;
+  const done = skipped === outcome.targets.length ? 'already done: --once found every target\'s run; nothing was sent now' : `${outcome.targets.length} targets ${verb}${skipped > 0 ? ` (${skipped} already done)` : ''}`;
+  const head = ok === outcome.targets.length ? style.ok(`✓ ${done}`) : style.error(`✗ ${ok} of ${outcome.targets.length} targets ${verb} in full`);
   const family = outcome.family !== undefined ? ` (run ${escapeControl(outcome.family)})` : '';
   const errors = outcome.targets.flatMap((t) => (t.error ? [`  ${escapeControl(t.profile)}: ${escapeControl(t.error.message)}${t.error.hint ? ` (${escapeControl(t.error.hint)})` : ''}\n`] : []));
   return `${head}${family}\n${lines.join('\n')}\n${errors.join('')}`;
