@@ -62,13 +62,10 @@ export async function resendTargets(options: TargetsResendOptions, family: strin
   try {
     // Own every target's own family of resends (in lock-name order, the same in every process), then read.
     const locks = paths.map(({ path }) => ({ path, lock: familyLockName(familyRoot(dirs, readRun(path, locksDir(ctx.env), false))) })).sort((a, b) => (a.lock < b.lock ? -1 : 1));
-    const runIds = new Set<string>();
     const leases = new Map<string, { runId: string; lease: Lease }>();
     for (const { path, lock } of locks) {
       if (options.dryRun) continue;
-      let runId = freshRunId(ctx.env);
-      while (runIds.has(runId)) runId = freshRunId(ctx.env);
-      runIds.add(runId);
+      const runId = freshRunId(ctx.env);
       const lease = await own(lock, runId, { what: `run ${escapeControl(family)}`, wait: options.wait !== false }, ctx);
       held.push(lease);
       leases.set(path, { runId, lease });

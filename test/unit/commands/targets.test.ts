@@ -1,6 +1,7 @@
 // The pure rules of a run of several targets (docs/behaviour.md#targets): which profiles, the exit status,
 // how the runs list folds a family, and the one resend command.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { freshRunId } from '../../../src/commands/shared/own-run.js';
 import { CliError } from '../../../src/errors.js';
 import { familyAdvice, familyFlags } from '../../../src/commands/shared/target-advice.js';
 import { joinProfiles, profileSecretEnv, targetEnv, targetProfiles } from '../../../src/commands/shared/target-list.js';
@@ -115,5 +116,21 @@ describe('rate limiters', () => {
     const limiters = limitersFor([target('a', 'https://x.example'), target('b', 'https://y.example'), target('c', 'https://x.example')], 50);
     expect([...limiters.keys()]).toEqual(['https://x.example', 'https://y.example']);
     expect(limiters.get('https://x.example')).not.toBe(limiters.get('https://y.example'));
+  });
+});
+
+describe('freshRunId', () => {
+  it('never hands out the same id twice in one process, though no journal has it yet (two targets in one second)', () => {
+    const draws = [0.5, 0.5, 0.75];
+    const random = vi.spyOn(Math, 'random').mockImplementation(() => draws.shift() ?? 0.25);
+    try {
+      const env = { PUSHCTL_JOURNAL_DIR: '/nonexistent/pushctl-runs' };
+      const first = freshRunId(env);
+      const second = freshRunId(env);
+      expect(second).not.toBe(first);
+      expect(first.slice(-4)).toBe('8000');
+    } finally {
+      random.mockRestore();
+    }
   });
 });
