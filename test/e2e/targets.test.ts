@@ -112,15 +112,32 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     const shown = await runCli(['runs', 'show', String(doc.targets[1]!.run_id)], { env: t.env, cwd: dir });
     expect(shown.stdout).toContain(`run ${String(doc.run_id)} (sent, 2 targets: global, india)`);
     expect(shown.stdout).toMatch(/target global: run .*\n[\s\S]*target india: run /);
+    const shownJson = await runCli(['runs', 'show', String(doc.run_id), '--json'], { env: t.env, cwd: dir });
+    expect((JSON.parse(shownJson.stdout) as { run: { target_runs: { profile: string }[] } }).run.target_runs.map((r) => r.profile)).toEqual(['global', 'india']);
   }, 60_000);
 
-  it('PUSHCTL_PROFILE=global,india chooses the same targets as the flag', async () => {
+  it('PUSHCTL_PROFILE=global,india chooses the same targets as the flag; people read a row per target', async () => {
     const t = trial('env', 3);
-    const result = await runCli([...t.send, '--json'], { env: { ...t.env, PUSHCTL_PROFILE: 'global,india' }, cwd: dir });
+    const result = await runCli(t.send, { env: { ...t.env, PUSHCTL_PROFILE: 'global,india' }, cwd: dir });
     expect(result.code, result.stderr).toBe(0);
-    expect(json(result).targets.map((target) => target.profile)).toEqual(['global', 'india']);
+    expect(result.stderr).toMatch(/^✓ 2 targets sent \(run \d{8}-\d{6}-[0-9a-f]{4}\)$/m);
+    expect(result.stderr).toMatch(new RegExp(`^  global +${REGIONS.global.app} +${served.get('global')!.url} +\\S+ +sent +3/3 +-$`, 'm'));
+    expect(result.stderr).toMatch(new RegExp(`^  india +${REGIONS.india.app} +${served.get('india')!.url} +\\S+ +sent +3/3 +-$`, 'm'));
+    // The message_ids on stdout, one a line: one request to each target.
+    expect(result.stdout.trim().split('\n')).toHaveLength(2);
     expectEachOnce('global', t.ids);
     expectEachOnce('india', t.ids);
+  }, 30_000);
+
+  it('dry-run --profile global,india: each service checks the message, nothing is delivered', async () => {
+    const t = trial('dry', 3);
+    const result = await runCli(['dry-run', ...t.send.slice(1), '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ dry_run: true, targets: [{ profile: 'global', state: 'sent' }, { profile: 'india', state: 'sent' }] });
+    // Each service answered the request it checked with a message_id.
+    expect(json(result).targets.map((target) => (target.message_ids as string[]).length)).toEqual([1, 1]);
+    expect(deliveries('global', t.ids)).toEqual([0, 0, 0]);
+    expect(deliveries('india', t.ids)).toEqual([0, 0, 0]);
   }, 30_000);
 
   it('SIGKILL mid-run, then resend <family>: every target gets every ID exactly once, but those in doubt', async () => {
