@@ -35,13 +35,13 @@ afterAll(async () => {
 });
 
 /** A trial's own IDs, journal directory and config file; `profiles` changes what a profile holds. */
-function trial(name: string, count: number, profiles: Partial<Record<Region, object>> = {}) {
+function trial(name: string, count: number, profiles: Partial<Record<Region, object>> = {}, top: object = {}) {
   const ids = Array.from({ length: count }, (_, i) => `${name}-${i}`);
   const file = join(dir, `${name}.txt`);
   writeFileSync(file, `${ids.join('\n')}\n`);
   const config = join(dir, `${name}.pushctl.json`);
   const profile = (region: Region) => ({ appId: REGIONS[region].app, appSecret: REGIONS[region].secret, baseUrl: served.get(region)!.url, ...profiles[region] });
-  writeFileSync(config, JSON.stringify({ profiles: { global: profile('global'), india: profile('india') } }), { mode: 0o600 });
+  writeFileSync(config, JSON.stringify({ ...top, profiles: { global: profile('global'), india: profile('india') } }), { mode: 0o600 });
   const journals = join(dir, `${name}-runs`);
   const env = cleanEnv({ HOME: dir, PUSHCTL_JOURNAL_DIR: journals });
   const send = ['send', '-c', config, '--title', 'Release 2.0', '--desc', 'Out now', '--client-ids-file', file];
@@ -127,6 +127,14 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(result.stdout.trim().split('\n')).toHaveLength(2);
     expectEachOnce('global', t.ids);
     expectEachOnce('india', t.ids);
+  }, 30_000);
+
+  it('--to names an audience of the config file\'s top level, the same for every target', async () => {
+    const t = trial('audience', 0, {}, { audiences: { phones: { client_ids: ['phone-1', 'phone-2'] } } });
+    const result = await runCli(['send', '-c', t.config, '--title', 'Hi', '--desc', 'There', '--to', 'phones', '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expectEachOnce('global', ['phone-1', 'phone-2']);
+    expectEachOnce('india', ['phone-1', 'phone-2']);
   }, 30_000);
 
   it('dry-run --profile global,india: each service checks the message, nothing is delivered', async () => {
