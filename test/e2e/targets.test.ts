@@ -82,6 +82,23 @@ function expectEachOnce(region: Region, ids: readonly string[], inDoubt: Readonl
   expect(missing, `${region}: IDs not delivered exactly once`).toEqual([]);
 }
 
+/** Starts a send of both targets at a low rate and SIGKILLs it once each emulator has delivered some of it. */
+async function killMidRun(t: ReturnType<typeof trial>, key: string): Promise<void> {
+  let child!: ChildProcess;
+  const done = runCli([...t.send, '--profile', 'global,india', '--once', key, '--rate', '8', '--batch-size', '100'], { env: t.env, cwd: dir, onSpawn: (c) => (child = c) });
+  await new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      if ((['global', 'india'] as const).every((region) => deliveries(region, t.ids).filter((n) => n > 0).length >= 2000)) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 20);
+  });
+  child.kill('SIGKILL');
+  await done;
+  for (const region of ['global', 'india'] as const) expect(deliveries(region, t.ids).filter((n) => n === 0).length, `${region} had recipients left`).toBeGreaterThan(0);
+}
+
 const json = (result: CliResult) => JSON.parse(result.stdout) as Record<string, unknown> & { targets: Record<string, unknown>[] };
 
 describe('send --profile global,india (two emulators, the built binary)', () => {
@@ -150,20 +167,7 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
 
   it('SIGKILL mid-run, then resend <family>: every target gets every ID exactly once, but those in doubt', async () => {
     const t = trial('kill', 6000);
-    let child!: ChildProcess;
-    const done = runCli([...t.send, '--profile', 'global,india', '--once', 'release-kill', '--rate', '8', '--batch-size', '100'], { env: t.env, cwd: dir, onSpawn: (c) => (child = c) });
-    // Killed once both emulators have delivered some batches: each target is half-way.
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if ((['global', 'india'] as const).every((region) => deliveries(region, t.ids).filter((n) => n > 0).length >= 2000)) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 20);
-    });
-    child.kill('SIGKILL');
-    await done;
-    for (const region of ['global', 'india'] as const) expect(deliveries(region, t.ids).filter((n) => n === 0).length, `${region} had recipients left`).toBeGreaterThan(0);
+    await killMidRun(t, 'release-kill');
 
     const listed = await runCli(['runs', '--json'], { env: t.env, cwd: dir });
     const family = (JSON.parse(listed.stdout) as { runs: { run_id: string; state: string; target_runs?: unknown[] }[] }).runs[0]!;
@@ -183,6 +187,20 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     // The key now finds every target done: nothing more to either.
     const again = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-kill', '--json'], { env: t.env, cwd: dir });
     expect(json(again).targets.map((target) => target.state)).toEqual(['skipped', 'skipped']);
+    expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
+    expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+  }, 120_000);
+
+  it('SIGKILL mid-run, then the same command again (--once): it resumes every target\'s remainder, exactly once but those in doubt', async () => {
+    const t = trial('rerun', 6000);
+    await killMidRun(t, 'release-rerun');
+    const again = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-rerun', '--json'], { env: t.env, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).targets.map((target) => [target.profile, target.state, target.resumed_from !== undefined])).toEqual([
+      ['global', 'sent', true],
+      ['india', 'sent', true],
+    ]);
+    const doubt = inDoubtByApp(t.journals);
     expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
     expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
   }, 120_000);
