@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { usageError } from './errors.js';
 import { regionNames } from './settings/regions.js';
+import { joinProfiles } from './commands/shared/target-list.js';
 
 export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 export const integer = (flag: string) => (value: string): number => {
@@ -87,7 +88,11 @@ export function addOutputOptions(cmd: Command, sends: boolean): Command {
     .option('-q, --quiet', sends ? 'print only the message_id(s)' : 'print nothing; the exit code says valid (0) or not (3)');
 }
 
-export function addSettingsOptions(cmd: Command): Command {
+/** `targets`: send and dry-run, where `--profile a,b` (or the flag repeated) sends to each (docs/behaviour.md#targets). */
+export function addSettingsOptions(cmd: Command, targets = false): Command {
+  const profile = targets
+    ? new Option('--profile <names>', 'a profile of the config file; a,b (or the flag repeated) sends to each (env PUSHCTL_PROFILE)').argParser(joinProfiles)
+    : new Option('--profile <name>', 'a profile of the config file (env PUSHCTL_PROFILE)');
   return cmd
     .optionsGroup('Settings:')
     .option('--app-id <id>', 'application ID (env PUSHCTL_APP_ID)')
@@ -95,7 +100,7 @@ export function addSettingsOptions(cmd: Command): Command {
     .option('--app-secret-stdin', 'read the app secret from stdin')
     .addOption(regionOption('service region (env PUSHCTL_REGION)'))
     .option('--base-url <url>', 'service URL, e.g. the emulator\'s (env PUSHCTL_BASE_URL)')
-    .option('--profile <name>', 'a profile of the config file (env PUSHCTL_PROFILE)')
+    .addOption(profile)
     .option('-c, --config <path>', 'config file (env PUSHCTL_CONFIG)')
     .option('--insecure', 'allow plain http:// to a non-loopback host')
     .option('--proxy <url>', 'send through this http(s) proxy (env HTTPS_PROXY, HTTP_PROXY; NO_PROXY exempts hosts)')

@@ -46,7 +46,7 @@ const COMMANDS: CommandSpec[] = [
       name,
       description: name === 'dry-run' ? 'have the service check a message without delivering it ("dry_run": true)' : 'validate and send a message; prints the message_id',
       define: (cmd, { runs, argv }) =>
-        addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true)))
+        addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true), true))
           .addHelpText(
             'after',
             examples([

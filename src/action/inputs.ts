@@ -1,6 +1,7 @@
 // The action's inputs, as the runner passes them (INPUT_<NAME> environment variables), turned into the
 // options of the command the chosen mode runs. Pure: the environment comes in as an argument.
 import { usageError } from '../errors.js';
+import { profileSecretEnv } from '../commands/shared/target-list.js';
 
 /** What the action does: deliver, have the service check without delivering, prove credentials, or check locally. */
 export type ActionMode = 'send' | 'dry-run' | 'check' | 'validate';
@@ -17,6 +18,8 @@ export interface ActionRequest {
   clientIdsFile?: string;
   /** A named audience of the config file (docs/behaviour.md#audiences). */
   to?: string;
+  /** Several targets (docs/behaviour.md#targets): profile names joined with commas, as --profile a,b. */
+  profiles?: string;
   report?: string;
   rate?: number;
   strict: boolean;
@@ -67,6 +70,7 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
     rate = Number(input('rate'));
     if (!Number.isInteger(rate) || rate < 0) throw inputError(`input rate is ${JSON.stringify(input('rate'))}`, 'set rate: to a whole number of requests per second, e.g. 50 (0 = no limit)');
   }
+  const profiles = profilesInput(input('profiles'), mode, input('app-secret') !== '');
   if (input('once') !== '' && mode !== 'send' && mode !== 'dry-run') throw inputError(`input once applies to mode send or dry-run, not ${mode}`, 'drop once:, or set mode: send');
   return {
     mode,
@@ -81,9 +85,27 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
     ...optional('once'),
     ...optional('journal-dir'),
     ...(rate !== undefined ? { rate } : {}),
+    ...(profiles !== undefined ? { profiles } : {}),
     strict: booleanInput(env, 'strict'),
     secret: input('app-secret'),
   };
+}
+
+/**
+ * The profiles input: names separated by commas or lines. Only send and dry-run go to several targets, and
+ * never with the app-secret input, which would send one secret to every target's destination.
+ */
+function profilesInput(value: string, mode: ActionMode, secret: boolean): string | undefined {
+  const names = value.split(/[\s,]+/).filter((name) => name !== '');
+  if (names.length === 0) return undefined;
+  if (mode !== 'send' && mode !== 'dry-run') throw inputError(`input profiles applies to mode send or dry-run, not ${mode}`, 'drop profiles:, or set mode: send');
+  if (secret && names.length > 1) {
+    throw inputError(
+      `inputs app-secret and profiles: ${names.join(', ')} disagree: one secret would go to every target's destination`,
+      `drop app-secret: and give each profile its own secret in the step's env (${names.map(profileSecretEnv).join(', ')})`,
+    );
+  }
+  return names.join(',');
 }
 
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -20,6 +20,7 @@ import { actionRequest, getInput, type ActionRequest } from './inputs.js';
 import { actionOutputs, jobSummary, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
+import { printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
 import { openReportFile, writeReport } from '../commands/shared/report-file.js';
 import { familyOf } from '../commands/shared/resume.js';
 import { locksDir } from '../commands/shared/own-run.js';
@@ -122,7 +123,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
   const fromEvent = request.mode === 'check' ? { vars: [] } : await eventPlaceholders(ctx);
   const vars = [...fromEvent.vars, ...request.vars];
   const message = { file: request.file, ...(vars.length > 0 ? { var: vars } : {}), ...(fromEvent.placeholderScopes ? { placeholderScopes: fromEvent.placeholderScopes } : {}), ...(request.clientIdsFile ? { clientIdsFile: request.clientIdsFile } : {}), ...(request.to ? { to: request.to } : {}), strict: request.strict };
-  const settings = { ...(request.appId ? { appId: request.appId } : {}), ...(request.region ? { region: request.region } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}) };
+  const settings = { ...(request.appId ? { appId: request.appId } : {}), ...(request.region ? { region: request.region } : {}), ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}), ...(request.profiles ? { profile: request.profiles } : {}) };
   const base = { mode: request.mode, skipped: false, messageIds: [] as string[] };
 
   if (request.mode === 'validate') {
@@ -174,6 +175,9 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         once: outcome.skipped.key,
       };
     }
+    case 'targets':
+      printTargets({ ...outcome.targets, advice: undefined }, {}, ctx, plainStyle);
+      return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
     case 'delivered': {
       const { delivery } = outcome;
       const rendered = deliveryOutcome(outcome);
@@ -198,6 +202,27 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       };
     }
   }
+}
+
+/** A run of several targets, as the step's outputs and summary say it: a row per target, the counts added up. */
+function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
+  const skipped = outcome.targets.every((t) => t.state === 'skipped');
+  const failed = outcome.targets.filter((t) => t.exitCode !== 0);
+  const doc = targetsDocument(outcome) as { error?: { message: string; hint?: string } };
+  return {
+    exitCode: outcome.exitCode,
+    skipped,
+    state: skipped ? 'skipped' : outcome.exitCode === 0 ? 'sent' : failed.length < outcome.targets.length ? 'partly sent' : stateWords(failed[0]!.state),
+    messageIds: outcome.targets.flatMap((t) => t.messageIds),
+    summary: sumSummaries(outcome.targets.map((t) => t.summary)),
+    ...(outcome.family !== undefined ? { runId: outcome.family } : skipped && outcome.targets[0]?.runId !== undefined ? { runId: outcome.targets[0].runId } : {}),
+    ...(outcome.advice ? { advice: outcome.advice } : {}),
+    ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
+    targets: outcome.targets.map((t) => {
+      const counts = t.audience ? t.summary.batches : t.summary.recipients;
+      return { profile: t.profile, appId: t.appId, baseUrl: t.baseUrl, ...(t.runId !== undefined ? { runId: t.runId } : {}), state: stateWords(t.state), accepted: `${counts.accepted}/${counts.total}`, left: counts.not_sent + counts.in_doubt };
+    }),
+  };
 }
 
 function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {

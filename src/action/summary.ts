@@ -30,6 +30,19 @@ export interface ActionResult {
   warnings?: readonly MessageIssue[];
   /** mode check: the one-line verdict. */
   checkLine?: string;
+  /** Several targets (docs/behaviour.md#targets): a row each. */
+  targets?: readonly TargetRow[];
+}
+
+/** One target of a run of several, as the job summary lists it. */
+export interface TargetRow {
+  profile: string;
+  appId: string;
+  baseUrl: string;
+  runId?: string;
+  state: string;
+  accepted: string;
+  left: number;
 }
 
 
@@ -76,6 +89,9 @@ export function jobSummary(result: ActionResult): string {
   if (result.error?.hint && result.exitCode !== 0) lines.push(`Next step: ${code(result.error.hint)}\n\n`);
   if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.\n\n`);
   if (result.resumedFrom) lines.push(`Input \`once\` found run ${code(result.resumedFrom)} unfinished: this run sent what it had left.\n\n`);
+  if (result.targets) {
+    lines.push(markdownTable(['profile', 'app', 'destination', 'run', 'state', 'accepted', 'left'], result.targets.map((t) => [code(t.profile), code(t.appId), code(t.baseUrl), code(t.runId ?? '-'), t.state, t.accepted, t.left])), '\n');
+  }
   if (result.summary) {
     const { batches } = result.summary;
     const recipients = recipientOutputs(result);

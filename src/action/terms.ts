@@ -10,7 +10,9 @@ const FLAG_TO_INPUT: [RegExp, string][] = [
   [/, or pass --insecure if you really mean it/g, ''],
   // A journal file on the runner is gone when the job ends: the run id beside it names the run.
   [/ \((?:\/|[A-Za-z]:\\)[^()\n]*\.jsonl\)/g, ''],
-  [/(?:flag |env )?(?:--app-secret-file(?: <path>)?|--app-secret-stdin|PUSHCTL_APP_SECRET|the appSecret key)/g, 'the app-secret input'],
+  // A profile's own secret variable (PUSHCTL_APP_SECRET_INDIA) is set in the step's env, as written.
+  [/(?:flag |env )?(?:--app-secret-file(?: <path>)?|--app-secret-stdin|PUSHCTL_APP_SECRET(?!_)|the appSecret key)/g, 'the app-secret input'],
+  [/(?:flag )?--profile(?: <names?>)?(?![\w-])/g, 'the profiles input'],
   [/(?:flag |env )?(?:--app-id(?: <id>)?|PUSHCTL_APP_ID)/g, 'the app-id input'],
   [/(?:flag |env )?(?:--base-url(?: <url>)?|PUSHCTL_BASE_URL)/g, 'the base-url input'],
   [/(?:flag |env )?(?:--region(?: <region>)?|PUSHCTL_REGION)/g, 'the region input'],

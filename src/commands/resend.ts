@@ -45,6 +45,11 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
   // Own the run's family before reading what it left: a second resend, or the run itself still sending,
   // would otherwise send the same recipients (docs/behaviour.md#ownership). A preview sends nothing.
   const first = readRun(path, locks, false);
+  // A run of several targets is resent whole: every target's remainder (docs/behaviour.md#targets).
+  if (first.header.targets !== undefined && options.clientIdsFile === undefined) {
+    const { resendTargets } = await import('./shared/targets-resend.js');
+    return resendTargets(options, first.header.targets, dirname(path), ctx, scrubber, style);
+  }
   const runId = freshRunId(ctx.env);
   const lease = options.dryRun ? undefined : await own(familyLockName(familyRoot([dirname(path), runsDir(ctx.env)], first)), runId, { what: `run ${escapeControl(first.header.run_id)}`, wait: options.wait !== false }, ctx);
   try {

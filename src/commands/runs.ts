@@ -16,6 +16,8 @@ import type { BatchResult } from '../client/send-batches.js';
 import { openReportFile, writeReport } from './shared/report-file.js';
 import { resendAdvice, resendRun, settingsFlags } from './shared/resend-command.js';
 import { familyOf, remainingOf, resendWithInput } from './shared/resume.js';
+import { foldFamilies } from '../journal/target-family.js';
+import { locateFamily, showFamily } from './shared/target-runs.js';
 
 export interface RunsListOptions {
   json?: boolean;
@@ -42,7 +44,8 @@ export function listRuns(options: Pick<RunsListOptions, 'limit'>, ctx: Pick<Ctx,
     const view = readRunHead(file.path, locksDir(ctx.env));
     if (view) runs.push(overview(view));
   }
-  return { dir, runs };
+  // A send to several targets is one line (docs/behaviour.md#targets).
+  return { dir, runs: foldFamilies(runs) };
 }
 
 export async function runsListCommand(options: RunsListOptions, ctx: Ctx): Promise<number> {
@@ -80,6 +83,13 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
 }
 
 export async function runsShowCommand(options: RunsShowOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
+  // A run of several targets shows every target (docs/behaviour.md#targets); --report writes the one run named.
+  const family = options.report === undefined ? locateFamily(options.run, ctx) : undefined;
+  if (family) {
+    const shown = await showFamily(family, ctx, scrubber, showRun);
+    ctx.stdout.write(options.json ? `${JSON.stringify({ ok: true, exit_code: ExitCode.ok, run: shown.run }, null, 2)}\n` : shown.text);
+    return ExitCode.ok;
+  }
   const { detail, results, advice } = await showRun(options, ctx, scrubber);
   if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: ExitCode.ok, run: detail }, null, 2)}\n`);
   else ctx.stdout.write(formatRunDetail(detail, results, advice));

@@ -28,12 +28,15 @@ import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/res
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from './shared/own-run.js';
 import type { Connection } from './shared/connect.js';
 import type { Lease } from '../journal/ownership.js';
-import { familyRoot, readRunLeft, stateWords, type RunState } from '../journal/read-run.js';
+import { familyRoot, readRunLeft, stateWords } from '../journal/read-run.js';
 import { journalBaseUrl } from '../journal/run-journal.js';
 import type { PushMessage } from '../message/types.js';
 import type { ClientIdSource } from '../message/recipients.js';
 import { escapeControl } from '../output/escape-control.js';
 import { resolve } from 'node:path';
+import { targetProfiles } from './shared/target-list.js';
+import type { RunClaim } from './shared/claim.js';
+import { printTargets, type TargetsOutcome } from '../output/targets.js';
 
 export interface SendCommandOptions extends MessageInputOptions, SettingsOptions, DeliveryOptions {
   dryRun: boolean;
@@ -52,7 +55,8 @@ export interface SendCommandOptions extends MessageInputOptions, SettingsOptions
 export type SendOutcome =
   | { kind: 'invalid'; exitCode: number; validation: ValidationResult }
   | { kind: 'skipped'; exitCode: number; skipped: SkippedRun }
-  | { kind: 'delivered'; exitCode: number; delivery: Delivery; warnings: MessageIssue[]; notes: MessageIssue[]; batched: boolean; resumedFrom?: string };
+  | { kind: 'delivered'; exitCode: number; delivery: Delivery; warnings: MessageIssue[]; notes: MessageIssue[]; batched: boolean; resumedFrom?: string }
+  | { kind: 'targets'; exitCode: number; targets: TargetsOutcome };
 
 /** The flags that give a message content or recipients; with none of them there is nothing to send. */
 const MESSAGE_FLAGS = ['file', 'title', 'desc', 'body', 'type', 'data', 'dataFile', 'style', 'icon', 'smallIcon', 'smallIconColor', 'buttonText', 'openApp', 'openUrl', 'openActivity', 'ttl', 'all', 'clientId', 'clientIdsFile', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion', 'to'] as const satisfies readonly (keyof SendCommandOptions)[];
@@ -85,11 +89,18 @@ export async function sendRun(given: SendCommandOptions, ctx: Ctx, scrubber: Sec
   // is still being read when this returns, so the first batch can leave before the last ID is read: only
   // with a journal, which records the plan as it grows, and not with --once, whose key is checked against
   // a fingerprint of every recipient before anything is sent.
-  const stream = options.journal !== false && options.once === undefined;
+  // Several targets (docs/behaviour.md#targets) send one list to each: it is read whole first.
+  const profiles = targetProfiles(options.profile, ctx.env);
+  const stream = options.journal !== false && options.once === undefined && profiles === undefined;
   const prepared = await prepareMessage(options, ctx, { stream });
   if (!prepared.ok) return { kind: 'invalid', exitCode: ExitCode.invalidMessage, validation: prepared.validation };
   const { clientIds } = prepared;
   try {
+    if (profiles) {
+      const { sendTargets } = await import('./shared/targets.js');
+      const targets = await sendTargets(prepared, profiles, options, ctx, scrubber, style, claimRun);
+      return { kind: 'targets', exitCode: targets.exitCode, targets };
+    }
     return await sendPrepared(prepared, options, ctx, scrubber, style);
   } finally {
     // Whatever stopped the send before it delivered (a bad secret, an unreachable proxy): read no further.
@@ -161,20 +172,14 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   }
 }
 
-interface Claim {
-  runId: string;
-  lock: string;
-  once?: { key: string; fingerprint: string };
-  resume?: { parent: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] };
-  skipped?: SendOutcome;
-}
+type Claim = RunClaim<SendOutcome>;
 
 /**
  * Owns what this run is about to send (docs/behaviour.md#ownership): with --once, the key (waiting for a
  * process that owns it), then the family of the run found with it; else a new run's own family. The leases
  * go into `leases` for the caller to release.
  */
-async function claimRun(options: SendCommandOptions, body: PushMessage, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
+export async function claimRun(options: SendCommandOptions, body: PushMessage, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
   const runId = freshRunId(ctx.env);
   const wait = options.wait !== false;
   if (options.once === undefined) {
@@ -254,6 +259,9 @@ export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubbe
       break;
     case 'delivered':
       printDelivery(deliveryOutcome(outcome), options, ctx, style);
+      break;
+    case 'targets':
+      printTargets(outcome.targets, options, ctx, style);
       break;
   }
   return outcome.exitCode;

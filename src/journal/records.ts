@@ -50,6 +50,13 @@ export interface HeaderRecord {
    * while that lock is alive and held by this run. Absent in journals of pushctl 0.2 (the pid decides).
    */
   lock?: string;
+  /**
+   * A run of several targets (docs/behaviour.md#targets): the run id of its first target, the same in every
+   * target's journal, so `runs`, `runs show` and `resend` take the targets as one. Absent for one target.
+   */
+  targets?: string;
+  /** The profile this target's settings came from (a run of several targets). */
+  profile?: string;
 }
 
 /** Closes a plan whose totals the header could not declare (see HeaderRecord.recipients). */

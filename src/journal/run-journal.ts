@@ -42,6 +42,8 @@ export interface RunJournalOptions {
   runId?: string;
   /** The lock that owns the run family while this run sends (its liveness is the run's: `running`). */
   lock?: string;
+  /** A run of several targets: the run id of its first target, and this target's profile (docs/behaviour.md#targets). */
+  targets?: { family: string; profile: string };
   now?: Date;
   /** The random part of run ids (tests make two runs collide with it). */
   random?: () => number;
@@ -104,6 +106,7 @@ export class RunJournal {
       ...(options.once ? { once: options.once.key, fingerprint: options.once.fingerprint } : {}),
       ...(options.parent !== undefined ? { parent: options.parent } : {}),
       ...(options.lock !== undefined ? { lock: options.lock } : {}),
+      ...(options.targets ? { targets: options.targets.family, profile: options.targets.profile } : {}),
     };
     const journal = new RunJournal(runId, writer, dir);
     try {

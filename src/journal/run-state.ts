@@ -24,6 +24,9 @@ export interface RunOverview {
   once?: string;
   /** The run this one resent. */
   parent?: string;
+  /** A target of a run of several (docs/behaviour.md#targets): the family's id, and this target's profile. */
+  targets?: string;
+  profile?: string;
   batches: DeliverySummary['batches'];
   recipients: DeliverySummary['recipients'];
 }
@@ -46,6 +49,7 @@ export function overview(view: RunView): RunOverview {
     ...(view.incomplete ? { incomplete: view.incomplete.reason } : {}),
     ...(header.once !== undefined ? { once: header.once } : {}),
     ...(header.parent !== undefined ? { parent: header.parent } : {}),
+    ...(typeof header.targets === 'string' ? { targets: header.targets, ...(typeof header.profile === 'string' ? { profile: header.profile } : {}) } : {}),
     batches: view.summary.batches,
     recipients: view.summary.recipients,
   };

@@ -20,6 +20,9 @@ function leftCell(r: RunOverview): string {
   return left === 0 ? '-' : String(left);
 }
 
+/** A send to several targets, folded into one line: how many. */
+const targetsWords = (r: RunOverview) => ('target_runs' in r && Array.isArray(r.target_runs) ? `, ${r.target_runs.length} targets` : '');
+
 function fit(text: string, width: number): string {
   const flat = escapeControl(text.replace(/\s+/g, ' '));
   return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
@@ -29,7 +32,7 @@ function fit(text: string, width: number): string {
 export function formatRunTable(runs: readonly RunOverview[], width = 80): string {
   const rows = [
     ['RUN', 'STATE', 'ACCEPTED', 'LEFT', 'TITLE'],
-    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${r.dry_run ? ' (dry)' : ''}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
+    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${r.dry_run ? ' (dry)' : ''}${targetsWords(r)}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   const used = widths.reduce((n, w) => n + w + 2, 0);
@@ -63,10 +66,11 @@ export function failureReasons(results: readonly BatchResult[]): string[] {
   return [...causes].map(([cause, n]) => `${cause} (${n} batch${n === 1 ? '' : 'es'})`);
 }
 
-export function formatRunDetail(run: RunDetail, results: readonly BatchResult[], advice: ResendAdvice | undefined): string {
+/** `asTarget`: one target of a run of several, whose family's resend command is printed once after all of them. */
+export function formatRunDetail(run: RunDetail, results: readonly BatchResult[], advice: ResendAdvice | undefined, asTarget = false): string {
   // Everything here comes from a journal, which anyone may have written: escaped for the terminal.
   const e = escapeControl;
-  let out = `run ${e(run.run_id)} (${stateWords(run.state)}${run.dry_run ? ', dry run' : ''})\n`;
+  let out = `${asTarget ? `target ${e(run.profile ?? '?')}: ` : ''}run ${e(run.run_id)} (${stateWords(run.state)}${run.dry_run ? ', dry run' : ''})\n`;
   if (run.title) out += `  title      ${fit(run.title, 200)}\n`;
   out += `  started    ${e(String(run.started_at))}, app ${e(String(run.app_id))} → ${e(String(run.host))}\n`;
   out += `  journal    ${e(run.path)}\n`;
@@ -84,6 +88,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
     out += `  message_ids ${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
   }
   if (run.report) out += `  report     ${e(run.report)}\n`;
+  if (asTarget) return out;
   if (run.incomplete && run.resend_command !== undefined) {
     out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;
   } else if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';

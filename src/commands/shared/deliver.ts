@@ -51,6 +51,13 @@ export interface DeliveryRequest {
   inheritedInDoubt?: number;
   /** The `--report` file, opened (checked) before anything was sent. */
   report?: ReportFile;
+  /**
+   * The rate limiter of the run's destination, when several targets share it (docs/behaviour.md#targets);
+   * else one of its own at `rate`.
+   */
+  limiter?: RateLimiter;
+  /** A run of several targets: the family (its first target's run id) and this target's profile. */
+  targets?: { family: string; profile: string };
   /** Where growing `clientIds` are read from (absolute path, or `-`): the journal keeps it for a resend. */
   input?: string;
   human: boolean;
@@ -160,6 +167,7 @@ function journalStart(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubb
     ...(request.parent !== undefined ? { parent: request.parent } : {}),
     ...(request.runId !== undefined ? { runId: request.runId } : {}),
     ...(request.lock !== undefined ? { lock: request.lock } : {}),
+    ...(request.targets ? { targets: request.targets } : {}),
   };
 }
 
@@ -209,7 +217,7 @@ function sendOptions(request: DeliveryRequest, ctx: Ctx, plan: BatchPlan): SendB
     batchSize: request.batchSize,
     plan,
     ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
-    limiter: new RateLimiter({ rate: request.rate ?? 50 }),
+    limiter: request.limiter ?? new RateLimiter({ rate: request.rate ?? 50 }),
     retry: { retryInDoubt: request.retryInDoubt === true, ...(request.maxAttempts !== undefined ? { maxAttempts: request.maxAttempts } : {}) },
     signal: ctx.interrupt,
     ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),

@@ -75,10 +75,18 @@ export async function own(name: string, runId: string, options: OwnOptions, ctx:
   }
 }
 
-/** A run id no journal in the runs directory has yet (its family lock is then free by construction). */
+/** The run ids this process handed out: a run of several targets takes several in the same second. */
+const handedOut = new Set<string>();
+
+/**
+ * A run id no journal in the runs directory has yet, nor any run of this process (its family lock is then
+ * free by construction: two targets of one run never wait on each other's lock).
+ */
 export function freshRunId(env: Env): string {
   for (;;) {
     const runId = newRunId(new Date());
-    if (!existsSync(journalPath(runsDir(env), runId))) return runId;
+    if (handedOut.has(runId) || existsSync(journalPath(runsDir(env), runId))) continue;
+    handedOut.add(runId);
+    return runId;
   }
 }

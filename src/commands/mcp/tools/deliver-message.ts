@@ -13,6 +13,8 @@ import { deliveryOutputSchema } from '../output-schemas.js';
 import { errorLines } from '../results.js';
 import { settingsOptions } from '../settings-options.js';
 import { defineTool, type ToolAnswer, type ToolCall } from '../tool.js';
+import { targetProfiles } from '../../shared/target-list.js';
+import { usageError } from '../../../errors.js';
 
 const args = z.strictObject({
   ...messageFields,
@@ -35,6 +37,8 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
     ...(once !== undefined ? { once } : {}),
     ...(includeInDoubt !== undefined ? { includeInDoubt } : {}),
   };
+  // Several targets answer with a document of their own, which these tools' output schema does not describe.
+  if (targetProfiles(sendOptions.profile, ctx.env)) throw usageError(`profile ${JSON.stringify(sendOptions.profile ?? ctx.env.PUSHCTL_PROFILE)} names several targets; ${name} sends to one`, 'call once per profile, or run pushctl send --profile a,b (docs/behaviour.md#targets)');
   // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
   const { sendRun, deliveryOutcome } = await import('../../send.js');
   const outcome = await sendRun(sendOptions, callContext(ctx, message.message), scrubber, plainStyle);
@@ -44,6 +48,7 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
     const words = await describeValidation(outcome.validation, { stderr: { write: () => true }, env: PLAIN_ENV });
     return { document: { ok: false, exit_code: outcome.exitCode, errors, warnings, notes, error }, text: `${errorLines(error)}${words}`, isError: true };
   }
+  if (outcome.kind === 'targets') throw new Error('several targets reached a tool that sends to one');
   const [document, words] =
     outcome.kind === 'skipped'
       ? [skippedDocument(outcome.skipped, outcome.exitCode) as Record<string, unknown>, captured((io) => printSkipped(outcome.skipped, outcome.exitCode, {}, io, plainStyle))]

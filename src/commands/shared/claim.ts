@@ -1,0 +1,14 @@
+// What a send owns before it reads what earlier runs did (docs/behaviour.md#ownership): its run id and
+// family lock, with --once the key, and what the run found with that key left to send.
+import type { RunState } from '../../journal/read-run.js';
+import type { PushMessage } from '../../message/types.js';
+import type { SkippedRun } from '../../output/skipped-run.js';
+
+/** `Skip`: what the command returns when --once found the run already done. */
+export interface RunClaim<Skip = { kind: 'skipped'; exitCode: number; skipped: SkippedRun }> {
+  runId: string;
+  lock: string;
+  once?: { key: string; fingerprint: string };
+  resume?: { parent: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] };
+  skipped?: Skip;
+}

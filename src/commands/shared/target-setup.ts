@@ -1,0 +1,92 @@
+// The steps before a run of several targets sends anything (docs/behaviour.md#targets): the options that
+// cannot apply to several apps are refused, then every target's settings are loaded and checked, so a
+// missing secret in the last target means nothing is sent to the first.
+import type { Ctx } from '../../context.js';
+import { CliError, ExitCode, usageError } from '../../errors.js';
+import { RateLimiter } from '../../client/rate-limiter.js';
+import { journalBaseUrl } from '../../journal/run-journal.js';
+import { escapeControl } from '../../output/escape-control.js';
+import type { SecretScrubber } from '../../output/redact.js';
+import type { SettingsOptions } from '../../settings/load-settings.js';
+import type { Connection } from './connect.js';
+import type { DeliveryOptions } from './delivery-options.js';
+import { profileSecretEnv, targetEnv } from './target-list.js';
+
+/** One target: its profile, and the client that sends to its app at its destination. */
+export interface Target {
+  profile: string;
+  connection: Connection;
+  /** The base URL as journals keep it: targets with the same one share a rate limiter. */
+  baseUrl: string;
+}
+
+type Connect = typeof import('./connect.js').connect;
+
+/**
+ * Refuses what one run of several targets cannot do: a secret given once (a file, stdin, PUSHCTL_APP_SECRET)
+ * would go to every target's destination; a report or a journal file is one file for several runs.
+ */
+export function checkTargetOptions(options: SettingsOptions & DeliveryOptions, profiles: readonly string[], env: Record<string, string | undefined>): void {
+  const perProfile = `give each profile its own: "appSecret" in profiles.<name> of the config file, or ${profiles.map(profileSecretEnv).join(' and ')}`;
+  if (options.appSecretFile !== undefined || options.appSecretStdin === true) {
+    throw usageError(`${options.appSecretStdin ? '--app-secret-stdin' : '--app-secret-file'} is one secret for ${profiles.length} profiles: it would go to every target's destination`, perProfile);
+  }
+  if (env.PUSHCTL_APP_SECRET !== undefined && env.PUSHCTL_APP_SECRET !== '') {
+    throw usageError(`PUSHCTL_APP_SECRET is one secret for ${profiles.length} profiles: it would go to every target's destination`, `unset it and ${perProfile}`);
+  }
+  if (options.report !== undefined) {
+    throw usageError(`--report writes one run's report; --profile ${profiles.join(',')} makes ${profiles.length} runs`, 'drop --report, and write each target\'s later with pushctl runs show <run> --report <path>');
+  }
+  if (typeof options.journal === 'string') {
+    throw usageError(`--journal names one file; --profile ${profiles.join(',')} makes ${profiles.length} runs, each with its journal`, 'drop --journal (PUSHCTL_JOURNAL_DIR chooses where journals go)');
+  }
+}
+
+/**
+ * Loads and checks every target's settings and opens its client (nothing is sent), in the order given. A
+ * target that fails names its profile; the clients opened before it are closed.
+ */
+export async function resolveTargets(profiles: readonly string[], options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean }, connect: Connect): Promise<Target[]> {
+  const targets: Target[] = [];
+  try {
+    for (const profile of profiles) {
+      const connection = await connect({ ...options, profile }, { ...ctx, env: targetEnv(ctx.env, profile) }, scrubber, mode).catch((error: unknown) => {
+        if (!(error instanceof CliError)) throw error;
+        // PUSHCTL_APP_SECRET is refused with several profiles: the hint names the profile's own variable too.
+        const own = error.exitCode === ExitCode.config ? `; with several profiles, a profile's secret may also come from ${profileSecretEnv(profile)}` : '';
+        throw new CliError(`profile ${escapeControl(profile)}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint !== undefined ? `${error.hint}${own}` : own.slice(2));
+      });
+      targets.push({ profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) });
+    }
+    checkDistinct(targets);
+    return targets;
+  } catch (error) {
+    for (const target of targets) target.connection.client.close();
+    throw error;
+  }
+}
+
+/** Two profiles that come to the same app at the same destination would send everyone the message twice. */
+function checkDistinct(targets: readonly Target[]): void {
+  for (let i = 0; i < targets.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const [a, b] = [targets[j]!, targets[i]!];
+      if (a.connection.appId === b.connection.appId && a.baseUrl === b.baseUrl) {
+        throw usageError(
+          `profiles ${escapeControl(a.profile)} and ${escapeControl(b.profile)} both send as app ${escapeControl(a.connection.appId)} to ${escapeControl(a.baseUrl)}: every recipient would get the message twice`,
+          'a flag or environment variable (--app-id, --base-url, PUSHCTL_APP_ID, PUSHCTL_BASE_URL) applies to every profile: set these per profile in the config file',
+        );
+      }
+    }
+  }
+}
+
+/**
+ * One rate limiter per destination (docs/behaviour.md#targets): targets at different base URLs send side by
+ * side, each at the full rate; targets that share a base URL share its limit, as the service counts it.
+ */
+export function limitersFor(targets: readonly Target[], rate: number): Map<string, RateLimiter> {
+  const limiters = new Map<string, RateLimiter>();
+  for (const target of targets) if (!limiters.has(target.baseUrl)) limiters.set(target.baseUrl, new RateLimiter({ rate }));
+  return limiters;
+}

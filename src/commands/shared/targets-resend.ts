@@ -1,0 +1,122 @@
+// `pushctl resend <run>` of a run of several targets (docs/behaviour.md#targets): every target's remainder,
+// each to its own destination as resend-destination.ts rules it. As for a send, every target is owned, read
+// and checked (its settings, its secret) before anything is sent to any; then they send side by side.
+import type { Ctx } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import { MAX_BATCH_SIZE } from '../../client/batches.js';
+import type { Lease } from '../../journal/ownership.js';
+import { closedState, familyRoot, readRun } from '../../journal/read-run.js';
+import { runsDir } from '../../journal/runs-dir.js';
+import { familyMembers } from '../../journal/target-family.js';
+import { journalBaseUrl } from '../../journal/run-journal.js';
+import type { PushMessage } from '../../message/types.js';
+import { escapeControl } from '../../output/escape-control.js';
+import type { SecretScrubber } from '../../output/redact.js';
+import type { Style } from '../../output/style.js';
+import { printTargets, targetsExitCode, type TargetResult } from '../../output/targets.js';
+import { deliveryTuning } from './delivery-options.js';
+import { familyLockName, freshRunId, locksDir, own } from './own-run.js';
+import { familyAdvice } from './target-advice.js';
+import { checkFamilyOptions, leftAfter, named, nothingLeft, preview, readMember, settingsOf, type Member, type TargetsResendOptions } from './target-members.js';
+import { limitersFor } from './target-setup.js';
+
+export type { TargetsResendOptions };
+
+/** Resends every target of family `family`; returns the exit status. */
+export async function resendTargets(options: TargetsResendOptions, family: string, dir: string, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<number> {
+  checkFamilyOptions(options, ctx.env);
+  const dirs = [dir, runsDir(ctx.env)];
+  const paths = familyMembers(dirs, family);
+  const members: Member[] = [];
+  const held: Lease[] = [];
+  try {
+    // Own every target's own family of resends (in lock-name order, the same in every process), then read.
+    const locks = paths.map(({ path }) => ({ path, lock: familyLockName(familyRoot(dirs, readRun(path, locksDir(ctx.env), false))) })).sort((a, b) => (a.lock < b.lock ? -1 : 1));
+    const leases = new Map<string, { runId: string; lease: Lease }>();
+    for (const { path, lock } of locks) {
+      if (options.dryRun) continue;
+      const runId = freshRunId(ctx.env);
+      const lease = await own(lock, runId, { what: `run ${escapeControl(family)}`, wait: options.wait !== false }, ctx);
+      held.push(lease);
+      leases.set(path, { runId, lease });
+    }
+    for (const { path } of paths) members.push(readMember(path, family, leases.get(path), options, ctx));
+    if (options.dryRun || !members.some((m) => m.left.any)) return await preview(members, options, ctx);
+    await connectAll(members, options, ctx, scrubber);
+    return await sendAll(members, family, options, ctx, scrubber, style);
+  } finally {
+    for (const member of members) if (member.target && !member.delivering) member.target.connection.client.close();
+    for (const lease of held.reverse()) lease.release();
+  }
+}
+
+/** Every target with something left is checked and connected before any sends. */
+async function connectAll(members: Member[], options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<void> {
+  const { connect } = await import('./connect.js');
+  const { human } = deliveryTuning(options);
+  for (const member of members) {
+    if (!member.left.any) continue;
+    const loaded = await settingsOf(member, options, ctx);
+    const connection = await connect({ ...options, profile: member.profile }, ctx, scrubber, { dryRun: member.run.header.dry_run, human }, loaded).catch((error: unknown) => {
+      throw named(member.profile, error);
+    });
+    member.target = { profile: member.profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) };
+  }
+}
+
+async function sendAll(members: Member[], family: string, options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<number> {
+  const { deliver } = await import('./deliver.js');
+  const sending = members.filter((m) => m.target);
+  const limiters = limitersFor(sending.map((m) => m.target!), options.rate ?? 50);
+  // The resend's own family is named by its first target's new run.
+  const newFamily = sending.find((m) => m.runId !== undefined)?.runId;
+  const settled = await Promise.allSettled(
+    members.map(async (m): Promise<TargetResult> => {
+      if (!m.target) return nothingLeft(m);
+      m.delivering = true;
+      const delivery = await deliver(
+        {
+          ...m.target.connection,
+          body: m.run.header.message as PushMessage,
+          ...(m.left.clientIds ? { clientIds: m.left.clientIds } : {}),
+          dryRun: m.run.header.dry_run,
+          argv: options.argv,
+          batchSize: options.batchSize ?? MAX_BATCH_SIZE,
+          ...deliveryTuning(options),
+          human: false,
+          limiter: limiters.get(m.target.baseUrl)!,
+          ...(m.run.header.once !== undefined && m.run.header.fingerprint !== undefined ? { once: { key: m.run.header.once, fingerprint: m.run.header.fingerprint } } : {}),
+          parent: m.run.header.run_id,
+          ...(m.lease && m.runId !== undefined ? { runId: m.runId, lock: m.lease.name } : {}),
+          ...(options.includeInDoubt ? {} : { inheritedInDoubt: m.left.inDoubt }),
+          ...(newFamily !== undefined ? { targets: { family: newFamily, profile: m.profile } } : {}),
+        },
+        m.lease ? { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, m.lease.lost]) } : ctx,
+        scrubber,
+        style,
+      );
+      return {
+        profile: m.profile,
+        appId: m.target.connection.appId,
+        baseUrl: m.target.baseUrl,
+        ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
+        ...(delivery.journalPath !== undefined ? { journalPath: delivery.journalPath } : {}),
+        state: closedState(delivery.summary, delivery.interrupted),
+        exitCode: m.lease?.lost.aborted ? ExitCode.usage : delivery.exitCode,
+        summary: delivery.summary,
+        messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
+        resumedFrom: m.run.header.run_id,
+        ...(delivery.audience ? { audience: delivery.audience } : {}),
+      };
+    }),
+  );
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
+  const lefts = results.map((r, i) => leftAfter(r, members[i]!, options.includeInDoubt === true));
+  const advice = familyAdvice(newFamily ?? family, lefts, options.argv);
+  const exitCode = targetsExitCode(results.map((r) => r.exitCode));
+  printTargets({ exitCode, dryRun: members[0]!.run.header.dry_run, ...(newFamily !== undefined ? { family: newFamily } : {}), targets: results, warnings: [], notes: [], ...(advice ? { advice } : {}) }, options, ctx, style);
+  return exitCode;
+}
+

@@ -1,0 +1,176 @@
+// A run of several targets (docs/behaviour.md#targets): the same message to each profile's app and
+// destination. Every target's settings are checked first (target-setup.ts); then, with the journal, each
+// target's `--once` key and run are owned (in one order, so two such runs never wait on each other), and only
+// then do the targets send, side by side, each through the single-target delivery (deliver.ts).
+import type { Ctx } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
+import { summarizeBatches } from '../../client/report.js';
+import type { RateLimiter } from '../../client/rate-limiter.js';
+import type { Lease } from '../../journal/ownership.js';
+import { closedState } from '../../journal/read-run.js';
+import { messageIds } from '../../journal/run-state.js';
+import { audienceWords } from '../../message/audience.js';
+import type { PushMessage } from '../../message/types.js';
+import { formatIssueList } from '../../output/issues.js';
+import type { SecretScrubber } from '../../output/redact.js';
+import type { Style } from '../../output/style.js';
+import { targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { MAX_BATCH_SIZE } from '../../client/batches.js';
+import type { ClientIdSource } from '../../message/recipients.js';
+import type { SettingsOptions } from '../../settings/load-settings.js';
+import type { SkippedRun } from '../../output/skipped-run.js';
+import type { Connection } from './connect.js';
+import type { RunClaim } from './claim.js';
+import type { DeliveryOptions } from './delivery-options.js';
+import type { PreparedMessage } from './prepare-message.js';
+import { deliveryTuning } from './delivery-options.js';
+import { onceLockName } from './own-run.js';
+import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
+import { familyAdvice, leftOf } from './target-advice.js';
+
+type Prepared = Extract<PreparedMessage, { ok: true }>;
+type Deliver = typeof import('./deliver.js').deliver;
+/** What send takes that a run of several targets reads. */
+export type TargetSendOptions = SettingsOptions & DeliveryOptions & { dryRun: boolean; argv: readonly string[]; once?: string; batchSize?: number };
+/** A claim whose skip is send's outcome: a skip (`skipped`) or any other (never, from a claim). */
+type Claim = RunClaim<{ kind: string; exitCode: number; skipped?: SkippedRun }>;
+/** send's claimRun (commands/send.ts), handed in: shared code imports no command. */
+type ClaimRun<O> = (options: O, body: PushMessage, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx) => Promise<Claim>;
+
+/** A target with what this process owns of it: its claim (absent with --no-journal) and leases. */
+interface Owned {
+  target: Target;
+  claim?: Claim;
+  leases: Lease[];
+}
+
+/** Sends one prepared message to every profile's target; the send command prints what it returns. */
+export async function sendTargets<O extends TargetSendOptions>(prepared: Prepared, profiles: readonly string[], options: O, ctx: Ctx, scrubber: SecretScrubber, style: Style, claimRun: ClaimRun<O>): Promise<TargetsOutcome> {
+  checkTargetOptions(options, profiles, ctx.env);
+  const { human } = deliveryTuning(options);
+  if (human) ctx.stderr.write(formatIssueList('warnings:', prepared.warnings, style, style.warn));
+  const [{ connect }, { deliver }] = await Promise.all([import('./connect.js'), import('./deliver.js')]);
+  const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human }, connect);
+  const owned: Owned[] = targets.map((target) => ({ target, leases: [] }));
+  const sending = new Set<Target>();
+  try {
+    if (options.journal !== false) await claimAll(owned, options, prepared, ctx, claimRun);
+    // The family is named by its first target that sends now; a target --once found done keeps its run.
+    const family = owned.find((o) => o.claim && !o.claim.skipped)?.claim?.runId;
+    const limiters = limitersFor(targets, options.rate ?? 50);
+    // Every target is awaited before anything is let go: a lease released early would let another process in.
+    const settled = await Promise.allSettled(
+      owned.map(async (o) => {
+        if (o.claim?.skipped) return skippedTarget(o);
+        sending.add(o.target);
+        return deliverTarget(o, { options, prepared, family, limiter: limiters.get(o.target.baseUrl)!, ctx, scrubber, style, deliver });
+      }),
+    );
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
+    const exitCode = targetsExitCode(results.map((r) => r.exitCode));
+    const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv) : undefined;
+    return { exitCode, dryRun: options.dryRun, ...(family !== undefined ? { family } : {}), targets: results, warnings: prepared.warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
+  } finally {
+    // deliver closes its client itself; a target that never got there is closed here.
+    for (const target of targets) if (!sending.has(target)) target.connection.client.close();
+    for (const o of [...owned].reverse()) for (const lease of o.leases.reverse()) lease.release();
+  }
+}
+
+/**
+ * Owns every target's `--once` key (or new run) before reading what earlier runs did. With --once the keys
+ * are taken in the order of their lock names, the same in every process, so two runs of overlapping targets
+ * wait for each other rather than each holding half.
+ */
+async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O, prepared: Prepared, ctx: Ctx, claimRun: ClaimRun<O>): Promise<void> {
+  const order = [...owned];
+  if (options.once !== undefined) {
+    const lockOf = (o: Owned) => onceLockName(options.once!, o.target.connection.appId, o.target.baseUrl, options.dryRun);
+    order.sort((a, b) => (lockOf(a) < lockOf(b) ? -1 : lockOf(a) > lockOf(b) ? 1 : 0));
+  }
+  for (const o of order) {
+    o.claim = await claimRun(options, prepared.body, prepared.clientIds, o.target.connection, o.leases, ctx).catch((error: unknown) => {
+      throw error instanceof CliError ? new CliError(`profile ${o.target.profile}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint) : error;
+    });
+  }
+}
+
+/** A target whose --once run was done already: that run, and nothing sent now. */
+function skippedTarget(o: Owned): TargetResult {
+  const { run, left } = o.claim!.skipped!.skipped!;
+  return {
+    ...where(o.target),
+    runId: run.header.run_id,
+    journalPath: run.path,
+    state: 'skipped',
+    exitCode: o.claim!.skipped!.exitCode,
+    summary: run.summary,
+    messageIds: messageIds(run.results),
+    ...(left.audience ? { audience: left.audience } : {}),
+  };
+}
+
+const where = (target: Target) => ({ profile: target.profile, appId: target.connection.appId, baseUrl: target.baseUrl });
+
+interface DeliverTargetContext {
+  options: TargetSendOptions;
+  prepared: Prepared;
+  family: string | undefined;
+  limiter: RateLimiter;
+  ctx: Ctx;
+  scrubber: SecretScrubber;
+  style: Style;
+  deliver: Deliver;
+}
+
+/** One target's delivery, as a single-target send does it; what stops it is its row's error, not the others'. */
+async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetResult> {
+  const { options, prepared, ctx } = c;
+  const { claim, target } = o;
+  const resume = claim?.resume;
+  const recipients = resume ? resume.clientIds : prepared.clientIds;
+  try {
+    const delivery = await c.deliver(
+      {
+        ...target.connection,
+        body: resume?.body ?? prepared.body,
+        ...(recipients ? { clientIds: recipients } : {}),
+        dryRun: options.dryRun,
+        argv: options.argv,
+        batchSize: options.batchSize ?? MAX_BATCH_SIZE,
+        ...deliveryTuning(options),
+        // One progress line per target would fight over the terminal: the table at the end says it all.
+        human: false,
+        limiter: c.limiter,
+        ...(claim?.once ? { once: claim.once } : {}),
+        ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
+        ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
+        ...(c.family !== undefined ? { targets: { family: c.family, profile: target.profile } } : {}),
+      },
+      { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, ...o.leases.map((lease) => lease.lost)]) },
+      c.scrubber,
+      c.style,
+    );
+    const lost = o.leases.find((lease) => lease.lost.aborted);
+    const stop = delivery.journalFailure ?? delivery.inputFailure;
+    return {
+      ...where(target),
+      ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
+      ...(delivery.journalPath !== undefined ? { journalPath: delivery.journalPath } : {}),
+      state: closedState(delivery.summary, delivery.interrupted),
+      exitCode: lost ? ExitCode.usage : delivery.exitCode,
+      summary: delivery.summary,
+      messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
+      ...(resume ? { resumedFrom: resume.parent } : {}),
+      ...(delivery.audience ? { audience: delivery.audience } : {}),
+      ...(lost ? { error: { message: `another pushctl process took over ${lost.name}; no further request was started` } } : stop ? { error: { message: stop.message, ...(stop.hint ? { hint: stop.hint } : {}) } } : {}),
+    };
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    // A target stopped before its first request (its journal could not be started): nothing of it was sent.
+    const audience = audienceWords(prepared.body as PushMessage);
+    return { ...where(target), state: 'not_sent', exitCode: error.exitCode, summary: summarizeBatches([]), messageIds: [], ...(audience ? { audience } : {}), error: { message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+  }
+}

@@ -1,0 +1,144 @@
+// How a run of several targets reads (docs/behaviour.md#targets): one row per target, one verdict, one
+// command for what is left. Pure formatters from the targets' results to text or the `--json` document.
+import type { TextSink } from '../context.js';
+import type { DeliverySummary } from '../client/report.js';
+import { ExitCode } from '../errors.js';
+import { stateWords, type RunState } from '../journal/read-run.js';
+import type { MessageIssue } from '../message/types.js';
+import { escapeControl } from './escape-control.js';
+import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
+import type { Style } from './style.js';
+
+/** One target's part of the run: where it went, the run that sent it (or that --once found done), what it came to. */
+export interface TargetResult {
+  profile: string;
+  appId: string;
+  baseUrl: string;
+  /** The run that sent now; for a target --once found done, that earlier run. Absent with --no-journal. */
+  runId?: string;
+  journalPath?: string;
+  /** `skipped`: --once found this target's run done, and nothing was sent to it now. */
+  state: RunState | 'skipped';
+  exitCode: number;
+  summary: DeliverySummary;
+  messageIds: string[];
+  resumedFrom?: string;
+  /** "all devices" or "condition: …" for a message with no client IDs. */
+  audience?: string;
+  /** What stopped this target (a journal that could not be written, an owner that took over). */
+  error?: { message: string; hint?: string };
+}
+
+export interface TargetsOutcome {
+  exitCode: number;
+  dryRun: boolean;
+  /** The family's id (its first target's run id): what `runs`, `runs show` and `resend` take. */
+  family?: string;
+  targets: TargetResult[];
+  warnings: MessageIssue[];
+  notes: MessageIssue[];
+  /** What is left over all targets, and the one command that sends it (`pushctl resend <family>`). */
+  advice?: ResendAdvice;
+}
+
+/**
+ * The exit status of several targets (docs/behaviour.md#exit-codes): 0 when every target succeeded, 7 when
+ * some delivered (a target that succeeded or partly did) and some did not; when none delivered anything, the
+ * first failed target's own code.
+ */
+export function targetsExitCode(codes: readonly number[]): number {
+  if (codes.every((code) => code === ExitCode.ok)) return ExitCode.ok;
+  if (codes.some((code) => code === ExitCode.ok || code === ExitCode.partial)) return ExitCode.partial;
+  return codes.find((code) => code !== ExitCode.ok)!;
+}
+
+/** The counts of every target together. */
+export function sumSummaries(summaries: readonly DeliverySummary[]): DeliverySummary {
+  const zero = () => ({ total: 0, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 0 });
+  const total: DeliverySummary = { batches: zero(), recipients: zero() } as DeliverySummary;
+  for (const summary of summaries) {
+    for (const unit of ['batches', 'recipients'] as const) {
+      for (const key of Object.keys(total[unit]) as (keyof DeliverySummary['batches'])[]) total[unit][key] += summary[unit][key];
+    }
+  }
+  return total;
+}
+
+/** What a target's accepted column says: `3/3`, or the audience for a message without client IDs. */
+function acceptedCell(target: TargetResult): string {
+  const { batches, recipients } = target.summary;
+  if (target.audience) return batches.accepted === batches.total && batches.total > 0 ? 'all of it' : 'none';
+  return `${recipients.accepted}/${recipients.total}`;
+}
+
+function leftCell(target: TargetResult): string {
+  const counts = target.audience ? target.summary.batches : target.summary.recipients;
+  const left = counts.not_sent + counts.in_doubt;
+  return left === 0 ? '-' : String(left);
+}
+
+/** The table: a row per target. Everything in it that a journal or a config file gave is escaped. */
+export function formatTargetsTable(outcome: TargetsOutcome, style: Style): string {
+  const rows = [
+    ['PROFILE', 'APP', 'DESTINATION', 'RUN', 'STATE', 'ACCEPTED', 'LEFT'],
+    ...outcome.targets.map((t) => [t.profile, t.appId, t.baseUrl, t.runId ?? '-', stateWords(t.state), acceptedCell(t), leftCell(t)].map(escapeControl)),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const lines = rows.map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}`);
+  const ok = outcome.targets.filter((t) => t.exitCode === ExitCode.ok).length;
+  const verb = outcome.dryRun ? 'checked' : 'sent';
+  const skipped = outcome.targets.filter((t) => t.state === 'skipped').length;
+  const done = skipped === outcome.targets.length ? 'already done: --once found every target\'s run; nothing was sent now' : `${outcome.targets.length} targets ${verb}${skipped > 0 ? ` (${skipped} already done)` : ''}`;
+  const head = ok === outcome.targets.length ? style.ok(`✓ ${done}`) : style.error(`✗ ${ok} of ${outcome.targets.length} targets ${verb} in full`);
+  const family = outcome.family !== undefined ? ` (run ${escapeControl(outcome.family)})` : '';
+  const errors = outcome.targets.flatMap((t) => (t.error ? [`  ${escapeControl(t.profile)}: ${escapeControl(t.error.message)}${t.error.hint ? ` (${escapeControl(t.error.hint)})` : ''}\n`] : []));
+  return `${head}${family}\n${lines.join('\n')}\n${errors.join('')}`;
+}
+
+/** The `--json` document of a run of several targets. */
+export function targetsDocument(outcome: TargetsOutcome): object {
+  const { exitCode, advice } = outcome;
+  const failed = outcome.targets.filter((t) => t.exitCode !== ExitCode.ok).map((t) => t.profile);
+  return {
+    ok: exitCode === ExitCode.ok,
+    exit_code: exitCode,
+    dry_run: outcome.dryRun,
+    skipped: outcome.targets.every((t) => t.state === 'skipped'),
+    ...(outcome.family !== undefined ? { run_id: outcome.family } : {}),
+    message_ids: outcome.targets.flatMap((t) => t.messageIds),
+    summary: sumSummaries(outcome.targets.map((t) => t.summary)),
+    targets: outcome.targets.map((t) => ({
+      profile: t.profile,
+      app_id: t.appId,
+      base_url: t.baseUrl,
+      ...(t.runId !== undefined ? { run_id: t.runId } : {}),
+      ...(t.journalPath !== undefined ? { journal: t.journalPath } : {}),
+      state: t.state,
+      exit_code: t.exitCode,
+      skipped: t.state === 'skipped',
+      summary: t.summary,
+      message_ids: t.messageIds,
+      ...(t.audience !== undefined ? { audience: t.audience } : {}),
+      ...(t.resumedFrom !== undefined ? { resumed_from: t.resumedFrom } : {}),
+      ...(t.error ? { error: t.error } : {}),
+    })),
+    warnings: outcome.warnings,
+    notes: outcome.notes,
+    ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
+    ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
+    ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
+    ...(exitCode === ExitCode.ok ? {} : { error: { message: `${failed.length} of ${outcome.targets.length} targets did not succeed: ${failed.join(', ')}`, ...(advice?.command ? { hint: `send what is left with: ${advice.command}` } : {}) } }),
+  };
+}
+
+/** Prints the outcome: `--json`, `--quiet` (the message_ids only), or for people (message_ids on stdout, the table on stderr). */
+export function printTargets(outcome: TargetsOutcome, mode: { json?: boolean; quiet?: boolean }, io: { stdout: TextSink; stderr: TextSink }, style: Style): void {
+  if (mode.json) {
+    io.stdout.write(`${JSON.stringify(targetsDocument(outcome), null, 2)}\n`);
+    return;
+  }
+  const ids = outcome.targets.flatMap((t) => t.messageIds);
+  if (ids.length > 0) io.stdout.write(`${ids.map(escapeControl).join('\n')}\n`);
+  if (!mode.quiet || outcome.exitCode !== ExitCode.ok) io.stderr.write(formatTargetsTable(outcome, style));
+  if (outcome.advice) io.stderr.write(formatResendAdvice(outcome.advice));
+}

@@ -1,0 +1,72 @@
+// The action's `profiles` input (docs/behaviour.md#targets): the committed bundle sends one message to each
+// profile's app at its own emulator, a row per target in the job summary, once per key for both.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { runStep } from '../helpers/action-step.js';
+
+const GLOBAL = { app: 'act-global', secret: 'act-global-S3CRET-61d0' };
+const INDIA = { app: 'act-india', secret: 'act-india-S3CRET-2c7e' };
+let global: Emulator;
+let india: Emulator;
+let work: string;
+
+beforeAll(async () => {
+  global = await createEmulator({ port: 0, rate: 0, apps: [{ id: GLOBAL.app, secret: GLOBAL.secret }] });
+  india = await createEmulator({ port: 0, rate: 0, apps: [{ id: INDIA.app, secret: INDIA.secret }] });
+});
+afterAll(async () => {
+  await global.close();
+  await india.close();
+});
+beforeEach(() => {
+  global.clear();
+  india.clear();
+  work = mkdtempSync(join(tmpdir(), 'pushctl-action-targets-'));
+  // The config file in the repository names each region's app and endpoint; the secrets come from the step's env.
+  writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ profiles: { global: { appId: GLOBAL.app, baseUrl: global.url }, india: { appId: INDIA.app, baseUrl: india.url } } }));
+  writeFileSync(join(work, 'release.json'), '{"type":1,"time_to_live":3600,"condition":{"type":0},"notification":{"title":"Version {{version}}","desc":"Out now"}}\n');
+  return () => rmSync(work, { recursive: true, force: true });
+});
+
+const secrets = { PUSHCTL_APP_SECRET_GLOBAL: GLOBAL.secret, PUSHCTL_APP_SECRET_INDIA: INDIA.secret };
+
+describe('the action with profiles: global,india', () => {
+  it('sends to both targets once, a row each in the summary; a re-run with the same once key sends nothing', async () => {
+    const inputs = { file: 'release.json', vars: 'version=2.0', profiles: 'global,india', once: 'release-2.0', 'journal-dir': join(work, 'journals') };
+    const first = await runStep(work, inputs, secrets);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(global.messages(GLOBAL.app).map((m) => m.delivered)).toEqual([true]);
+    expect(india.messages(INDIA.app).map((m) => m.delivered)).toEqual([true]);
+    const ids = [global.messages(GLOBAL.app)[0]!.message_id, india.messages(INDIA.app)[0]!.message_id];
+    expect(JSON.parse(first.outputs['message-ids']!)).toEqual(ids);
+    expect(first.outputs).toMatchObject({ 'exit-code': '0', skipped: 'false', state: 'sent' });
+    expect(first.summary).toMatch(new RegExp(`\\| \`global\` \\| \`${GLOBAL.app}\` \\| \`${global.url}\` \\| \`\\d{8}-\\d{6}-[0-9a-f]{4}\` \\| sent \\|`));
+    expect(first.summary).toMatch(new RegExp(`\\| \`india\` \\| \`${INDIA.app}\` \\| \`${india.url}\` \\| .* \\| sent \\|`));
+
+    const again = await runStep(work, inputs, secrets);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.outputs).toMatchObject({ skipped: 'true', state: 'skipped' });
+    expect(global.messages(GLOBAL.app)).toHaveLength(1);
+    expect(india.messages(INDIA.app)).toHaveLength(1);
+    // The runner masks the secrets it was given; pushctl writes them nowhere.
+    for (const text of [first.stdout, first.stderr, again.stdout, again.stderr]) expect(text).not.toMatch(/S3CRET/);
+    for (const name of readdirSync(work, { recursive: true }) as string[]) {
+      if (!statSync(join(work, name)).isFile()) continue;
+      const text = readFileSync(join(work, name), 'utf8');
+      expect(text, name).not.toContain(GLOBAL.secret);
+      expect(text, name).not.toContain(INDIA.secret);
+    }
+  });
+
+  it('refuses app-secret beside several profiles: one secret would go to every target (exit 2, nothing sent)', async () => {
+    const run = await runStep(work, { file: 'release.json', vars: 'version=2.0', profiles: 'global\nindia', 'app-secret': GLOBAL.secret });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('inputs app-secret and profiles: global, india disagree');
+    expect(run.stdout).toContain('PUSHCTL_APP_SECRET_GLOBAL, PUSHCTL_APP_SECRET_INDIA');
+    expect(global.messages(GLOBAL.app)).toEqual([]);
+    expect(india.messages(INDIA.app)).toEqual([]);
+  });
+});

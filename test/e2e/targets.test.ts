@@ -1,0 +1,240 @@
+// Several targets in one run (docs/behaviour.md#targets), for real: the built binary against two `pushctl
+// serve` processes, one per region (profiles global and india of one config file), counting on each
+// emulator's side how often each client ID was delivered.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../src/journal/reader.js';
+import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+
+const REGIONS = {
+  global: { app: 'global-app', secret: 'global-S3CRET-4f1a' },
+  india: { app: 'india-app', secret: 'india-S3CRET-09bd' },
+} as const;
+type Region = keyof typeof REGIONS;
+
+let dir: string;
+const served = new Map<Region, ServedCli & { record: string }>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-targets-'));
+  for (const region of Object.keys(REGIONS) as Region[]) {
+    const record = join(dir, `${region}.jsonl`);
+    const { app, secret } = REGIONS[region];
+    // Answers after 100-200 ms: a run of a few thousand IDs at a low rate is still sending when it is killed.
+    served.set(region, { ...(await serveCli(['--app', `${app}:${secret}`, '--record', record, '--rate', '0', '--chaos', 'latency=100-200ms', '--chaos-seed', '7'])), record });
+  }
+});
+
+afterAll(async () => {
+  for (const s of served.values()) await s.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A trial's own IDs, journal directory and config file; `profiles` changes what a profile holds. */
+function trial(name: string, count: number, profiles: Partial<Record<Region, object>> = {}, top: object = {}) {
+  const ids = Array.from({ length: count }, (_, i) => `${name}-${i}`);
+  const file = join(dir, `${name}.txt`);
+  writeFileSync(file, `${ids.join('\n')}\n`);
+  const config = join(dir, `${name}.pushctl.json`);
+  const profile = (region: Region) => ({ appId: REGIONS[region].app, appSecret: REGIONS[region].secret, baseUrl: served.get(region)!.url, ...profiles[region] });
+  writeFileSync(config, JSON.stringify({ ...top, profiles: { global: profile('global'), india: profile('india') } }), { mode: 0o600 });
+  const journals = join(dir, `${name}-runs`);
+  const env = cleanEnv({ HOME: dir, PUSHCTL_JOURNAL_DIR: journals });
+  const send = ['send', '-c', config, '--title', 'Release 2.0', '--desc', 'Out now', '--client-ids-file', file];
+  return { ids, file, config, journals, env, send };
+}
+
+/** How often each of `ids` was delivered by `region`'s emulator. */
+function deliveries(region: Region, ids: readonly string[]): number[] {
+  const wanted = new Set(ids);
+  const counts = new Map<string, number>();
+  const record = served.get(region)!.record;
+  if (existsSync(record)) {
+    for (const line of readFileSync(record, 'utf8').split('\n')) {
+      if (!line) continue;
+      const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
+      if (!message.delivered) continue;
+      for (const id of message.body.condition.client_ids ?? []) if (wanted.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+  }
+  return ids.map((id) => counts.get(id) ?? 0);
+}
+
+/** The IDs each app's runs left in doubt, by app ID (an attempt started, its answer never recorded). */
+function inDoubtByApp(journals: string): Map<string, Set<string>> {
+  const doubt = new Map<string, Set<string>>();
+  for (const name of readdirSync(journals).filter((f) => f.endsWith('.jsonl'))) {
+    const journal = readJournal(readFileSync(join(journals, name), 'utf8'));
+    const app = journal.header!.app_id;
+    for (const r of journal.results) if (r.status === 'in_doubt') for (const id of r.clientIds) doubt.set(app, (doubt.get(app) ?? new Set()).add(id));
+  }
+  return doubt;
+}
+
+function expectEachOnce(region: Region, ids: readonly string[], inDoubt: ReadonlySet<string> = new Set()): void {
+  const counts = deliveries(region, ids);
+  expect(counts.filter((n) => n > 1).length, `${region}: IDs delivered twice`).toBe(0);
+  const missing = ids.filter((id, i) => !inDoubt.has(id) && counts[i] !== 1);
+  expect(missing, `${region}: IDs not delivered exactly once`).toEqual([]);
+}
+
+/** Starts a send of both targets at a low rate and SIGKILLs it once each emulator has delivered some of it. */
+async function killMidRun(t: ReturnType<typeof trial>, key: string): Promise<void> {
+  let child!: ChildProcess;
+  const done = runCli([...t.send, '--profile', 'global,india', '--once', key, '--rate', '8', '--batch-size', '100'], { env: t.env, cwd: dir, onSpawn: (c) => (child = c) });
+  await new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      if ((['global', 'india'] as const).every((region) => deliveries(region, t.ids).filter((n) => n > 0).length >= 2000)) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 20);
+  });
+  child.kill('SIGKILL');
+  await done;
+  for (const region of ['global', 'india'] as const) expect(deliveries(region, t.ids).filter((n) => n === 0).length, `${region} had recipients left`).toBeGreaterThan(0);
+}
+
+const json = (result: CliResult) => JSON.parse(result.stdout) as Record<string, unknown> & { targets: Record<string, unknown>[] };
+
+describe('send --profile global,india (two emulators, the built binary)', () => {
+  it('sends the message to each target exactly once; a re-run with the same --once key sends nothing; runs shows the family as one line', async () => {
+    const t = trial('once', 2500);
+    const first = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-2.0', '--json'], { env: t.env, cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    const doc = json(first);
+    expect(doc.targets.map((target) => [target.profile, target.app_id, target.base_url, target.state])).toEqual([
+      ['global', REGIONS.global.app, served.get('global')!.url, 'sent'],
+      ['india', REGIONS.india.app, served.get('india')!.url, 'sent'],
+    ]);
+    expect(doc.run_id).toBe(doc.targets[0]!.run_id);
+    expectEachOnce('global', t.ids);
+    expectEachOnce('india', t.ids);
+
+    // The flag repeated is the same list; the key covers both targets: nothing is sent to either.
+    const again = await runCli([...t.send, '--profile', 'global', '--profile', 'india', '--once', 'release-2.0', '--json'], { env: t.env, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).skipped).toBe(true);
+    expect(json(again).targets.map((target) => target.state)).toEqual(['skipped', 'skipped']);
+    expectEachOnce('global', t.ids);
+    expectEachOnce('india', t.ids);
+
+    const runs = await runCli(['runs'], { env: t.env, cwd: dir });
+    expect(runs.stdout).toContain(`${String(doc.run_id)}  sent, 2 targets`);
+    expect(runs.stdout.split('\n').filter((line) => line.includes('Release 2.0'))).toHaveLength(1);
+    const shown = await runCli(['runs', 'show', String(doc.targets[1]!.run_id)], { env: t.env, cwd: dir });
+    expect(shown.stdout).toContain(`run ${String(doc.run_id)} (sent, 2 targets: global, india)`);
+    expect(shown.stdout).toMatch(/target global: run .*\n[\s\S]*target india: run /);
+    const shownJson = await runCli(['runs', 'show', String(doc.run_id), '--json'], { env: t.env, cwd: dir });
+    expect((JSON.parse(shownJson.stdout) as { run: { target_runs: { profile: string }[] } }).run.target_runs.map((r) => r.profile)).toEqual(['global', 'india']);
+  }, 60_000);
+
+  it('PUSHCTL_PROFILE=global,india chooses the same targets as the flag; people read a row per target', async () => {
+    const t = trial('env', 3);
+    const result = await runCli(t.send, { env: { ...t.env, PUSHCTL_PROFILE: 'global,india' }, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^✓ 2 targets sent \(run \d{8}-\d{6}-[0-9a-f]{4}\)$/m);
+    expect(result.stderr).toMatch(new RegExp(`^  global +${REGIONS.global.app} +${served.get('global')!.url} +\\S+ +sent +3/3 +-$`, 'm'));
+    expect(result.stderr).toMatch(new RegExp(`^  india +${REGIONS.india.app} +${served.get('india')!.url} +\\S+ +sent +3/3 +-$`, 'm'));
+    // The message_ids on stdout, one a line: one request to each target.
+    expect(result.stdout.trim().split('\n')).toHaveLength(2);
+    expectEachOnce('global', t.ids);
+    expectEachOnce('india', t.ids);
+  }, 30_000);
+
+  it('--to names an audience of the config file\'s top level, the same for every target', async () => {
+    const t = trial('audience', 0, {}, { audiences: { phones: { client_ids: ['phone-1', 'phone-2'] } } });
+    const result = await runCli(['send', '-c', t.config, '--title', 'Hi', '--desc', 'There', '--to', 'phones', '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expectEachOnce('global', ['phone-1', 'phone-2']);
+    expectEachOnce('india', ['phone-1', 'phone-2']);
+  }, 30_000);
+
+  it('dry-run --profile global,india: each service checks the message, nothing is delivered', async () => {
+    const t = trial('dry', 3);
+    const result = await runCli(['dry-run', ...t.send.slice(1), '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(json(result)).toMatchObject({ dry_run: true, targets: [{ profile: 'global', state: 'sent' }, { profile: 'india', state: 'sent' }] });
+    // Each service answered the request it checked with a message_id.
+    expect(json(result).targets.map((target) => (target.message_ids as string[]).length)).toEqual([1, 1]);
+    expect(deliveries('global', t.ids)).toEqual([0, 0, 0]);
+    expect(deliveries('india', t.ids)).toEqual([0, 0, 0]);
+  }, 30_000);
+
+  it('SIGKILL mid-run, then resend <family>: every target gets every ID exactly once, but those in doubt', async () => {
+    const t = trial('kill', 6000);
+    await killMidRun(t, 'release-kill');
+
+    const listed = await runCli(['runs', '--json'], { env: t.env, cwd: dir });
+    const family = (JSON.parse(listed.stdout) as { runs: { run_id: string; state: string; target_runs?: unknown[] }[] }).runs[0]!;
+    expect(family.state).toBe('killed');
+    expect(family.target_runs).toHaveLength(2);
+
+    const resent = await runCli(['resend', family.run_id, '-c', t.config, '--json'], { env: t.env, cwd: dir });
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(json(resent).targets.map((target) => [target.profile, target.state, target.resumed_from !== undefined])).toEqual([
+      ['global', 'sent', true],
+      ['india', 'sent', true],
+    ]);
+    const doubt = inDoubtByApp(t.journals);
+    expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
+    expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+
+    // The key now finds every target done: nothing more to either.
+    const again = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-kill', '--json'], { env: t.env, cwd: dir });
+    expect(json(again).targets.map((target) => target.state)).toEqual(['skipped', 'skipped']);
+    expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
+    expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+  }, 120_000);
+
+  it('SIGKILL mid-run, then the same command again (--once): it resumes every target\'s remainder, exactly once but those in doubt', async () => {
+    const t = trial('rerun', 6000);
+    await killMidRun(t, 'release-rerun');
+    const again = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-rerun', '--json'], { env: t.env, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).targets.map((target) => [target.profile, target.state, target.resumed_from !== undefined])).toEqual([
+      ['global', 'sent', true],
+      ['india', 'sent', true],
+    ]);
+    const doubt = inDoubtByApp(t.journals);
+    expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
+    expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+  }, 120_000);
+
+  it('a missing secret in the second profile sends nothing to the first (exit 6, naming the profile)', async () => {
+    const t = trial('nosecret', 5, { india: { appSecret: undefined } });
+    const result = await runCli([...t.send, '--profile', 'global,india'], { env: t.env, cwd: dir });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^error: profile india: no app secret configured.*nothing was sent to any target/m);
+    expect(result.stderr).toContain('PUSHCTL_APP_SECRET_INDIA');
+    expect(deliveries('global', t.ids)).toEqual([0, 0, 0, 0, 0]);
+    expect(existsSync(t.journals) ? readdirSync(t.journals).filter((f) => f.endsWith('.jsonl')) : []).toEqual([]);
+  }, 30_000);
+
+  it('one target refused (a wrong app secret on india): exit 7, a row per target, and the other delivered', async () => {
+    const t = trial('partly', 4, { india: { appSecret: 'not-the-india-secret' } });
+    const result = await runCli([...t.send, '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(7);
+    const doc = json(result);
+    expect(doc.targets.map((target) => [target.profile, target.state, target.exit_code])).toEqual([
+      ['global', 'sent', 0],
+      ['india', 'rejected', 4],
+    ]);
+    expect((doc.error as { message: string }).message).toContain('india');
+    expectEachOnce('global', t.ids);
+    expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);
+    expect(JSON.stringify(doc)).not.toContain('not-the-india-secret');
+  }, 30_000);
+
+  it('a secret given once for several apps is refused before anything is read or sent', async () => {
+    const t = trial('onesecret', 2);
+    const result = await runCli([...t.send, '--profile', 'global,india'], { env: { ...t.env, PUSHCTL_APP_SECRET: 'shared' }, cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('PUSHCTL_APP_SECRET is one secret for 2 profiles');
+    expect(deliveries('global', t.ids)).toEqual([0, 0]);
+  }, 30_000);
+});

@@ -1,0 +1,136 @@
+// The pure rules of a run of several targets (docs/behaviour.md#targets): which profiles, the exit status,
+// how the runs list folds a family, and the one resend command.
+import { describe, expect, it, vi } from 'vitest';
+import { freshRunId } from '../../../src/commands/shared/own-run.js';
+import { CliError } from '../../../src/errors.js';
+import { familyAdvice, familyFlags } from '../../../src/commands/shared/target-advice.js';
+import { joinProfiles, profileSecretEnv, targetEnv, targetProfiles } from '../../../src/commands/shared/target-list.js';
+import { familyState, foldFamilies } from '../../../src/journal/target-family.js';
+import type { RunOverview } from '../../../src/journal/run-state.js';
+import { targetsExitCode } from '../../../src/output/targets.js';
+import { limitersFor } from '../../../src/commands/shared/target-setup.js';
+
+describe('targetProfiles', () => {
+  it.each([
+    [undefined, {}, undefined],
+    ['global', {}, undefined],
+    ['global,india', {}, ['global', 'india']],
+    [' global , india ', {}, ['global', 'india']],
+    [undefined, { PUSHCTL_PROFILE: 'global,india' }, ['global', 'india']],
+    // The flag wins over the environment, as for one profile.
+    ['global', { PUSHCTL_PROFILE: 'global,india' }, undefined],
+    [undefined, { PUSHCTL_PROFILE: '' }, undefined],
+  ] as const)('--profile %j, env %j → %j', (flag, env, expected) => {
+    expect(targetProfiles(flag, env)).toEqual(expected);
+  });
+
+  it.each([
+    ['global,,india', 'has an empty profile name'],
+    ['global,india,global', 'names profile "global" twice'],
+  ])('refuses %j (exit 2): %s', (flag, words) => {
+    const error = (() => {
+      try {
+        targetProfiles(flag, {});
+      } catch (e) {
+        return e as CliError;
+      }
+    })();
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toContain(words);
+  });
+
+  it('the flag repeated is one comma list', () => {
+    expect(['global', 'india'].reduce<string | undefined>((previous, value) => joinProfiles(value, previous), undefined)).toBe('global,india');
+  });
+
+  it("a profile's own secret variable stands as PUSHCTL_APP_SECRET for its target only", () => {
+    expect(profileSecretEnv('eu-west.2')).toBe('PUSHCTL_APP_SECRET_EU_WEST_2');
+    const env = { PUSHCTL_APP_SECRET_INDIA: 'i', PUSHCTL_PROFILE: 'global,india', HOME: '/h' };
+    expect(targetEnv(env, 'india')).toEqual({ PUSHCTL_APP_SECRET_INDIA: 'i', PUSHCTL_APP_SECRET: 'i', HOME: '/h' });
+    expect(targetEnv(env, 'global')).toEqual({ PUSHCTL_APP_SECRET_INDIA: 'i', HOME: '/h' });
+  });
+});
+
+describe('targetsExitCode', () => {
+  it.each([
+    [[0, 0], 0],
+    [[0, 4], 7],
+    [[7, 5], 7],
+    [[0, 7], 7],
+    [[4, 4], 4],
+    [[5, 4], 5],
+    [[130, 0], 7],
+  ])('%j → %i', (codes, expected) => {
+    expect(targetsExitCode(codes)).toBe(expected);
+  });
+});
+
+describe('the runs list', () => {
+  const counts = (accepted: number, total: number) => ({ total, accepted, rejected: 0, in_doubt: 0, not_sent: total - accepted });
+  const run = (id: string, extra: Partial<RunOverview> = {}): RunOverview => ({
+    run_id: id,
+    path: `/runs/${id}.jsonl`,
+    started_at: '2026-11-24T19:00:00.000Z',
+    app_id: `app-${id}`,
+    host: `host-${id}`,
+    dry_run: false,
+    state: 'sent',
+    exit_code: 0,
+    title: 'Hi',
+    batches: counts(1, 1),
+    recipients: counts(10, 10),
+    ...extra,
+  });
+
+  it('folds a family into one line where its newest member stood, its counts added up', () => {
+    const listed = foldFamilies([run('c'), run('b2', { targets: 'b1', profile: 'india', state: 'partly_sent', exit_code: 7, recipients: counts(4, 10) }), run('b1', { targets: 'b1', profile: 'global' }), run('a')]);
+    expect(listed.map((r) => r.run_id)).toEqual(['c', 'b1', 'a']);
+    const family = listed[1] as RunOverview & { target_runs: RunOverview[] };
+    expect(family).toMatchObject({ state: 'partly_sent', exit_code: 7, app_id: 'app-b1, app-b2', recipients: { total: 20, accepted: 14, not_sent: 6 } });
+    expect(family.target_runs.map((r) => r.profile)).toEqual(['global', 'india']);
+  });
+
+  it.each([
+    [['sent', 'sent'], 'sent'],
+    [['sent', 'rejected'], 'partly_sent'],
+    [['rejected', 'not_sent'], 'rejected'],
+    [['sent', 'killed'], 'killed'],
+    [['running', 'killed'], 'running'],
+  ] as const)('the family of %j reads %s', (states, expected) => {
+    expect(familyState(states)).toBe(expected);
+  });
+});
+
+describe('the resend command of a family', () => {
+  it('names the family and keeps the settings flags but --profile (each target has its own in its journal)', () => {
+    expect(familyFlags(['send', '--profile', 'global,india', '-c', 'p.json', '--timeout=5s', '--insecure', '--title', 'x'])).toEqual(['-c', 'p.json', '--timeout', '5s', '--insecure']);
+    const advice = familyAdvice('20261124-190000-abcd', [{ notSent: 3, inDoubt: 1 }, { notSent: 2, inDoubt: 0 }], ['send', '--profile=global,india', '-c', 'p.json']);
+    expect(advice).toEqual({ command: 'pushctl resend 20261124-190000-abcd -c p.json', includeInDoubtCommand: 'pushctl resend 20261124-190000-abcd -c p.json --include-in-doubt', notSent: 5, inDoubt: 1, unit: 'recipients' });
+    expect(familyAdvice('f', [{ notSent: 0, inDoubt: 0 }], [])).toBeUndefined();
+  });
+});
+
+describe('rate limiters', () => {
+  it('one per base URL: targets at one destination share it, targets at another have their own', () => {
+    const target = (profile: string, baseUrl: string) => ({ profile, baseUrl, connection: { appId: profile, baseUrl: new URL(baseUrl), client: {} as never } });
+    const limiters = limitersFor([target('a', 'https://x.example'), target('b', 'https://y.example'), target('c', 'https://x.example')], 50);
+    expect([...limiters.keys()]).toEqual(['https://x.example', 'https://y.example']);
+    expect(limiters.get('https://x.example')).not.toBe(limiters.get('https://y.example'));
+  });
+});
+
+describe('freshRunId', () => {
+  it('never hands out the same id twice in one process, though no journal has it yet (two targets in one second)', () => {
+    const draws = [0.5, 0.5, 0.75];
+    const random = vi.spyOn(Math, 'random').mockImplementation(() => draws.shift() ?? 0.25);
+    try {
+      const env = { PUSHCTL_JOURNAL_DIR: '/nonexistent/pushctl-runs' };
+      const first = freshRunId(env);
+      const second = freshRunId(env);
+      expect(second).not.toBe(first);
+      expect(first.slice(-4)).toBe('8000');
+    } finally {
+      random.mockRestore();
+    }
+  });
+});
