@@ -4,6 +4,8 @@ import { ClientIdCollector, type ClientIdStore } from '../client/client-id-store
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
 import { otherEncoding } from './text-encoding.js';
+import { CsvClientIds, isClientIdCsvHeader } from './csv-client-ids.js';
+import type { RecipientLanguages } from './recipient-languages.js';
 
 export { ClientIdCollector, ClientIdStore } from '../client/client-id-store.js';
 export { ClientIdError };
@@ -19,6 +21,8 @@ export interface ClientIdList {
   fromReport?: boolean;
   /** From a report or journal: the unknown (in-doubt) IDs left out, because `includeUnknown` was not set. */
   inDoubtLeftOut?: number;
+  /** A CSV with a `language` column: each ID's language, by position (docs/behaviour.md#variants). */
+  languages?: RecipientLanguages;
 }
 
 export interface ReadClientIdsOptions {
@@ -29,6 +33,8 @@ export interface ReadClientIdsOptions {
    * into the collector: a plan can then grow while the rest is read. Reading waits for the promise it returns.
    */
   onLines?: () => Promise<void> | undefined | void;
+  /** Filled with each ID's language when the input is a CSV with a `language` column. */
+  languages?: RecipientLanguages;
 }
 
 const NEWLINE = 0x0a;
@@ -52,7 +58,7 @@ const MAX_LINE_BYTES = 64 * 1024;
 export async function readClientIds(input: Readable, collector = new ClientIdCollector(), options: ReadClientIdsOptions = {}): Promise<ClientIdList> {
   const lines = new LineCounter(collector);
   try {
-    return await readLines(input, collector, lines, options.includeUnknown === true, options.onLines);
+    return await readLines(input, collector, lines, options);
   } catch (error) {
     if (!(error instanceof ClientIdError)) throw error;
     const where = lines.report ? 'in the report' : `at line ${lines.line}${error.byte !== undefined ? `, byte ${error.byte + 1}` : ''} of the client-ID input`;
@@ -74,9 +80,13 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeUnknown: boolean, onLines: ReadClientIdsOptions['onLines']): Promise<ClientIdList> {
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): Promise<ClientIdList> {
+  const { onLines } = options;
+  const includeUnknown = options.includeUnknown === true;
   let carry: Buffer | undefined;
   let report: ReportReader | undefined;
+  // A CSV whose header names a client_id column (docs/behaviour.md#variants): read by csv-parse as it arrives.
+  let csv: CsvClientIds | undefined;
   let sniffed = false;
   // A run journal is kept whole: which of its IDs are left is known only after its last outcome record.
   let journal: Buffer[] | undefined;
@@ -103,6 +113,10 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
         report = new ReportReader(collector, includeUnknown);
         if (carry) report.push(carry);
         carry = undefined;
+      } else if (isClientIdCsvHeader(firstLineOf(carry ? Buffer.concat([carry, chunk]) : chunk))) {
+        csv = new CsvClientIds(collector, options.languages);
+        if (carry) csv.push(carry);
+        carry = undefined;
       } else refuseCsv(firstByte);
     }
     if (journal) {
@@ -113,28 +127,14 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
       report.push(chunk);
       continue;
     }
-    let start = 0;
-    if (carry) {
-      const newline = chunk.indexOf(NEWLINE);
-      if (newline === -1) {
-        carry = Buffer.concat([carry, chunk]);
-        checkLineLength(carry);
-        continue;
-      }
-      // Only the line that was cut in two is joined, not the whole chunk.
-      const line = Buffer.concat([carry, chunk.subarray(0, newline)]);
-      addLine(lines, line, 0, line.length, line.indexOf(CR));
-      carry = undefined;
-      start = newline + 1;
-    }
-    start = addCompleteLines(lines, chunk, start);
-    // Copy the unfinished line so the chunk it came from can be freed.
-    if (start < chunk.length) {
-      carry = Buffer.from(chunk.subarray(start));
-      checkLineLength(carry);
-    }
+    if (csv) csv.push(chunk);
+    else carry = addPiece(lines, chunk, carry);
     const held = onLines?.();
     if (held) await held;
+  }
+  if (csv) {
+    csv.finish();
+    return { ...collector.result(), ...(csv.hasLanguage && options.languages ? { languages: options.languages } : {}) };
   }
   if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeUnknown);
   if (report) {
@@ -143,6 +143,29 @@ async function readLines(input: Readable, collector: ClientIdCollector, lines: L
   }
   if (carry) addLine(lines, carry, 0, carry.length, carry.indexOf(CR));
   return collector.result();
+}
+
+/** Adds the lines a piece of a plain list completes; returns the unfinished line it ends with, if any. */
+function addPiece(lines: LineCounter, chunk: Buffer, carry: Buffer | undefined): Buffer | undefined {
+  let start = 0;
+  if (carry) {
+    const newline = chunk.indexOf(NEWLINE);
+    if (newline === -1) {
+      const longer = Buffer.concat([carry, chunk]);
+      checkLineLength(longer);
+      return longer;
+    }
+    // Only the line that was cut in two is joined, not the whole chunk.
+    const line = Buffer.concat([carry, chunk.subarray(0, newline)]);
+    addLine(lines, line, 0, line.length, line.indexOf(CR));
+    start = newline + 1;
+  }
+  start = addCompleteLines(lines, chunk, start);
+  if (start >= chunk.length) return undefined;
+  // Copy the unfinished line so the chunk it came from can be freed.
+  const rest = Buffer.from(chunk.subarray(start));
+  checkLineLength(rest);
+  return rest;
 }
 
 /**
@@ -210,6 +233,12 @@ function refuseOtherEncoding(start: Buffer): void {
     `the client-ID input is ${other.name} (${other.evidence}), not UTF-8`,
     `save the file given to --client-ids-file as UTF-8 (e.g. iconv -f ${other.name.replace(' ', '')} -t UTF-8), one client ID per line`,
   );
+}
+
+/** The first line of the input (up to the longest a line may be), for the CSV header test. */
+function firstLineOf(start: Buffer): string {
+  const newline = start.indexOf(NEWLINE);
+  return start.toString('utf8', 0, Math.min(newline === -1 ? start.length : newline, MAX_LINE_BYTES)).replace(/^\uFEFF/, '');
 }
 
 /** A first column that names client IDs: the header of a CSV export. */
