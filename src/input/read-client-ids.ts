@@ -80,69 +80,89 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): Promise<ClientIdList> {
-  const { onLines } = options;
-  const includeUnknown = options.includeUnknown === true;
-  let carry: Buffer | undefined;
-  let report: ReportReader | undefined;
-  // A CSV whose header names a client_id column (docs/behaviour.md#variants): read by csv-parse as it arrives.
-  let csv: CsvClientIds | undefined;
-  let sniffed = false;
+/** How the input is read, once its start has said what it is. */
+type InputKind =
+  | { kind: 'lines'; carry: Buffer | undefined }
   // A run journal is kept whole: which of its IDs are left is known only after its last outcome record.
-  let journal: Buffer[] | undefined;
+  | { kind: 'journal'; parts: Buffer[] }
+  | { kind: 'report'; reader: ReportReader }
+  // A CSV whose header names a client_id column (docs/behaviour.md#variants): read by csv-parse as it arrives.
+  | { kind: 'csv'; reader: CsvClientIds };
+
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): Promise<ClientIdList> {
+  let kind: InputKind | undefined;
+  // What was read before the input's kind was known: its first line, at least.
+  let head: Buffer | undefined;
   for await (const piece of input as AsyncIterable<Buffer | string>) {
-    const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-    if (!sniffed) {
-      const firstByte = chunk.toString('utf8', 0, 256).replace(/^\uFEFF/, '').trimStart();
-      if (firstByte === '' && chunk.length < 256) {
-        carry = carry ? Buffer.concat([carry, chunk]) : chunk;
-        continue;
-      }
-      sniffed = true;
-      refuseOtherEncoding(carry ? Buffer.concat([carry, chunk]) : chunk);
-      if (looksLikeJournal(firstByte)) {
-        lines.report = true;
-        journal = carry ? [carry] : [];
-      } else if (firstByte.charCodeAt(0) === OPEN_BRACKET) {
-        throw invalidMessageError(
-          'the client-ID input looks like a JSON array; it takes one client ID per line',
-          `convert it with: jq -r '.[]' ids.json > ids.txt, or put the IDs in the message file's "condition": {"type": 2, "client_ids": [...]}`,
-        );
-      } else if (firstByte.charCodeAt(0) === OPEN_BRACE) {
-        lines.report = true;
-        report = new ReportReader(collector, includeUnknown);
-        if (carry) report.push(carry);
-        carry = undefined;
-      } else if (isClientIdCsvHeader(firstLineOf(carry ? Buffer.concat([carry, chunk]) : chunk))) {
-        csv = new CsvClientIds(collector, options.languages);
-        if (carry) csv.push(carry);
-        carry = undefined;
-      } else refuseCsv(firstByte);
+    let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    if (!kind) {
+      head = head ? Buffer.concat([head, chunk]) : chunk;
+      kind = sniff(head, false, collector, lines, options);
+      if (!kind) continue;
+      chunk = head;
+      head = undefined;
     }
-    if (journal) {
-      journal.push(chunk);
-      continue;
+    if (kind.kind === 'journal') kind.parts.push(chunk);
+    else if (kind.kind === 'report') kind.reader.push(chunk);
+    else {
+      if (kind.kind === 'csv') kind.reader.push(chunk);
+      else kind.carry = addPiece(lines, chunk, kind.carry);
+      const held = options.onLines?.();
+      if (held) await held;
     }
-    if (report) {
-      report.push(chunk);
-      continue;
-    }
-    if (csv) csv.push(chunk);
-    else carry = addPiece(lines, chunk, carry);
-    const held = onLines?.();
-    if (held) await held;
   }
-  if (csv) {
-    csv.finish();
-    return { ...collector.result(), ...(csv.hasLanguage && options.languages ? { languages: options.languages } : {}) };
+  // An input that ended within its first line: what it is, is decided on what there is.
+  if (!kind && head) {
+    kind = sniff(head, true, collector, lines, options)!;
+    if (kind.kind === 'lines') kind.carry = head;
+    else if (kind.kind === 'journal') kind.parts.push(head);
+    else kind.reader.push(head);
   }
-  if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeUnknown);
-  if (report) {
-    report.finish();
-    return { ...collector.result(), fromReport: true, ...(report.inDoubtLeftOut > 0 ? { inDoubtLeftOut: report.inDoubtLeftOut } : {}) };
+  return finishInput(kind, collector, lines, options);
+}
+
+/** What the input is, from everything read so far; undefined while its first line is still coming. */
+function sniff(head: Buffer, ended: boolean, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): InputKind | undefined {
+  const start = head.toString('utf8', 0, 256).replace(/^\uFEFF/, '').trimStart();
+  if (!ended && start === '' && head.length < 256) return undefined;
+  // A CSV header is told by its whole first line.
+  if (!ended && head.indexOf(NEWLINE) === -1 && head.length < MAX_LINE_BYTES) return undefined;
+  refuseOtherEncoding(head);
+  if (looksLikeJournal(start)) {
+    lines.report = true;
+    return { kind: 'journal', parts: [] };
   }
-  if (carry) addLine(lines, carry, 0, carry.length, carry.indexOf(CR));
-  return collector.result();
+  if (start.charCodeAt(0) === OPEN_BRACKET) {
+    throw invalidMessageError(
+      'the client-ID input looks like a JSON array; it takes one client ID per line',
+      `convert it with: jq -r '.[]' ids.json > ids.txt, or put the IDs in the message file's "condition": {"type": 2, "client_ids": [...]}`,
+    );
+  }
+  if (start.charCodeAt(0) === OPEN_BRACE) {
+    lines.report = true;
+    return { kind: 'report', reader: new ReportReader(collector, options.includeUnknown === true) };
+  }
+  if (isClientIdCsvHeader(firstLineOf(head))) return { kind: 'csv', reader: new CsvClientIds(collector, options.languages) };
+  refuseCsv(start);
+  return { kind: 'lines', carry: undefined };
+}
+
+function finishInput(kind: InputKind | undefined, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): ClientIdList {
+  switch (kind?.kind) {
+    case undefined:
+      return collector.result();
+    case 'csv':
+      kind.reader.finish();
+      return { ...collector.result(), ...(kind.reader.hasLanguage && options.languages ? { languages: options.languages } : {}) };
+    case 'journal':
+      return readJournalIds(Buffer.concat(kind.parts).toString('utf8'), collector, options.includeUnknown === true);
+    case 'report':
+      kind.reader.finish();
+      return { ...collector.result(), fromReport: true, ...(kind.reader.inDoubtLeftOut > 0 ? { inDoubtLeftOut: kind.reader.inDoubtLeftOut } : {}) };
+    case 'lines':
+      if (kind.carry) addLine(lines, kind.carry, 0, kind.carry.length, kind.carry.indexOf(CR));
+      return collector.result();
+  }
 }
 
 /** Adds the lines a piece of a plain list completes; returns the unfinished line it ends with, if any. */
