@@ -11,7 +11,7 @@ import { sendBatches, type BatchResult, type SendBatchesOptions } from '../../cl
 import { monotonicNow } from '../../client/sleep.js';
 import { hasLanes, isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
 import { summarizeVariants, type VariantSummary } from '../../client/variant-summary.js';
-import type { VariantDelivery } from './variant-delivery.js';
+import { variantAudienceWords, type VariantDelivery } from './variant-delivery.js';
 import type { PushMessage } from '../../message/types.js';
 import { audienceWords } from '../../message/audience.js';
 import { RunJournal } from '../../journal/run-journal.js';
@@ -245,7 +245,7 @@ async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScr
   journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
   const reportPath = await writeRequestedReport(request, scrubber, results, journal, journalFailure !== undefined);
   const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
-  const audience = audienceWords(request.body);
+  const audience = request.variants ? variantAudienceWords(request.body, request.variants) : audienceWords(request.body);
   const variants = summarizeVariants(results);
   return {
     results,

@@ -7,6 +7,7 @@ import type { PushMessage } from '../../message/types.js';
 import { GrowingVariantRecipients, VariantRecipients } from '../../message/variant-recipients.js';
 import { planVariants } from '../../message/variants.js';
 import type { MessageIssue } from '../../message/types.js';
+import { audienceWords } from '../../message/audience.js';
 
 /** What the delivery needs to send variants: each variant's message, and for targeting, the requests. */
 export interface VariantDelivery {
@@ -65,4 +66,15 @@ function unusedWarnings(unused: readonly string[], noLanguage: boolean): Message
     message: noLanguage ? 'no recipient has a language: every client ID gets the base message' : 'no recipient has this language: the variant is not sent',
     ...(noLanguage ? { fix: 'give --client-ids-file a CSV with client_id and language columns (the emulator\'s --devices CSV is one)' } : {}),
   }));
+}
+
+/**
+ * An audience sent in one request per variant, in words: every language its requests name together, so the
+ * advice after a failure does not read as the base message's languages alone.
+ */
+export function variantAudienceWords(base: PushMessage, variants: VariantDelivery): string | undefined {
+  if (!variants.audiences) return audienceWords(base);
+  const languages = [...variants.messages.values(), base].flatMap((m) => m.condition?.targeting?.language ?? []);
+  const all = { ...base, condition: { ...base.condition, targeting: { ...base.condition.targeting, language: [...new Set(languages)] } } };
+  return `${audienceWords(all) ?? 'condition'} (one request per language variant)`;
 }
