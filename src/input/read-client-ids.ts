@@ -278,7 +278,7 @@ function refuseCsv(start: string): void {
       ? `the client-ID input looks like CSV: line 1 ${shown} is a header, and its lines have commas; it takes one client ID per line`
       : `the client-ID input looks like CSV: line 1 ${shown} has commas; it takes one client ID per line`,
     header
-      ? 'keep the first column without the header: cut -d, -f1 <file> | tail -n +2 > ids.txt'
+      ? 'name the column of IDs client_id in the header to read it as CSV, or keep the first column without the header: cut -d, -f1 <file> | tail -n +2 > ids.txt'
       : 'keep the first column: cut -d, -f1 <file> > ids.txt',
   );
 }
