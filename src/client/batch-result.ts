@@ -25,6 +25,11 @@ export interface BatchResult {
   reason?: string;
   /** The last attempt's outcome, without its raw response (kept small for big runs). */
   outcome?: AttemptOutcome;
+  /**
+   * The variant the batch carried (docs/behaviour.md#variants): its language tag, or null for the base
+   * message of a message with variants. Absent for a message without variants.
+   */
+  variant?: string | null;
 }
 
 /** What a batch came to, before it is given its place and its client IDs. */

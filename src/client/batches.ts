@@ -1,3 +1,5 @@
+import type { PlanLanes } from '../message/recipients.js';
+
 /** The service takes at most this many client IDs in one request (docs/behaviour.md#the-service). */
 export const MAX_BATCH_SIZE = 1000;
 
@@ -35,6 +37,11 @@ export function chunkClientIds<T>(ids: { readonly length: number; slice(start: n
  */
 export class BatchPlan {
   readonly ranges: [start: number, end: number][] = [];
+  /**
+   * Each range's variant (docs/behaviour.md#variants), for a plan over lanes or over an audience's variants:
+   * a tag, or null for the base message. Undefined for a message without variants.
+   */
+  lanes: (string | null)[] | undefined;
   /** Every recipient is planned: no range will be added. */
   complete = false;
   /** Why the plan stopped short of its input (an unreadable or invalid line): no range will be added. */
@@ -42,16 +49,35 @@ export class BatchPlan {
   private planned = 0;
   private readonly listeners = new Set<() => void>();
 
-  constructor(readonly size: number = MAX_BATCH_SIZE) {
+  constructor(
+    readonly size: number = MAX_BATCH_SIZE,
+    private readonly laned?: PlanLanes,
+  ) {
     batchRanges(0, size);
+    if (laned) this.lanes = [];
   }
 
   /** A complete plan over `recipients` known IDs (one empty batch when there are none: all devices, targeting). */
-  static of(recipients: number, size: number = MAX_BATCH_SIZE): BatchPlan {
+  static of(recipients: number, size: number = MAX_BATCH_SIZE, laned?: PlanLanes): BatchPlan {
+    if (laned) {
+      // Over lanes, a batch ends where its lane's run ends: planned as a growing plan that is given everything.
+      const plan = new BatchPlan(size, laned);
+      plan.extend(recipients, true);
+      return plan;
+    }
     const plan = new BatchPlan(size);
     // One push per range: a spread of 200,000 ranges (batch size 1) would overflow the call stack.
     for (const range of planBatches(recipients, size)) plan.ranges.push(range);
     plan.planned = recipients;
+    plan.complete = true;
+    return plan;
+  }
+
+  /** One request (no client IDs) per variant of an audience: condition targeting with variants. */
+  static ofAudiences(lanes: readonly (string | null)[]): BatchPlan {
+    const plan = new BatchPlan(MAX_BATCH_SIZE);
+    plan.lanes = [...lanes];
+    for (let i = 0; i < lanes.length; i++) plan.ranges.push([0, 0]);
     plan.complete = true;
     return plan;
   }
@@ -74,13 +100,18 @@ export class BatchPlan {
     if (!this.open) throw new Error('the plan is closed');
     const added: [number, number][] = [];
     while (available - this.planned >= this.size || (last && available > this.planned)) {
-      const range: [number, number] = [this.planned, Math.min(this.planned + this.size, available)];
+      const cut = this.laned ? this.laned.laneEnd(this.planned) : Infinity;
+      const range: [number, number] = [this.planned, Math.min(this.planned + this.size, available, cut)];
       added.push(range);
       this.ranges.push(range);
+      this.lanes?.push(this.laned!.laneAt(range[0]));
       this.planned = range[1];
     }
     if (last) {
-      if (this.ranges.length === 0) this.ranges.push([0, 0]);
+      if (this.ranges.length === 0) {
+        this.ranges.push([0, 0]);
+        this.lanes?.push(null);
+      }
       this.complete = true;
     }
     if (added.length > 0 || last) this.notify();

@@ -36,6 +36,11 @@ export interface SendBatchesOptions {
   /** The validated message; its `condition.client_ids`, if any, are replaced per batch. */
   body: PushMessage;
   /**
+   * The message of each variant (docs/behaviour.md#variants), by the tag the plan gives a batch
+   * (`plan.lanes`); a batch of lane null, or of a tag not here, carries `body`.
+   */
+  variants?: ReadonlyMap<string, PushMessage>;
+  /**
    * Recipients, already de-duplicated: an array, or a ClientIdStore (anything with `length` and `slice`).
    * Each batch's IDs are sliced out when it is sent. Absent or empty: one request with `body` as it is.
    */
@@ -205,7 +210,7 @@ class Dispatcher {
   private start(index: number): Promise<void> {
     this.window.batchStarted();
     // The batch's strings exist only while it is being sent (and in `onAttempt` events).
-    return sendBatch(this.sending, index, bodyFor(this.options.body, this.idsOf(index)())).then(
+    return sendBatch(this.sending, index, bodyFor(this.messageOf(index), this.idsOf(index)())).then(
       (settled) => this.finish(index, this.resultOf(index, settled)),
       (error: unknown) => {
         // Not the network's (sendBatch turns every network failure into an outcome): a journal that cannot
@@ -226,6 +231,12 @@ class Dispatcher {
     this.options.onProgress?.({ batchesDone: this.batchesDone, batchesTotal: plan.ranges.length, planComplete: plan.complete, recipientsDone: this.recipientsDone, recipientsTotal, requests: this.run.requests, last: result });
   }
 
+  /** The message batch `index` carries: its variant's, else the base message. */
+  private messageOf(index: number): PushMessage {
+    const lane = this.plan.lanes?.[index];
+    return (lane != null ? this.options.variants?.get(lane) : undefined) ?? this.options.body;
+  }
+
   private idsOf(index: number): () => readonly string[] {
     const [start, end] = this.plan.ranges[index]!;
     const source = this.source;
@@ -234,7 +245,8 @@ class Dispatcher {
 
   private resultOf(index: number, settled: Settled): BatchResult {
     const [start, end] = this.plan.ranges[index]!;
-    return batchResult(index, this.idsOf(index), end - start, settled);
+    const lane = this.plan.lanes?.[index];
+    return batchResult(index, this.idsOf(index), end - start, lane === undefined ? settled : { ...settled, variant: lane });
   }
 }
 

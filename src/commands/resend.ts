@@ -23,6 +23,7 @@ import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { locateRun } from './shared/locate-run.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from './shared/resume.js';
+import { resendVariants } from './shared/resend-variants.js';
 import { readMessageInput } from '../input/read-message-input.js';
 import type { ClientIdSource } from '../message/recipients.js';
 import { usageError } from '../errors.js';
@@ -92,7 +93,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
     {
       ...connection,
       body: header.message as PushMessage,
-      ...(left.clientIds ? { clientIds: left.clientIds } : {}),
+      ...resendVariants(header, left),
       dryRun: header.dry_run,
       argv: options.argv,
       batchSize,

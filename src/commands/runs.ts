@@ -11,6 +11,7 @@ import { listRunFiles, runsDir } from '../journal/runs-dir.js';
 import { messageIds, overview, type RunOverview } from '../journal/run-state.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { formatRunDetail, formatRunTable, type RunDetail } from '../output/runs.js';
+import { summarizeVariants } from '../client/variant-summary.js';
 import type { ResendAdvice } from '../output/resend-advice.js';
 import type { BatchResult } from '../client/send-batches.js';
 import { openReportFile, writeReport } from './shared/report-file.js';
@@ -70,9 +71,11 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' ? undefined : resendWithInput(run, ref);
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
+  const variants = summarizeVariants(run.results);
   const detail: RunDetail = {
     ...base,
     message_ids: messageIds(run.results),
+    ...(variants ? { variants } : {}),
     ...(children.length > 0 ? { resent_by: children } : {}),
     ...(report ? { report: report.path } : {}),
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),

@@ -24,7 +24,10 @@ import { asDeliveryOutcome } from './shared/delivery-outcome.js';
 import { prepareMessage, type PreparedMessage } from './shared/prepare-message.js';
 import { applyAudience } from './shared/apply-audience.js';
 import { openReportFile } from './shared/report-file.js';
-import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
+import { checkResumable, familyOf, findOnceRun, remainingOf, type Remaining } from './shared/resume.js';
+import { arrangeVariants } from './shared/variant-delivery.js';
+import { resendVariants } from './shared/resend-variants.js';
+import type { HeaderRecord } from '../journal/records.js';
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from './shared/own-run.js';
 import type { Connection } from './shared/connect.js';
 import type { Lease } from '../journal/ownership.js';
@@ -110,7 +113,11 @@ export async function sendRun(given: SendCommandOptions, ctx: Ctx, scrubber: Sec
 
 async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<SendOutcome> {
   const { human } = deliveryTuning(options);
-  const { body, clientIds, warnings, notes } = prepared;
+  const { notes } = prepared;
+  // Variants become lanes of client IDs or one request per language, refused for every device (docs/behaviour.md#variants).
+  const arranged = arrangeVariants(prepared, options.batchSize ?? MAX_BATCH_SIZE);
+  const { body, clientIds, variants } = arranged;
+  const warnings = [...prepared.warnings, ...arranged.warnings];
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
 
   // 2. Where to send it, and as whom: a --once key belongs to an app at a destination. The report path is
@@ -122,7 +129,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   let delivering = false;
   try {
     // 3. Own the key and the run, then read what earlier runs did: nobody else can be sending it now.
-    const claim = options.journal === false ? undefined : await claimRun(options, body, clientIds, connection, leases, ctx);
+    const claim = options.journal === false ? undefined : await claimRun(options, variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body, clientIds, connection, leases, ctx);
     if (claim?.skipped) return claim.skipped;
     // A re-run may replace the report of its own family; any other existing file only with --force.
     const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
@@ -132,7 +139,9 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
 
     // 4. Delivery: one request, or batches under one shared rate limit, every step journaled. Should another
     // process take the run over (this one stopped refreshing its lock), no further request starts.
-    const recipients = resume ? resume.clientIds : clientIds;
+    const resent = resume ? resendVariants(resume, resume) : undefined;
+    const recipients = resent ? resent.clientIds : clientIds;
+    const sentVariants = resent ? resent.variants : variants;
     const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
     delivering = true;
     const delivery = await deliver(
@@ -140,6 +149,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...connection,
         body: resume?.body ?? body,
         ...(recipients ? { clientIds: recipients } : {}),
+        ...(sentVariants ? { variants: sentVariants } : {}),
         dryRun: options.dryRun,
         argv: options.argv,
         batchSize,
@@ -179,7 +189,7 @@ type Claim = RunClaim<SendOutcome>;
  * process that owns it), then the family of the run found with it; else a new run's own family. The leases
  * go into `leases` for the caller to release.
  */
-export async function claimRun(options: SendCommandOptions, body: PushMessage, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
+export async function claimRun(options: SendCommandOptions, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
   const runId = freshRunId(ctx.env);
   const wait = options.wait !== false;
   if (options.once === undefined) {
@@ -226,6 +236,9 @@ export async function claimRun(options: SendCommandOptions, body: PushMessage, c
     inDoubt: options.includeInDoubt ? 0 : left.inDoubt,
     left: left.clientIds ? `${left.clientIds.length} recipients` : (left.audience ?? 'its audience'),
     family: family.map((member) => member.header.run_id),
+    ...(earlier.header.variants ? { variants: earlier.header.variants } : {}),
+    ...(left.variantOf ? { variantOf: left.variantOf } : {}),
+    ...(left.audiences ? { audiences: left.audiences } : {}),
   };
   return { runId, lock, once, resume };
 }

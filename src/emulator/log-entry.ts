@@ -36,6 +36,7 @@ export function logEntryFor(answer: EmulatorAnswer, push: PushRecord, decision: 
   else if (bodyText !== '') entry.body_text = bodyText.slice(0, BODY_TEXT_CLIP);
   if (push.errors && push.errors.length > 0) entry.errors = push.errors;
   if (push.warnings && push.warnings.length > 0) entry.warnings = push.warnings;
+  if (stored?.languages) entry.languages = stored.languages;
   if (stored?.reached !== undefined) Object.assign(entry, { reached: stored.reached, unknown_client_ids: stored.unknown_client_ids, fleet_size: stored.fleet_size });
   if (stored?.would_reach !== undefined) Object.assign(entry, { would_reach: stored.would_reach, unknown_client_ids: stored.unknown_client_ids, fleet_size: stored.fleet_size });
   return entry;

@@ -89,10 +89,15 @@ function push(request: EmulatorRequest, rawAppId: string, state: EmulatorState, 
   const stored: StoredMessage = { app_id: appId, message_id: messageId, received_at: new Date(now).toISOString(), dry_run: dryRun, delivered: !dryRun, body };
   // Simulated devices receive what is delivered (their inboxes read it from the store); a dry run reaches no
   // one, but says whom it would reach.
+  let deviceLanguages: string[] | undefined;
   if (state.fleet) {
-    const { reached, ...rest } = state.fleet.audience(body.condition);
+    const { reached, languages, ...rest } = state.fleet.audience(body.condition);
+    deviceLanguages = languages;
     Object.assign(stored, dryRun ? { would_reach: reached, ...rest } : { reached, ...rest });
   }
+  // The message's language (docs/behaviour.md#variants): what its targeting names, or the devices it listed speak.
+  const languages = body.condition.type === 1 ? body.condition.targeting?.language : deviceLanguages;
+  if (languages && languages.length > 0) stored.languages = [...languages];
   state.store.add(stored, keptBytes(request));
   record.stored = stored;
   return pushed(messageId, dryRun);

@@ -26,6 +26,8 @@ export interface RequestLogEntry {
   errors?: MessageIssue[];
   warnings?: MessageIssue[];
   reached?: number;
+  /** The message's language (docs/behaviour.md#variants): its targeting's, or its listed devices'. */
+  languages?: string[];
   /** A dry run's audience: whom it would have reached. */
   would_reach?: number;
   unknown_client_ids?: number;

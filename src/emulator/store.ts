@@ -11,6 +11,8 @@ export interface StoredMessage {
   delivered: boolean;
   /** The body after validation and normalisation. */
   body: PushMessage;
+  /** The message's language: its targeting's `language`, or the languages of the simulated devices it listed. */
+  languages?: string[];
   /** With simulated devices (docs/behaviour.md#devices): how many it reached, and listed IDs no device has. */
   reached?: number;
   /** A dry run's audience: whom it would have reached. */

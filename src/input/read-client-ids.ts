@@ -4,6 +4,8 @@ import { ClientIdCollector, type ClientIdStore } from '../client/client-id-store
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
 import { otherEncoding } from './text-encoding.js';
+import { CsvClientIds, isClientIdCsvHeader } from './csv-client-ids.js';
+import type { RecipientLanguages } from './recipient-languages.js';
 
 export { ClientIdCollector, ClientIdStore } from '../client/client-id-store.js';
 export { ClientIdError };
@@ -19,6 +21,8 @@ export interface ClientIdList {
   fromReport?: boolean;
   /** From a report or journal: the in-doubt IDs left out, because `includeInDoubt` was not set. */
   inDoubtLeftOut?: number;
+  /** A CSV with a `language` column: each ID's language, by position (docs/behaviour.md#variants). */
+  languages?: RecipientLanguages;
 }
 
 export interface ReadClientIdsOptions {
@@ -29,6 +33,8 @@ export interface ReadClientIdsOptions {
    * into the collector: a plan can then grow while the rest is read. Reading waits for the promise it returns.
    */
   onLines?: () => Promise<void> | undefined | void;
+  /** Filled with each ID's language when the input is a CSV with a `language` column. */
+  languages?: RecipientLanguages;
 }
 
 const NEWLINE = 0x0a;
@@ -52,7 +58,7 @@ const MAX_LINE_BYTES = 64 * 1024;
 export async function readClientIds(input: Readable, collector = new ClientIdCollector(), options: ReadClientIdsOptions = {}): Promise<ClientIdList> {
   const lines = new LineCounter(collector);
   try {
-    return await readLines(input, collector, lines, options.includeInDoubt === true, options.onLines);
+    return await readLines(input, collector, lines, options);
   } catch (error) {
     if (!(error instanceof ClientIdError)) throw error;
     const where = lines.report ? 'in the report' : `at line ${lines.line}${error.byte !== undefined ? `, byte ${error.byte + 1}` : ''} of the client-ID input`;
@@ -74,75 +80,112 @@ class LineCounter {
   }
 }
 
-async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, includeInDoubt: boolean, onLines: ReadClientIdsOptions['onLines']): Promise<ClientIdList> {
-  let carry: Buffer | undefined;
-  let report: ReportReader | undefined;
-  let sniffed = false;
+/** How the input is read, once its start has said what it is. */
+type InputKind =
+  | { kind: 'lines'; carry: Buffer | undefined }
   // A run journal is kept whole: which of its IDs are left is known only after its last outcome record.
-  let journal: Buffer[] | undefined;
+  | { kind: 'journal'; parts: Buffer[] }
+  | { kind: 'report'; reader: ReportReader }
+  // A CSV whose header names a client_id column (docs/behaviour.md#variants): read by csv-parse as it arrives.
+  | { kind: 'csv'; reader: CsvClientIds };
+
+async function readLines(input: Readable, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): Promise<ClientIdList> {
+  let kind: InputKind | undefined;
+  // What was read before the input's kind was known: its first line, at least.
+  let head: Buffer | undefined;
   for await (const piece of input as AsyncIterable<Buffer | string>) {
-    const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-    if (!sniffed) {
-      const firstByte = chunk.toString('utf8', 0, 256).replace(/^\uFEFF/, '').trimStart();
-      if (firstByte === '' && chunk.length < 256) {
-        carry = carry ? Buffer.concat([carry, chunk]) : chunk;
-        continue;
-      }
-      sniffed = true;
-      refuseOtherEncoding(carry ? Buffer.concat([carry, chunk]) : chunk);
-      if (looksLikeJournal(firstByte)) {
-        lines.report = true;
-        journal = carry ? [carry] : [];
-      } else if (firstByte.charCodeAt(0) === OPEN_BRACKET) {
-        throw invalidMessageError(
-          'the client-ID input looks like a JSON array; it takes one client ID per line',
-          `convert it with: jq -r '.[]' ids.json > ids.txt, or put the IDs in the message file's "condition": {"type": 2, "client_ids": [...]}`,
-        );
-      } else if (firstByte.charCodeAt(0) === OPEN_BRACE) {
-        lines.report = true;
-        report = new ReportReader(collector, includeInDoubt);
-        if (carry) report.push(carry);
-        carry = undefined;
-      } else refuseCsv(firstByte);
+    let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    if (!kind) {
+      head = head ? Buffer.concat([head, chunk]) : chunk;
+      kind = sniff(head, false, collector, lines, options);
+      if (!kind) continue;
+      chunk = head;
+      head = undefined;
     }
-    if (journal) {
-      journal.push(chunk);
-      continue;
+    if (kind.kind === 'journal') kind.parts.push(chunk);
+    else if (kind.kind === 'report') kind.reader.push(chunk);
+    else {
+      if (kind.kind === 'csv') kind.reader.push(chunk);
+      else kind.carry = addPiece(lines, chunk, kind.carry);
+      const held = options.onLines?.();
+      if (held) await held;
     }
-    if (report) {
-      report.push(chunk);
-      continue;
-    }
-    let start = 0;
-    if (carry) {
-      const newline = chunk.indexOf(NEWLINE);
-      if (newline === -1) {
-        carry = Buffer.concat([carry, chunk]);
-        checkLineLength(carry);
-        continue;
-      }
-      // Only the line that was cut in two is joined, not the whole chunk.
-      const line = Buffer.concat([carry, chunk.subarray(0, newline)]);
-      addLine(lines, line, 0, line.length, line.indexOf(CR));
-      carry = undefined;
-      start = newline + 1;
-    }
-    start = addCompleteLines(lines, chunk, start);
-    // Copy the unfinished line so the chunk it came from can be freed.
-    if (start < chunk.length) {
-      carry = Buffer.from(chunk.subarray(start));
-      checkLineLength(carry);
-    }
-    const held = onLines?.();
-    if (held) await held;
   }
-  if (journal) return readJournalIds(Buffer.concat(journal).toString('utf8'), collector, includeInDoubt);
-  if (report) {
-    report.finish();
-    return { ...collector.result(), fromReport: true, ...(report.inDoubtLeftOut > 0 ? { inDoubtLeftOut: report.inDoubtLeftOut } : {}) };
+  // An input that ended within its first line: what it is, is decided on what there is.
+  if (!kind && head) {
+    kind = sniff(head, true, collector, lines, options)!;
+    if (kind.kind === 'lines') kind.carry = head;
+    else if (kind.kind === 'journal') kind.parts.push(head);
+    else kind.reader.push(head);
   }
-  if (carry) addLine(lines, carry, 0, carry.length, carry.indexOf(CR));
-  return collector.result();
+  return finishInput(kind, collector, lines, options);
+}
+
+/** What the input is, from everything read so far; undefined while its first line is still coming. */
+function sniff(head: Buffer, ended: boolean, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): InputKind | undefined {
+  const start = head.toString('utf8', 0, 256).replace(/^\uFEFF/, '').trimStart();
+  if (!ended && start === '' && head.length < 256) return undefined;
+  // A CSV header is told by its whole first line.
+  if (!ended && head.indexOf(NEWLINE) === -1 && head.length < MAX_LINE_BYTES) return undefined;
+  refuseOtherEncoding(head);
+  if (looksLikeJournal(start)) {
+    lines.report = true;
+    return { kind: 'journal', parts: [] };
+  }
+  if (start.charCodeAt(0) === OPEN_BRACKET) {
+    throw invalidMessageError(
+      'the client-ID input looks like a JSON array; it takes one client ID per line',
+      `convert it with: jq -r '.[]' ids.json > ids.txt, or put the IDs in the message file's "condition": {"type": 2, "client_ids": [...]}`,
+    );
+  }
+  if (start.charCodeAt(0) === OPEN_BRACE) {
+    lines.report = true;
+    return { kind: 'report', reader: new ReportReader(collector, options.includeInDoubt === true) };
+  }
+  if (isClientIdCsvHeader(firstLineOf(head))) return { kind: 'csv', reader: new CsvClientIds(collector, options.languages) };
+  refuseCsv(start);
+  return { kind: 'lines', carry: undefined };
+}
+
+function finishInput(kind: InputKind | undefined, collector: ClientIdCollector, lines: LineCounter, options: ReadClientIdsOptions): ClientIdList {
+  switch (kind?.kind) {
+    case undefined:
+      return collector.result();
+    case 'csv':
+      kind.reader.finish();
+      return { ...collector.result(), ...(kind.reader.hasLanguage && options.languages ? { languages: options.languages } : {}) };
+    case 'journal':
+      return readJournalIds(Buffer.concat(kind.parts).toString('utf8'), collector, options.includeInDoubt === true);
+    case 'report':
+      kind.reader.finish();
+      return { ...collector.result(), fromReport: true, ...(kind.reader.inDoubtLeftOut > 0 ? { inDoubtLeftOut: kind.reader.inDoubtLeftOut } : {}) };
+    case 'lines':
+      if (kind.carry) addLine(lines, kind.carry, 0, kind.carry.length, kind.carry.indexOf(CR));
+      return collector.result();
+  }
+}
+
+/** Adds the lines a piece of a plain list completes; returns the unfinished line it ends with, if any. */
+function addPiece(lines: LineCounter, chunk: Buffer, carry: Buffer | undefined): Buffer | undefined {
+  let start = 0;
+  if (carry) {
+    const newline = chunk.indexOf(NEWLINE);
+    if (newline === -1) {
+      const longer = Buffer.concat([carry, chunk]);
+      checkLineLength(longer);
+      return longer;
+    }
+    // Only the line that was cut in two is joined, not the whole chunk.
+    const line = Buffer.concat([carry, chunk.subarray(0, newline)]);
+    addLine(lines, line, 0, line.length, line.indexOf(CR));
+    start = newline + 1;
+  }
+  start = addCompleteLines(lines, chunk, start);
+  if (start >= chunk.length) return undefined;
+  // Copy the unfinished line so the chunk it came from can be freed.
+  const rest = Buffer.from(chunk.subarray(start));
+  checkLineLength(rest);
+  return rest;
 }
 
 /**
@@ -212,6 +255,12 @@ function refuseOtherEncoding(start: Buffer): void {
   );
 }
 
+/** The first line of the input (up to the longest a line may be), for the CSV header test. */
+function firstLineOf(start: Buffer): string {
+  const newline = start.indexOf(NEWLINE);
+  return start.toString('utf8', 0, Math.min(newline === -1 ? start.length : newline, MAX_LINE_BYTES)).replace(/^\uFEFF/, '');
+}
+
 /** A first column that names client IDs: the header of a CSV export. */
 const ID_HEADER = /^\s*"?\s*(client[ _-]?ids?|clientids?|ids?|tokens?|device[ _-]?(ids?|tokens?)?|reg(istration)?[ _-]?ids?)\s*"?\s*$/i;
 
@@ -229,7 +278,7 @@ function refuseCsv(start: string): void {
       ? `the client-ID input looks like CSV: line 1 ${shown} is a header, and its lines have commas; it takes one client ID per line`
       : `the client-ID input looks like CSV: line 1 ${shown} has commas; it takes one client ID per line`,
     header
-      ? 'keep the first column without the header: cut -d, -f1 <file> | tail -n +2 > ids.txt'
+      ? 'name the column of IDs client_id in the header to read it as CSV, or keep the first column without the header: cut -d, -f1 <file> | tail -n +2 > ids.txt'
       : 'keep the first column: cut -d, -f1 <file> > ids.txt',
   );
 }

@@ -9,6 +9,7 @@ import type { Ctx } from '../context.js';
 import { CliError, ExitCode, ClientIdError, invalidMessageError, usageError } from '../errors.js';
 import type { AssembleInput, MessageFlags } from '../message/assemble.js';
 import { decodeUtf8 } from './decode-utf8.js';
+import { RecipientLanguages } from './recipient-languages.js';
 import { InputInterruptedError, InputTooLargeError, describeBytes, interruptOnSignal, openInputStream, readStreamCapped, readWholeFile } from '../read-whole-file.js';
 
 /**
@@ -70,9 +71,9 @@ function unreadable(error: unknown, what: string, path: string): CliError {
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
  * A report written by `--report` is accepted too: its in_doubt and not_sent IDs are the ones read.
  */
-async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeInDoubt: boolean, stream: boolean): Promise<ClientIdList | ClientIdFeed> {
+async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeInDoubt: boolean, stream: boolean, languages: RecipientLanguages): Promise<ClientIdList | ClientIdFeed> {
   const { feedClientIds } = await import('./client-id-feed.js');
-  const options = { includeInDoubt, ...(stream ? {} : { streamAfter: Infinity }) };
+  const options = { includeInDoubt, languages, ...(stream ? {} : { streamAfter: Infinity }) };
   // No size cap: a list of millions of IDs is legitimate (each line is capped instead).
   let input: Readable;
   if (path === '-') input = ctx.stdin;
@@ -125,9 +126,11 @@ export async function readMessageInput(options: MessageInputOptions, ctx: ReadCt
     // Only a file alone streams: its plan is then the file's own order, which `pushctl resend` can check a
     // re-given input against.
     const stream = read.stream === true && options.clientId === undefined;
-    const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeInDoubt === true, stream) : collector.result();
+    // A CSV with a language column fills this as it is read: the languages travel beside the IDs.
+    const languages = new RecipientLanguages();
+    const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeInDoubt === true, stream, languages) : collector.result();
     // Repeats in a list still being read are counted at its end (the send's notes say how many).
-    input.recipients = 'growing' in list ? { ids: list, duplicates: 0 } : list;
+    input.recipients = 'growing' in list ? { ids: list, duplicates: 0, languages } : list;
   }
   return input;
 }

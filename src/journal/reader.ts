@@ -45,6 +45,8 @@ interface Batch {
   ids: string[] | undefined;
   count: number;
   attempts: Map<number, OutcomeRecord | undefined>;
+  /** The variant the batch carried (a tag, or null for the base message); undefined in a run without variants. */
+  lang?: string | null;
 }
 
 /**
@@ -140,6 +142,7 @@ export class JournalAccumulator {
       }
     }
     batch.count = ids.length;
+    if (typeof record.lang === 'string' || record.lang === null) batch.lang = record.lang;
     if (this.wants(b)) batch.ids = ids;
     this.plannedIds += ids.length;
   }
@@ -218,7 +221,9 @@ function count(value: unknown): number | undefined {
 /** The outcome a batch's recorded attempts imply: docs/behaviour.md#journal, "Read back the same way everywhere". */
 function settleBatch(index: number, batch: Batch | undefined): BatchResult {
   // The count holds when the IDs were not collected.
-  return withRecipientCount(settleAttempts(index, batch), batch?.count ?? 0);
+  const settled = settleAttempts(index, batch);
+  if (batch?.lang !== undefined) settled.variant = batch.lang;
+  return withRecipientCount(settled, batch?.count ?? 0);
 }
 
 function settleAttempts(index: number, batch: Batch | undefined): BatchResult {

@@ -29,6 +29,11 @@ export interface HeaderRecord {
   /** The validated message without its client IDs: what `pushctl resend` sends again. */
   message: object;
   /**
+   * A message with variants (docs/behaviour.md#variants): each variant's whole message as sent, by language
+   * tag; a batch record's `lang` says which one the batch carried. Absent in journals before 0.3.
+   */
+  variants?: Record<string, object>;
+  /**
    * The plan: how many client IDs and batches the batch records that follow hold. A journal whose batch
    * records fall short of these is `incomplete` (cut short while the plan was written), never a smaller run.
    * `null` while unknown (a plan written as its input is read): a `plan` record then closes the plan.
@@ -75,6 +80,8 @@ export interface BatchRecord {
   t: 'batch';
   b: number;
   ids: string[];
+  /** The variant the batch carries: a tag of the header's `variants`, or null for the base message. Absent without variants. */
+  lang?: string | null;
 }
 
 /** Written before the attempt's first byte leaves: from here on the attempt may have been delivered. */

@@ -26,6 +26,8 @@ export interface RunJournalOptions {
   argv: readonly string[];
   /** The validated message; its client IDs are left out (the batch records hold them). */
   message: object;
+  /** Each variant's message as sent, by tag (docs/behaviour.md#variants); the plan's lanes say which batch carries which. */
+  variants?: Record<string, object>;
   clientIds: ClientIdSource | undefined;
   /**
    * The batches. A plan still growing (its recipients are being read) is journaled as it grows: each new
@@ -100,6 +102,7 @@ export class RunJournal {
       dry_run: options.dryRun,
       argv: [...options.argv],
       message: withoutClientIds(options.message),
+      ...(options.variants ? { variants: Object.fromEntries(Object.entries(options.variants).map(([tag, message]) => [tag, withoutClientIds(message)])) } : {}),
       recipients: known ? plan.recipients : null,
       batches: known ? plan.ranges.length : null,
       ...(options.input !== undefined ? { input: options.input } : {}),
@@ -111,7 +114,7 @@ export class RunJournal {
     const journal = new RunJournal(runId, writer, dir);
     try {
       writer.write(header);
-      journal.writeBatches(clientIds, plan.ranges, 0);
+      journal.writeBatches(clientIds, plan, 0);
     } catch (error) {
       writer.close();
       if (error instanceof JournalWriteError) {
@@ -132,7 +135,7 @@ export class RunJournal {
     let written = plan.ranges.length;
     const unsubscribe = plan.onChange(() => {
       try {
-        written = this.writeBatches(clientIds, plan.ranges, written);
+        written = this.writeBatches(clientIds, plan, written);
         if (plan.complete) this.writer.write({ t: 'plan', recipients: plan.recipients, batches: plan.ranges.length });
       } catch (error) {
         if (!(error instanceof JournalWriteError)) throw error;
@@ -143,11 +146,14 @@ export class RunJournal {
   }
 
   /** The records of batches `from` on; returns how many batches are journaled. */
-  private writeBatches(clientIds: ClientIdSource | undefined, ranges: readonly (readonly [number, number])[], from: number): number {
+  private writeBatches(clientIds: ClientIdSource | undefined, plan: BatchPlan, from: number): number {
+    const { ranges } = plan;
     for (let b = from; b < ranges.length; b++) {
       const [start, end] = ranges[b]!;
-      if (clientIds?.jsonBytes && end > start) this.writer.writeBatch(b, clientIds.jsonBytes(start, end));
-      else this.writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [] });
+      // The variant each batch carries (docs/behaviour.md#variants): a resend sends each ID its own again.
+      const lane = plan.lanes?.[b];
+      if (clientIds?.jsonBytes && end > start) this.writer.writeBatch(b, clientIds.jsonBytes(start, end), lane);
+      else this.writer.write({ t: 'batch', b, ids: clientIds && end > start ? clientIds.slice(start, end) : [], ...(lane !== undefined ? { lang: lane } : {}) });
     }
     return ranges.length;
   }

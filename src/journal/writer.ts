@@ -69,10 +69,11 @@ export class JournalWriter {
   }
 
   /** A batch record whose client IDs are already JSON bytes (see ClientIdStore.jsonBytes). */
-  writeBatch(b: number, idsJson: Buffer): void {
+  writeBatch(b: number, idsJson: Buffer, lang?: string | null): void {
     // Gathered by writev(2) rather than joined first: a copy of every batch's IDs, made only to be written
     // and dropped, was tens of megabytes of short-lived buffers before a big send's first request.
-    this.writeLine(Buffer.from(`{"t":"batch","b":${b},"ids":`), this.filter.scrubBytes(idsJson), CLOSE_LINE);
+    const variant = lang === undefined ? '' : `"lang":${JSON.stringify(lang)},`;
+    this.writeLine(Buffer.from(`{"t":"batch","b":${b},${variant}"ids":`), this.filter.scrubBytes(idsJson), CLOSE_LINE);
   }
 
   /** The parts of one line, in one write(2) (writev) unless the kernel takes only part of it. */

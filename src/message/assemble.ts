@@ -1,6 +1,6 @@
 // Builds the request body from a message file, `--var` values and flags (docs/behaviour.md#message-input).
 // Pure: the caller reads files and stdin and passes their text in. Flags override the file field by field.
-import type { ClientIdSource } from './recipients.js';
+import type { ClientIdSource, RecipientLanguageSource } from './recipients.js';
 import { FilePositionError, invalidMessageError, usageError } from '../errors.js';
 import { DURATION_EXAMPLES, MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
 import { JsonSyntaxError, parseJson } from './parse-json.js';
@@ -48,7 +48,7 @@ export interface AssembleInput {
    * caller's collector did that, counting the repeats). When given, `flags.clientId` is not read again.
    * An array, or a ClientIdStore that keeps a million of them compactly.
    */
-  recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean; inDoubtLeftOut?: number };
+  recipients?: { ids: ClientIdSource; duplicates: number; fromReport?: boolean; inDoubtLeftOut?: number; languages?: RecipientLanguageSource };
   /** Placeholders a caller fills from elsewhere (the action's `release.`), and its error when it cannot. */
   placeholderScopes?: readonly PlaceholderScope[];
 }
@@ -67,6 +67,8 @@ export interface Assembled {
    * by every check: see validateAssembled. The message then has `condition: { type: 2 }`.
    */
   clientIds?: ClientIdSource;
+  /** Each of `clientIds`' language, by position (a CSV's `language` column): the variant each ID gets. */
+  languages?: RecipientLanguageSource;
 }
 
 /** A flags-only message that names no lifetime lives one day: long enough for a test, short enough to expire. */
@@ -199,7 +201,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
       notes.push({ path: 'time_to_live', rule: 'default', message: 'no --ttl given: the message lives 1 day (86400 s)' });
     }
   }
-  return { message, notes, ...(recipients ? { clientIds: recipients.ids } : {}) };
+  return { message, notes, ...(recipients ? { clientIds: recipients.ids } : {}), ...(recipients?.languages ? { languages: recipients.languages } : {}) };
 }
 
 function applyCondition(message: Json, input: AssembleInput, flags: MessageFlags): void {

@@ -11,6 +11,27 @@ export interface ClientIdSource {
   jsonBytes?(start: number, end: number): Buffer;
 }
 
+/** Each recipient's language by its position in a ClientIdSource (a CSV's `language` column; docs/behaviour.md#variants). */
+export interface RecipientLanguageSource {
+  at(position: number): string | undefined;
+}
+
+/**
+ * Recipients held in lanes, one per variant of the message (docs/behaviour.md#variants): consecutive
+ * positions of one lane form a run, and no batch crosses the end of a run, so each request carries one
+ * variant and no ID is in two requests.
+ */
+export interface PlanLanes {
+  /** Where the run of one lane that holds `position` ends. */
+  laneEnd(position: number): number;
+  /** The variant tag of the lane that holds `position`; null: the base message. */
+  laneAt(position: number): string | null;
+}
+
+export function hasLanes(ids: ClientIdSource | undefined): ids is ClientIdSource & PlanLanes {
+  return typeof (ids as Partial<PlanLanes> | undefined)?.laneEnd === 'function';
+}
+
 /** A message as journals keep it: everything but its client IDs (the batch records hold those). */
 export function withoutClientIds<T extends object>(message: T): T {
   const condition = (message as { condition?: { client_ids?: unknown } }).condition;

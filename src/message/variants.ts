@@ -1,6 +1,6 @@
-// Variants by language (docs/behaviour.md#audiences, planned): which requests a message with `variants`
-// makes for an audience. Pure, and not yet wired into sending: the delivery engine will take the requests
-// this returns, each validated as a whole message.
+// Variants by language (docs/behaviour.md#variants): the rules of which request a message with `variants`
+// makes for an audience. Pure: sending uses `planVariants` for condition targeting (commands/shared/
+// variant-delivery.ts) and `variantFor` for each client ID's lane (variant-recipients.ts).
 import type { Targeting } from './types.js';
 
 type Json = Record<string, unknown>;

@@ -9,6 +9,8 @@ import type { Style } from './style.js';
 import { escapeControl } from './escape-control.js';
 import type { TextSink } from '../context.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
+import type { VariantSummary } from '../client/variant-summary.js';
+import { formatVariants } from './variant-lines.js';
 
 /** One batch in the --json document. */
 export interface BatchLine {
@@ -23,6 +25,8 @@ export interface BatchLine {
   /** What to do about the code (21006 → lower --batch-size). */
   hint?: string;
   reason?: string;
+  /** The variant the batch carried (a language tag; null: the base message); absent without variants. */
+  variant?: string | null;
 }
 
 /** The `--json` document of send and dry-run (documented in the README). */
@@ -54,6 +58,8 @@ export interface DeliveryDocument {
   include_in_doubt_command?: string;
   /** When not ok: the outcome in a line, and what to do next. */
   error?: { message: string; hint?: string };
+  /** A message with variants: counts per variant language (docs/behaviour.md#variants). */
+  variants?: VariantSummary[];
 }
 
 export function batchLine(result: BatchResult): BatchLine {
@@ -61,6 +67,7 @@ export function batchLine(result: BatchResult): BatchLine {
   if (result.messageId !== undefined) line.message_id = result.messageId;
   if (result.code !== undefined) Object.assign(line, { code: result.code, meaning: describeStatus(result.code).meaning, message: result.message ?? '', hint: describeStatus(result.code).hint });
   if (result.reason !== undefined && result.status !== 'accepted') line.reason = result.reason;
+  if (result.variant !== undefined) line.variant = result.variant;
   return line;
 }
 
@@ -211,6 +218,8 @@ export interface DeliveryOutcome {
   interrupted?: boolean;
   /** Seconds from the first request to the last answer, for the summary. */
   elapsedSeconds?: number;
+  /** A message with variants: what each variant came to. */
+  variants?: VariantSummary[];
 }
 
 /** The envelope's `error` of a send that did not fully succeed: the headline, and what to do. */
@@ -249,6 +258,7 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
     ...(exitCode === 0 ? {} : { error: deliveryError(outcome) }),
+    ...(outcome.variants ? { variants: outcome.variants } : {}),
   };
 }
 
@@ -263,7 +273,7 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
   const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds) : formatSingle(results[0]!, dryRun, style);
   // Even in quiet mode a failed single request says why, on stderr.
-  if (!mode.quiet) io.stderr.write(verdict);
+  if (!mode.quiet) io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}`);
   else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);
   if (outcome.stopError) io.stderr.write(`${style.error('error')}: ${outcome.stopError.message}\n${outcome.stopError.hint ? `hint: ${outcome.stopError.hint}\n` : ''}`);
   if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);

@@ -6,6 +6,9 @@ import { stateWords } from '../journal/read-run.js';
 import { describeCode } from './delivery.js';
 import { escapeControl } from './escape-control.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
+import { formatVariants } from './variant-lines.js';
+import { plainStyle } from './style.js';
+import type { VariantSummary } from '../client/variant-summary.js';
 
 /** What a run's accepted column says: `4000/5000`, or the audience for a run without client IDs. */
 function acceptedCell(r: RunOverview): string {
@@ -49,6 +52,8 @@ export interface RunDetail extends RunOverview {
   resend_command?: string;
   include_in_doubt_command?: string;
   in_doubt?: number;
+  /** A run with variants: counts per variant language (docs/behaviour.md#variants). */
+  variants?: VariantSummary[];
 }
 
 const countsLine = (label: string, c: RunOverview['recipients']) =>
@@ -81,6 +86,8 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;
   out += countsLine('batches', run.batches);
   if (!run.audience) out += countsLine('recipients', run.recipients);
+  // The labels are language tags the journal holds: escaped like the rest of it.
+  out += formatVariants(run.variants?.map((v) => ({ ...v, label: e(v.label) })), plainStyle).replace(/^(?=.)/gm, '  ');
   for (const reason of failureReasons(results)) out += `  ${reason}\n`;
   if (run.message_ids.length > 0) {
     const shown = run.message_ids.slice(0, 10);

@@ -10,7 +10,9 @@ import { DESC_DISPLAY_CHARS, TITLE_DISPLAY_CHARS } from '../../src/message/displ
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'pushctl-first-hour-'));
-  writeFileSync(join(dir, 'devices.csv'), 'client_id,country\ndevice-1,DE\ndevice-2,FR\n');
+  writeFileSync(join(dir, 'devices.csv'), 'device_id,country\ndevice-1,DE\ndevice-2,FR\n');
+  // A header naming client_id is read as that column (docs/behaviour.md#variants).
+  writeFileSync(join(dir, 'clients.csv'), 'client_id,country\ndevice-1,DE\ndevice-2,FR\n');
   writeFileSync(join(dir, 'no-header.csv'), 'device-1,DE\ndevice-2,FR\n');
   // The comma after "Hi" on line 7 makes the "}" on line 8, column 3 unexpected.
   writeFileSync(
@@ -37,10 +39,16 @@ const long = (n: number) => 'x'.repeat(n);
 
 const rows: Row[] = [
   {
-    name: 'a client-ID file that is CSV with a header',
+    name: 'a client-ID file that is CSV with a header that names no client_id column',
     args: ['send', '--client-ids-file', 'devices.csv', '--title', 'Hi'],
     code: 3,
-    says: [/client_id,country/, /header/, /comma/, /cut -d, -f1/],
+    says: [/device_id,country/, /header/, /comma/, /cut -d, -f1/],
+  },
+  {
+    name: 'a client-ID file that is CSV whose header names client_id: that column is read',
+    args: ['validate', '--client-ids-file', 'clients.csv', '--title', 'Hi'],
+    code: 0,
+    says: [/^valid/],
   },
   {
     name: 'a client-ID file that is CSV without a header',

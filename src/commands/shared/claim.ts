@@ -1,6 +1,8 @@
 // What a send owns before it reads what earlier runs did (docs/behaviour.md#ownership): its run id and
 // family lock, with --once the key, and what the run found with that key left to send.
 import type { RunState } from '../../journal/read-run.js';
+import type { HeaderRecord } from '../../journal/records.js';
+import type { Remaining } from './resume.js';
 import type { PushMessage } from '../../message/types.js';
 import type { SkippedRun } from '../../output/skipped-run.js';
 
@@ -9,6 +11,6 @@ export interface RunClaim<Skip = { kind: 'skipped'; exitCode: number; skipped: S
   runId: string;
   lock: string;
   once?: { key: string; fingerprint: string };
-  resume?: { parent: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] };
+  resume?: { parent: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] } & Pick<Remaining, 'variantOf' | 'audiences'> & Pick<HeaderRecord, 'variants'>;
   skipped?: Skip;
 }

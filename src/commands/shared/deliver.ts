@@ -9,7 +9,9 @@ import { RateLimiter } from '../../client/rate-limiter.js';
 import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
 import { sendBatches, type BatchResult, type SendBatchesOptions } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
-import { isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
+import { hasLanes, isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
+import { summarizeVariants, type VariantSummary } from '../../client/variant-summary.js';
+import { variantAudienceWords, type VariantDelivery } from './variant-delivery.js';
 import type { PushMessage } from '../../message/types.js';
 import { audienceWords } from '../../message/audience.js';
 import { RunJournal } from '../../journal/run-journal.js';
@@ -60,6 +62,8 @@ export interface DeliveryRequest {
   targets?: { family: string; profile: string };
   /** Where growing `clientIds` are read from (absolute path, or `-`): the journal keeps it for a resend. */
   input?: string;
+  /** The message's variants (docs/behaviour.md#variants): `clientIds` then are in lanes, or `audiences` lists the requests. */
+  variants?: VariantDelivery;
   human: boolean;
   verbose: boolean;
 }
@@ -87,6 +91,8 @@ export interface Delivery {
   advice?: ResendAdvice;
   /** A run that did not fully succeed and wrote no report: the command that writes one. */
   reportCommand?: string;
+  /** A message with variants: what each variant came to (docs/behaviour.md#variants). */
+  variants?: VariantSummary[];
 }
 
 /** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
@@ -130,7 +136,7 @@ async function openRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrub
   try {
     // An input that failed while the destination was being set up: nothing has been sent.
     if (feed?.failure !== undefined) throw feed.failure;
-    const plan = feed ? new BatchPlan(request.batchSize) : BatchPlan.of(clientIds?.length ?? 0, request.batchSize);
+    const plan = planOf(request, feed);
     // The first request waits for its own batch record only: the batches already read are planned (and
     // journaled) once it is on its way.
     if (feed) {
@@ -147,6 +153,14 @@ async function openRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrub
   }
 }
 
+/** The batches: over the recipients (in their variant lanes, if any), or one request per variant of an audience. */
+function planOf(request: DeliveryRequest, feed: GrowingClientIds | undefined): BatchPlan {
+  const { clientIds, batchSize } = request;
+  if (request.variants?.audiences) return BatchPlan.ofAudiences(request.variants.audiences);
+  const lanes = hasLanes(clientIds) ? clientIds : undefined;
+  return feed ? new BatchPlan(batchSize, lanes) : BatchPlan.of(clientIds?.length ?? 0, batchSize, lanes);
+}
+
 /** The journal's header: the run as asked for, with the secrets filtered out (docs/behaviour.md#journal). */
 function journalStart(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, plan: BatchPlan): Parameters<typeof RunJournal.start>[0] {
   return {
@@ -160,6 +174,7 @@ function journalStart(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubb
     dryRun: request.dryRun,
     argv: request.argv,
     message: request.body,
+    ...(request.variants ? { variants: Object.fromEntries(request.variants.messages) } : {}),
     clientIds: request.clientIds,
     plan,
     ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
@@ -213,6 +228,7 @@ function sendOptions(request: DeliveryRequest, ctx: Ctx, plan: BatchPlan): SendB
   return {
     client: request.client,
     body: request.body,
+    ...(request.variants ? { variants: request.variants.messages } : {}),
     ...(request.clientIds ? { clientIds: request.clientIds } : {}),
     batchSize: request.batchSize,
     plan,
@@ -237,7 +253,8 @@ async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScr
   journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
   const reportPath = await writeRequestedReport(request, scrubber, results, journal, journalFailure !== undefined);
   const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
-  const audience = audienceWords(request.body);
+  const audience = request.variants ? variantAudienceWords(request.body, request.variants) : audienceWords(request.body);
+  const variants = summarizeVariants(results);
   return {
     results,
     summary,
@@ -252,6 +269,7 @@ async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScr
     ...(reportPath !== undefined ? { reportPath } : {}),
     ...adviceFor(request, plan, summary, audience, runRef, reportPath),
     ...(runRef !== undefined && reportPath === undefined && exitCode !== ExitCode.ok ? { reportCommand: reportCommand(runRef) } : {}),
+    ...(variants ? { variants } : {}),
   };
 }
 

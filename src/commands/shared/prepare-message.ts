@@ -5,7 +5,9 @@ import { usageError } from '../../errors.js';
 import { readMessageInput, type MessageInputOptions, type ReadInputOptions } from '../../input/read-message-input.js';
 import { assembleMessage } from '../../message/assemble.js';
 import { validateAssembledWithoutRecipients } from '../../message/validate-assembled.js';
-import { isGrowing, type ClientIdSource } from '../../message/recipients.js';
+import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
+import { mergeVariant } from '../../message/variants.js';
+import { isGrowing, type ClientIdSource, type RecipientLanguageSource } from '../../message/recipients.js';
 import type { MessageIssue, PushMessage, ValidationResult } from '../../message/types.js';
 import { annotateIssues } from '../../output/annotations.js';
 
@@ -18,6 +20,10 @@ export type PreparedMessage =
       clientIds: ClientIdSource | undefined;
       warnings: MessageIssue[];
       notes: MessageIssue[];
+      /** The message file's variants, each the whole message as sent (docs/behaviour.md#variants). */
+      variants?: Record<string, PushMessage>;
+      /** Each client ID's language, by position, where the input said (a CSV's `language` column). */
+      languages?: RecipientLanguageSource;
     };
 
 export async function prepareMessage(
@@ -28,14 +34,15 @@ export async function prepareMessage(
   const assembled = assembleMessage(await readMessageInput(options, ctx, read));
   if (options.dryRun) assembled.message.dry_run = true;
   const recipients = assembled.clientIds;
+  const languages = assembled.languages ? { languages: assembled.languages } : {};
   if (options.validate === false) {
-    const { message } = assembled;
+    const { base: message, variants } = splitVariants(assembled.message);
     if (!isSendableAsWritten(message)) throw usageError('condition must be an object, even with --no-validate', 'write "condition": { "type": 0 } for all devices, or give recipients with --all, --client-id or targeting flags');
     // An empty list goes out as it is, for the service to judge.
     const body: PushMessage = recipients?.length === 0 ? { ...message, condition: { ...message.condition, client_ids: [] } } : message;
-    return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: [], notes: assembled.notes };
+    return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: [], notes: assembled.notes, ...unvalidatedVariants(message, variants), ...languages };
   }
-  const result = validateAssembledWithoutRecipients(assembled, { strict: options.strict === true });
+  const result = validateWithVariants(assembled, { strict: options.strict === true }, validateAssembledWithoutRecipients);
   const notes = [...assembled.notes, ...result.notes];
   await annotateIssues(result, options, ctx);
   if (!result.body) {
@@ -44,7 +51,19 @@ export async function prepareMessage(
     return { ok: false, validation: { ...result, notes } };
   }
   const body = result.body;
-  return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: result.warnings, notes };
+  return { ok: true, body, clientIds: recipients ?? (body.condition?.type === 2 ? body.condition.client_ids : undefined), warnings: result.warnings, notes, ...(result.variants ? { variants: result.variants } : {}), ...languages };
+}
+
+/** With --no-validate, each variant merged over the message as written, for the service to judge. */
+function unvalidatedVariants(message: Record<string, unknown>, variants: unknown): { variants?: Record<string, PushMessage> } {
+  if (typeof variants !== 'object' || variants === null || Array.isArray(variants)) return {};
+  const merged: Record<string, PushMessage> = {};
+  for (const [tag, variant] of Object.entries(variants)) {
+    if (typeof variant !== 'object' || variant === null || Array.isArray(variant)) continue;
+    const whole = mergeVariant(message, variant as Record<string, unknown>);
+    if (isSendableAsWritten(whole)) merged[tag] = whole;
+  }
+  return Object.keys(merged).length > 0 ? { variants: merged } : {};
 }
 
 /**

@@ -27,6 +27,10 @@ export interface Remaining {
   rejected: number;
   /** Whether anything is to be sent. */
   any: boolean;
+  /** A run with variants (docs/behaviour.md#variants): the variant each client ID to send carried (null: the base message). */
+  variantOf?: ReadonlyMap<string, string | null>;
+  /** A run with variants to an audience: the variant of each request to send again, in order. */
+  audiences?: (string | null)[];
 }
 
 /** Whether any request of a run went out: a run cut short while planning may still have sent the batches it had read. */
@@ -117,6 +121,7 @@ export function familyOf(run: ReadRun, env: Record<string, string | undefined>):
 export function remainingOf(family: readonly ReadRun[], includeInDoubt: boolean, input?: { ids: ClientIdSource; after: number }): Remaining {
   const newest = family[family.length - 1]!;
   const audience = audienceWords(newest.header.message);
+  if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(newest.results, audience, includeInDoubt);
   if (audience) {
     const status = newest.results[0]?.status;
     const notSent = status === 'not_sent' ? 1 : 0;
@@ -126,7 +131,15 @@ export function remainingOf(family: readonly ReadRun[], includeInDoubt: boolean,
   }
   // Insertion order is first-seen order: the order of the first run's input.
   const statusOf = new Map<string, BatchResult['status']>();
-  for (const member of family) for (const r of member.results) for (const id of r.clientIds) statusOf.set(id, r.status);
+  const variantOf = new Map<string, string | null>();
+  for (const member of family) {
+    for (const r of member.results) {
+      for (const id of r.clientIds) {
+        statusOf.set(id, r.status);
+        if (r.variant !== undefined) variantOf.set(id, r.variant);
+      }
+    }
+  }
   if (input) for (const id of input.ids.slice(input.after, input.ids.length)) if (!statusOf.has(id)) statusOf.set(id, 'not_sent');
   const inDoubtIds: string[] = [];
   const notSent: string[] = [];
@@ -137,7 +150,14 @@ export function remainingOf(family: readonly ReadRun[], includeInDoubt: boolean,
     else if (status === 'rejected') rejected += 1;
   }
   const clientIds = includeInDoubt ? [...inDoubtIds, ...notSent] : notSent;
-  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, rejected, any: clientIds.length > 0 };
+  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, rejected, any: clientIds.length > 0, ...(variantOf.size > 0 ? { variantOf } : {}) };
+}
+
+/** An audience sent in one request per variant: the requests not sent (and those in doubt, when included) go again. */
+function remainingAudiences(results: readonly BatchResult[], audience: string, includeInDoubt: boolean): Remaining {
+  const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
+  const audiences = results.filter((r) => r.status === 'not_sent' || (includeInDoubt && r.status === 'in_doubt')).map((r) => r.variant ?? null);
+  return { sendAudience: audiences.length > 0, audience, notSent: count('not_sent'), inDoubt: count('in_doubt'), rejected: count('rejected'), any: audiences.length > 0, audiences };
 }
 
 /** Where a run went, as its journal says: app ID and base URL (a journal of 0.2 may have only the host). */

@@ -9,7 +9,12 @@ export interface Audience {
   reached: number;
   unknown_client_ids: number;
   fleet_size: number;
+  /** Client IDs: the languages of the devices reached, for the inbox's language of the message (docs/behaviour.md#variants). */
+  languages?: string[];
 }
+
+/** A message to a thousand devices names at most this many of their languages. */
+const MAX_LANGUAGES = 8;
 
 /** Everything about a device but its client ID. */
 export type Profile = Omit<Device, 'client_id'>;
@@ -57,10 +62,14 @@ export class Fleet {
   audience(condition: PushMessage['condition']): Audience {
     let reached = 0;
     let unknown = 0;
+    const languages = new Set<string>();
     if (condition.type === 2) {
       for (const id of condition.client_ids ?? []) {
-        if (this.ids.indexOf(id) === undefined) unknown += 1;
+        const index = this.ids.indexOf(id);
+        if (index === undefined) unknown += 1;
         else reached += 1;
+        const language = index === undefined ? '' : this.profiles[this.profileOf[index]!]!.language;
+        if (language !== '' && languages.size < MAX_LANGUAGES) languages.add(language);
       }
     } else if (condition.type === 0) {
       reached = this.size;
@@ -70,7 +79,7 @@ export class Fleet {
         if (matchesTargeting(profile as Device, targeting)) reached += this.profileSizes[i]!;
       });
     }
-    return { reached, unknown_client_ids: unknown, fleet_size: this.size };
+    return { reached, unknown_client_ids: unknown, fleet_size: this.size, ...(languages.size > 0 ? { languages: [...languages].sort() } : {}) };
   }
 
   deviceAt(index: number): Device {

@@ -11,6 +11,8 @@ export interface InboxItem {
   type: number;
   title?: string;
   desc?: string;
+  /** The message's language (docs/behaviour.md#variants): which variant the device got. */
+  languages?: string[];
 }
 
 /** Messages listed per device, newest first. */
@@ -28,12 +30,26 @@ export function inboxOf(device: Device, newestFirst: Iterable<StoredMessage>): I
 
 /** How many messages each device's inbox lists (at most INBOX_SIZE), in one pass over the kept messages. */
 export function inboxCounts(devices: readonly Device[], newestFirst: Iterable<StoredMessage>): number[] {
+  return inboxSummaries(devices, newestFirst).counts;
+}
+
+/**
+ * Each device's inbox size and its newest message (the variant it got last: title and language), in one
+ * pass over the kept messages.
+ */
+export function inboxSummaries(devices: readonly Device[], newestFirst: Iterable<StoredMessage>): { counts: number[]; newest: (InboxItem | undefined)[] } {
   const counts = devices.map(() => 0);
+  const newest: (InboxItem | undefined)[] = devices.map(() => undefined);
   const byId = new Map(devices.map((device, i) => [device.client_id, i]));
-  const add = (i: number) => (counts[i] = Math.min(INBOX_SIZE, counts[i]! + 1));
+  let current: StoredMessage | undefined;
+  const add = (i: number) => {
+    if (counts[i] === 0) newest[i] = itemOf(current!);
+    counts[i] = Math.min(INBOX_SIZE, counts[i]! + 1);
+  };
   for (const message of newestFirst) {
     if (counts.every((n) => n === INBOX_SIZE)) break;
     if (!message.delivered) continue;
+    current = message;
     const condition = message.body.condition;
     // Listed IDs are looked up among the few devices asked about, not each device searched in the list.
     if (condition.type === 2) {
@@ -45,7 +61,7 @@ export function inboxCounts(devices: readonly Device[], newestFirst: Iterable<St
       devices.forEach((device, i) => reaches(device, condition) && add(i));
     }
   }
-  return counts;
+  return { counts, newest };
 }
 
 function itemOf(message: StoredMessage): InboxItem {
@@ -57,5 +73,6 @@ function itemOf(message: StoredMessage): InboxItem {
     type: message.body.type,
     ...(notification?.title !== undefined ? { title: notification.title } : {}),
     ...(notification?.desc !== undefined ? { desc: notification.desc } : {}),
+    ...(message.languages ? { languages: message.languages } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // `GET /v1/emulator/devices?q=&offset=&limit=` lists the simulated devices with the size of their inboxes;
 // `GET /v1/emulator/devices/{client_id}` is one device with its inbox, newest first.
 import { clip, httpError, ok, type EmulatorAnswer } from '../answers.js';
-import { inboxCounts, inboxOf } from '../devices/inbox.js';
+import { inboxOf, inboxSummaries } from '../devices/inbox.js';
 import type { RouteCall } from '../state.js';
 import { wholeNumberParam } from './query.js';
 
@@ -18,8 +18,9 @@ export function listDevices({ query, state }: RouteCall): EmulatorAnswer {
   const offset = number('offset');
   const limit = number('limit');
   const listed = state.fleet.list({ ...(q ? { q } : {}), ...(offset !== undefined ? { offset } : {}), ...(limit !== undefined ? { limit } : {}) });
-  const counts = inboxCounts(listed.devices, state.store.newestFirst());
-  return ok({ ...listed, devices: listed.devices.map((device, i) => ({ ...device, inbox: counts[i] })) }, 'devices');
+  const { counts, newest } = inboxSummaries(listed.devices, state.store.newestFirst());
+  // `last`: the newest message the device got, so the panel shows which variant (language, title) that was.
+  return ok({ ...listed, devices: listed.devices.map((device, i) => ({ ...device, inbox: counts[i], ...(newest[i] ? { last: newest[i] } : {}) })) }, 'devices');
 }
 
 export function showDevice({ rest, state }: RouteCall): EmulatorAnswer {

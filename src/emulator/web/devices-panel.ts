@@ -11,6 +11,8 @@ const PAGE = 100;
 /** A device as the devices API lists it: the emulator's own Device, with its inbox's size. */
 interface DeviceRow extends Device {
   inbox: number;
+  /** The newest message it got: which variant (language, title) of an announcement reached it. */
+  last?: InboxItem;
 }
 interface DevicePage {
   devices: DeviceRow[];
@@ -24,7 +26,11 @@ interface InboxItem {
   title?: string;
   desc?: string;
   type: number;
+  languages?: string[];
 }
+
+/** `Nouvelle version (fr, fr-CA)`: a message's title and language, the variant a device got. */
+const variantOf = (m: InboxItem) => `${m.title ?? (m.type === 2 ? 'data message' : '(no title)')}${m.languages?.length ? ` (${m.languages.join(', ')})` : ''}`;
 
 let offset = 0;
 let loading = 0;
@@ -76,6 +82,7 @@ export async function loadDevices(): Promise<void> {
         el('code', 'client-id', d.client_id),
         el('span', 'device-facts', `${d.country} ${d.language} · ${d.brand} ${d.model} · Android API ${d.os_version} · app ${d.app_version}`),
         el('span', 'inbox-count', plural(d.inbox, 'message')),
+        d.last ? el('span', 'device-last', `last: ${variantOf(d.last)}`) : '',
       );
       row.tabIndex = 0;
       row.addEventListener('click', () => void openDevice(d.client_id));
@@ -88,7 +95,7 @@ export async function loadDevices(): Promise<void> {
 export async function openDevice(clientId: string): Promise<void> {
   const answer = (await (await fetch(`/v1/emulator/devices/${encodeURIComponent(clientId)}`)).json()) as { inbox: InboxItem[] };
   const items = answer.inbox.map((m) => {
-    const link = el('a', '', el('strong', '', m.title ?? (m.type === 2 ? 'data message' : '(no title)')), m.desc ? ` ${m.desc}` : '');
+    const link = el('a', '', el('strong', '', m.title ?? (m.type === 2 ? 'data message' : '(no title)')), m.desc ? ` ${m.desc}` : '', m.languages?.length ? el('span', 'language', m.languages.join(', ')) : '');
     link.href = hashOfMessage(m.message_id);
     link.title = 'open this message';
     return el('li', '', link);

@@ -95,7 +95,10 @@ export function card(entry: Entry, open = false): HTMLElement {
     permalink.href = hashOfMessage(entry.message_id!);
     permalink.title = 'permalink to this message';
   }
-  const meta = el('div', 'meta', el('span', `badge ${entry.outcome}`, OUTCOME_LABEL[entry.outcome]), el('span', 'app', entry.app_id || '(no app)'), el('span', 'kind', kind), el('time', '', new Date(entry.received_at).toLocaleString()), permalink);
+  // The message's language (docs/behaviour.md#variants): which variant of an announcement this entry is.
+  const language = entry.languages?.length ? el('span', 'language', entry.languages.join(', ')) : '';
+  if (language) language.title = 'the language of this message: its targeting\'s, or that of the simulated devices it listed';
+  const meta = el('div', 'meta', el('span', `badge ${entry.outcome}`, OUTCOME_LABEL[entry.outcome]), el('span', 'app', entry.app_id || '(no app)'), language, el('span', 'kind', kind), el('time', '', new Date(entry.received_at).toLocaleString()), permalink);
   const main = el('div', 'main');
   if (entry.outcome === 'rejected' || (entry.outcome === 'chaos' && entry.chaos)) {
     const what = entry.outcome === 'chaos' ? `${entry.chaos!.fault}: ${entry.meaning}` : `${entry.status} ${entry.meaning}`;
@@ -106,6 +109,8 @@ export function card(entry: Entry, open = false): HTMLElement {
   if (body.data && typeof body.data === 'object') main.append(dataTable(body.data));
   const facts = el('dl', 'facts');
   const fact = (name: string, value: string, className = '') => facts.append(el('dt', className, name), el('dd', className, value));
+  if (entry.languages?.length) fact('language', entry.languages.join(', '));
+  fact('target', `app ${entry.app_id || '(no app)'} at ${location.host}`);
   if (body.condition) fact('audience', audience(body));
   const reached = reach(entry);
   if (reached) fact(entry.reached !== undefined ? 'reached' : 'would reach', reached);

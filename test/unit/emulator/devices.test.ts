@@ -90,7 +90,8 @@ describe('Fleet', () => {
 
   it('counts reached devices and unknown client IDs; an inbox lists the delivered messages that reach the device', () => {
     const fleet = fleetOf([device({ client_id: 'a', country: 'GB' }), device({ client_id: 'b', country: 'US' })]);
-    expect(fleet.audience({ type: 2, client_ids: ['a', 'zzz'] })).toEqual({ reached: 1, unknown_client_ids: 1, fleet_size: 2 });
+    // Listed client IDs also name the languages of the devices they reach: the message's language in the inbox.
+    expect(fleet.audience({ type: 2, client_ids: ['a', 'zzz'] })).toEqual({ reached: 1, unknown_client_ids: 1, fleet_size: 2, languages: ['en-GB'] });
     expect(fleet.audience({ type: 1, targeting: { country: ['US'] } })).toEqual({ reached: 1, unknown_client_ids: 0, fleet_size: 2 });
     expect(fleet.audience({ type: 0 })).toEqual({ reached: 2, unknown_client_ids: 0, fleet_size: 2 });
     const kept = [message({ type: 2, client_ids: ['a', 'zzz'] }), message({ type: 1, targeting: { country: ['US'] } }), message({ type: 0 }, true)];

@@ -51,6 +51,14 @@ describe('planVariants', () => {
     ]);
   });
 
+  it('condition targeting whose --language every variant covers: no request for the base message', () => {
+    const plan = planVariants(BASE, VARIANTS, { kind: 'targeting', targeting: { language: ['fr-CA', 'pt-BR'] } });
+    expect(plan.ok && plan.requests.map((r) => [r.language, r.targeting?.language])).toEqual([
+      ['fr', ['fr-CA']],
+      ['pt-BR', ['pt-BR']],
+    ]);
+  });
+
   it('condition targeting without --language is refused: the service cannot address "every other language"', () => {
     const plan = planVariants(BASE, VARIANTS, { kind: 'targeting', targeting: { country: ['IN'] } });
     expect(plan).toMatchObject({ ok: false });

@@ -1,0 +1,225 @@
+// Variants by language (docs/behaviour.md#variants), end to end: the built binary against one `pushctl serve`
+// started with a `--devices` CSV fleet of several languages, the same CSV given to --client-ids-file. Every
+// device must receive exactly one message, in its language where a variant exists and the base message
+// otherwise: read back from the emulator's inbox API and its recorded messages, never from pushctl's word.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+import { shellWords } from '../helpers/shell-words.js';
+
+const SECRET = 'variants-S3CR3T-9b1e';
+const APP = 'var-app';
+const TITLES = { base: 'New release', fr: 'Nouvelle version', pt: 'Nova versão' };
+
+/** The fleet's languages, each several times; '' is a device whose language is unknown. */
+const LANGUAGES = ['en', 'fr', 'fr-CA', 'pt-BR', 'sw', ''];
+const DEVICES = Array.from({ length: 30 }, (_, i) => ({ id: `dev-${String(i).padStart(3, '0')}`, language: LANGUAGES[i % LANGUAGES.length]! }));
+/** The title each language should see: fr and fr-CA the French, pt-BR the Portuguese (bare `pt`), the rest the base. */
+const expectedTitle = (language: string) => (language.startsWith('fr') ? TITLES.fr : language.startsWith('pt') ? TITLES.pt : TITLES.base);
+
+const MESSAGE = {
+  type: 1,
+  time_to_live: 3600,
+  notification: { title: TITLES.base, desc: 'Faster sends' },
+  variants: { fr: { notification: { title: TITLES.fr } }, pt: { notification: { title: TITLES.pt, desc: 'Mais rápido' } } },
+};
+
+let dir: string;
+let served: ServedCli;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-variants-'));
+  // A field with a quoted comma proves the file is read as RFC 4180, not split at commas.
+  const rows = DEVICES.map((d, i) => `${d.id},KE,${d.language},"TECNO, Mobile",Spark ${i},33,1.0`);
+  writeFileSync(join(dir, 'devices.csv'), `client_id,country,language,brand,model,os_version,app_version\r\n${rows.join('\r\n')}\r\n`);
+  writeFileSync(join(dir, 'message.json'), JSON.stringify(MESSAGE));
+  served = await serveCli(['--app', `${APP}:${SECRET}`, '--rate', '0', '--devices', join(dir, 'devices.csv')]);
+});
+afterAll(async () => {
+  await served.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  expect((await fetch(`${served.url}/v1/emulator/messages`, { method: 'DELETE' })).status).toBe(200);
+});
+
+const env = (journal = join(dir, 'runs')) => cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journal });
+const cli = (args: string[], journal?: string) => runCli(args, { env: env(journal), cwd: dir });
+const send = (...args: string[]) => cli(['send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', ...args]);
+
+interface InboxItem {
+  title?: string;
+}
+const inboxOf = async (id: string) => ((await (await fetch(`${served.url}/v1/emulator/devices/${id}`)).json()) as { inbox: InboxItem[] }).inbox;
+
+/** Every message the emulator delivered, oldest first: its title and the client IDs or languages it named. */
+async function recorded(): Promise<{ title: string; ids: string[]; language?: string[] }[]> {
+  const listed = (await (await fetch(`${served.url}/v1/emulator/messages?app=${APP}`)).json()) as {
+    messages: { delivered: boolean; body: { notification: { title: string }; condition: { client_ids?: string[]; targeting?: { language?: string[] } } } }[];
+  };
+  return listed.messages
+    .filter((m) => m.delivered)
+    .map((m) => ({ title: m.body.notification.title, ids: m.body.condition.client_ids ?? [], ...(m.body.condition.targeting?.language ? { language: m.body.condition.targeting.language } : {}) }));
+}
+
+describe('variants to a CSV fleet of several languages', () => {
+  it('gives every device exactly one message, in its language where a variant exists, the base otherwise', async () => {
+    const r = await send('--client-ids-file', 'devices.csv', '--batch-size', '4', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    for (const device of DEVICES) {
+      const inbox = await inboxOf(device.id);
+      expect(inbox.map((m) => m.title), `${device.id} (${device.language || 'no language'})`).toEqual([expectedTitle(device.language)]);
+    }
+    // One variant per request, no ID in two requests.
+    const messages = await recorded();
+    const seen = messages.flatMap((m) => m.ids);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(DEVICES.length);
+    for (const m of messages) expect(new Set(m.ids.map((id) => expectedTitle(DEVICES.find((d) => d.id === id)!.language))), m.title).toEqual(new Set([m.title]));
+    // The counts per language: 10 French (fr, fr-CA), 5 Portuguese, 15 the base message.
+    const document = JSON.parse(r.stdout) as { variants: { language: string | null; label: string; recipients: { total: number; accepted: number } }[]; batches: { variant: string | null }[] };
+    expect(document.variants.map((v) => [v.label, v.recipients.total, v.recipients.accepted])).toEqual([['fr', 10, 10], ['pt', 5, 5], ['base', 15, 15]]);
+    expect(document.variants.at(-1)!.language).toBeNull();
+    expect(document.batches.every((b) => b.variant === null || b.variant === 'fr' || b.variant === 'pt')).toBe(true);
+  });
+
+  it('counts per language in the human summary and in runs show', async () => {
+    const journal = mkdtempSync(join(dir, 'runs-human-'));
+    const r = await send('--client-ids-file', 'devices.csv');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('by language:\n  fr    10 recipients: 10 accepted\n  pt    5 recipients: 5 accepted\n  base  15 recipients: 15 accepted\n');
+    const again = await cli(['dry-run', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--client-ids-file', 'devices.csv'], journal);
+    expect(again.code, again.stderr).toBe(0);
+    const runs = readdirSync(journal).filter((f) => f.endsWith('.jsonl'));
+    const shown = await cli(['runs', 'show', join(journal, runs[0]!)], journal);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('  by language:\n    fr    10 recipients: 10 accepted\n');
+    const json = await cli(['runs', 'show', join(journal, runs[0]!), '--json'], journal);
+    expect((JSON.parse(json.stdout) as { run: { variants: { label: string }[] } }).run.variants.map((v) => v.label)).toEqual(['fr', 'pt', 'base']);
+  });
+
+  it('with condition targeting: one request per variant language, the base to the languages no variant covers', async () => {
+    const r = await send('--country', 'KE', '--language', 'en,fr,fr-CA,pt-BR,sw', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect((await recorded()).map((m) => [m.title, m.language])).toEqual([
+      [TITLES.fr, ['fr', 'fr-CA']],
+      [TITLES.pt, ['pt-BR']],
+      [TITLES.base, ['en', 'sw']],
+    ]);
+    for (const device of DEVICES) {
+      const inbox = await inboxOf(device.id);
+      // The device of unknown language is in no listed language: it gets nothing.
+      expect(inbox.map((m) => m.title), device.id).toEqual(device.language === '' ? [] : [expectedTitle(device.language)]);
+    }
+  });
+
+  it('refuses --all, and targeting without --language, with variants: exit 3, nothing sent, the fix shown', async () => {
+    for (const recipients of [['--all'], ['--country', 'KE']]) {
+      const r = await send(...recipients);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain('the service cannot address "every other language"');
+      expect(r.stderr).toMatch(/hint: .*--language fr,pt,en/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await recorded()).toEqual([]);
+  });
+
+  it('names a variant\'s issue with its language, and validate shows every variant as sent', async () => {
+    const long = { ...MESSAGE, variants: { ...MESSAGE.variants, fr: { notification: { title: 'Une nouvelle version de votre application préférée est disponible dès maintenant' } } } };
+    writeFileSync(join(dir, 'long.json'), JSON.stringify(long));
+    const strict = await cli(['validate', '-f', 'long.json', '--client-ids-file', 'devices.csv', '--strict']);
+    expect(strict.code).toBe(3);
+    expect(strict.stderr).toMatch(/variants\.fr: notification\.title: \d+ characters/);
+    const shown = await cli(['validate', '-f', 'message.json', '--client-ids-file', 'devices.csv']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const printed = JSON.parse(shown.stdout) as { base: { notification: { title: string } }; variants: Record<string, { notification: { title: string; desc: string } }> };
+    expect(printed.base.notification.title).toBe(TITLES.base);
+    expect(printed.variants.pt!.notification).toEqual({ title: TITLES.pt, desc: 'Mais rápido' });
+    expect(printed.variants.fr!.notification).toEqual({ title: TITLES.fr, desc: 'Faster sends' });
+    const json = await cli(['validate', '-f', 'message.json', '--all', '--json']);
+    expect(Object.keys((JSON.parse(json.stdout) as { variants: object }).variants)).toEqual(['fr', 'pt']);
+  });
+
+  it('reads a CSV without variants as its client_id column, and still refuses a CSV without one', async () => {
+    const plain = await cli(['send', '--base-url', served.url, '--app-id', APP, '--title', 'Plain', '--client-ids-file', 'devices.csv']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect((await recorded()).flatMap((m) => m.ids)).toEqual(DEVICES.map((d) => d.id));
+    writeFileSync(join(dir, 'other.csv'), 'id,language\na,fr\n');
+    const refused = await cli(['send', '--base-url', served.url, '--app-id', APP, '--title', 'Plain', '--client-ids-file', 'other.csv']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('looks like CSV');
+  });
+});
+
+describe('a CSV long enough to be sent while it is read', () => {
+  it('keeps each ID with its language: every ID once, each request one variant, each lane batched on its own', async () => {
+    const total = 25_000;
+    const language = (i: number) => LANGUAGES[i % LANGUAGES.length]!;
+    const rows = Array.from({ length: total }, (_, i) => `big-${i},${language(i)}`);
+    writeFileSync(join(dir, 'big.csv'), `client_id,language\n${rows.join('\n')}\n`);
+    const r = await send('--client-ids-file', 'big.csv', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const messages = await recorded();
+    const ids = messages.flatMap((m) => m.ids);
+    expect(ids.length).toBe(total);
+    expect(new Set(ids).size).toBe(total);
+    for (const m of messages) {
+      const titles = new Set(m.ids.map((id) => expectedTitle(language(Number(id.slice(4))))));
+      expect(titles, m.title).toEqual(new Set([m.title]));
+    }
+    // fr+fr-CA a third, pt-BR a sixth, the rest half: full batches of 1,000 and one short rest per lane.
+    const requests = (title: string) => messages.filter((m) => m.title === title).length;
+    expect([requests(TITLES.fr), requests(TITLES.pt), requests(TITLES.base)]).toEqual([Math.ceil(total / 3 / 1000), Math.ceil(total / 6 / 1000), Math.ceil(total / 2 / 1000)]);
+  });
+});
+
+describe('a kill mid-run, then resend', () => {
+  it('sends each remaining ID its own variant again, and no ID twice (except those in doubt)', async () => {
+    const journalDir = mkdtempSync(join(dir, 'runs-kill-'));
+    // One ID a request at 10 requests/s: the kill lands after a few of the thirty.
+    const child = spawn(process.execPath, [BIN, 'send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--client-ids-file', 'devices.csv', '--batch-size', '1', '--rate', '10', '--concurrency', '1'], {
+      cwd: dir,
+      env: env(journalDir) as NodeJS.ProcessEnv,
+      stdio: 'ignore',
+    });
+    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      const poll = setInterval(() => {
+        void recorded().then((messages) => {
+          if (messages.length < 5) return;
+          clearInterval(poll);
+          resolve();
+        });
+      }, 20);
+      void closed.then(() => reject(new Error('the send ended before it was killed')));
+    });
+    child.kill('SIGKILL');
+    await closed;
+    const before = await recorded();
+    expect(before.length).toBeLessThan(DEVICES.length);
+    const journal = join(journalDir, readdirSync(journalDir).find((f) => f.endsWith('.jsonl'))!);
+    const shown = await cli(['runs', 'show', journal, '--json'], journalDir);
+    const run = (JSON.parse(shown.stdout) as { run: { resend_command: string; in_doubt?: number } }).run;
+    const [, ...args] = shellWords(run.resend_command);
+    const resent = await cli(args, journalDir);
+    expect(resent.code, resent.stderr).toBe(0);
+    // Every device: its own language's title; exactly once, or at most once when its request was in doubt.
+    const inDoubt = run.in_doubt ?? 0;
+    let missing = 0;
+    for (const device of DEVICES) {
+      const titles = (await inboxOf(device.id)).map((m) => m.title);
+      expect(titles.length, device.id).toBeLessThanOrEqual(1);
+      if (titles.length === 0) missing += 1;
+      else expect(titles, device.id).toEqual([expectedTitle(device.language)]);
+    }
+    expect(missing).toBeLessThanOrEqual(inDoubt);
+    // The resend's requests (one per variant lane) carry each remaining ID once.
+    const ids = (await recorded()).flatMap((m) => m.ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(DEVICES.length - missing);
+  });
+});
