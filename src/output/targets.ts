@@ -1,5 +1,7 @@
 // How a run of several targets reads (docs/behaviour.md#targets): one row per target, one verdict, one
 // command for what is left. Pure formatters from the targets' results to text or the `--json` document.
+import type { VariantSummary } from '../client/variant-summary.js';
+import { formatVariants } from './variant-lines.js';
 import type { TextSink } from '../context.js';
 import type { DeliverySummary } from '../client/report.js';
 import { ExitCode } from '../errors.js';
@@ -27,6 +29,8 @@ export interface TargetResult {
   audience?: string;
   /** What stopped this target (a journal that could not be written, an owner that took over). */
   error?: { message: string; hint?: string };
+  /** A message with variants: what each variant came to at this target (docs/behaviour.md#variants). */
+  variants?: VariantSummary[];
 }
 
 export interface TargetsOutcome {
@@ -121,6 +125,7 @@ export function targetsDocument(outcome: TargetsOutcome): object {
       ...(t.audience !== undefined ? { audience: t.audience } : {}),
       ...(t.resumedFrom !== undefined ? { resumed_from: t.resumedFrom } : {}),
       ...(t.error ? { error: t.error } : {}),
+      ...(t.variants ? { variants: t.variants } : {}),
     })),
     warnings: outcome.warnings,
     notes: outcome.notes,
@@ -140,5 +145,6 @@ export function printTargets(outcome: TargetsOutcome, mode: { json?: boolean; qu
   const ids = outcome.targets.flatMap((t) => t.messageIds);
   if (ids.length > 0) io.stdout.write(`${ids.map(escapeControl).join('\n')}\n`);
   if (!mode.quiet || outcome.exitCode !== ExitCode.ok) io.stderr.write(formatTargetsTable(outcome, style));
+  if (!mode.quiet) for (const t of outcome.targets) if (t.variants) io.stderr.write(`${t.profile} ${formatVariants(t.variants, style)}`);
   if (outcome.advice) io.stderr.write(formatResendAdvice(outcome.advice));
 }

@@ -10,7 +10,6 @@ import type { Lease } from '../../journal/ownership.js';
 import { closedState } from '../../journal/read-run.js';
 import { messageIds } from '../../journal/run-state.js';
 import { audienceWords } from '../../message/audience.js';
-import type { PushMessage } from '../../message/types.js';
 import { formatIssueList } from '../../output/issues.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
@@ -24,6 +23,8 @@ import type { RunClaim } from './claim.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import type { PreparedMessage } from './prepare-message.js';
 import { deliveryTuning } from './delivery-options.js';
+import { arrangeVariants, type ArrangedDelivery } from './variant-delivery.js';
+import { resendVariants } from './resend-variants.js';
 import { onceLockName } from './own-run.js';
 import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
 import { familyAdvice, leftOf } from './target-advice.js';
@@ -35,7 +36,7 @@ export type TargetSendOptions = SettingsOptions & DeliveryOptions & { dryRun: bo
 /** A claim whose skip is send's outcome: a skip (`skipped`) or any other (never, from a claim). */
 type Claim = RunClaim<{ kind: string; exitCode: number; skipped?: SkippedRun }>;
 /** send's claimRun (commands/send.ts), handed in: shared code imports no command. */
-type ClaimRun<O> = (options: O, body: PushMessage, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx) => Promise<Claim>;
+type ClaimRun<O> = (options: O, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx) => Promise<Claim>;
 
 /** A target with what this process owns of it: its claim (absent with --no-journal) and leases. */
 interface Owned {
@@ -48,13 +49,16 @@ interface Owned {
 export async function sendTargets<O extends TargetSendOptions>(prepared: Prepared, profiles: readonly string[], options: O, ctx: Ctx, scrubber: SecretScrubber, style: Style, claimRun: ClaimRun<O>): Promise<TargetsOutcome> {
   checkTargetOptions(options, profiles, ctx.env);
   const { human } = deliveryTuning(options);
-  if (human) ctx.stderr.write(formatIssueList('warnings:', prepared.warnings, style, style.warn));
+  // Variants become lanes of client IDs or one request per language, the same for every target.
+  const arranged = arrangeVariants(prepared, options.batchSize ?? MAX_BATCH_SIZE);
+  const warnings = [...prepared.warnings, ...arranged.warnings];
+  if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
   const [{ connect }, { deliver }] = await Promise.all([import('./connect.js'), import('./deliver.js')]);
   const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human }, connect);
   const owned: Owned[] = targets.map((target) => ({ target, leases: [] }));
   const sending = new Set<Target>();
   try {
-    if (options.journal !== false) await claimAll(owned, options, prepared, ctx, claimRun);
+    if (options.journal !== false) await claimAll(owned, options, arranged, ctx, claimRun);
     // The family is named by its first target that sends now; a target --once found done keeps its run.
     const family = owned.find((o) => o.claim && !o.claim.skipped)?.claim?.runId;
     const limiters = limitersFor(targets, options.rate ?? 50);
@@ -63,7 +67,7 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
       owned.map(async (o) => {
         if (o.claim?.skipped) return skippedTarget(o);
         sending.add(o.target);
-        return deliverTarget(o, { options, prepared, family, limiter: limiters.get(o.target.baseUrl)!, ctx, scrubber, style, deliver });
+        return deliverTarget(o, { options, arranged, family, limiter: limiters.get(o.target.baseUrl)!, ctx, scrubber, style, deliver });
       }),
     );
     const failed = settled.find((s) => s.status === 'rejected');
@@ -71,7 +75,7 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
     const exitCode = targetsExitCode(results.map((r) => r.exitCode));
     const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv) : undefined;
-    return { exitCode, dryRun: options.dryRun, ...(family !== undefined ? { family } : {}), targets: results, warnings: prepared.warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
+    return { exitCode, dryRun: options.dryRun, ...(family !== undefined ? { family } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
   } finally {
     // deliver closes its client itself; a target that never got there is closed here.
     for (const target of targets) if (!sending.has(target)) target.connection.client.close();
@@ -84,14 +88,17 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
  * are taken in the order of their lock names, the same in every process, so two runs of overlapping targets
  * wait for each other rather than each holding half.
  */
-async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O, prepared: Prepared, ctx: Ctx, claimRun: ClaimRun<O>): Promise<void> {
+async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O, arranged: ArrangedDelivery, ctx: Ctx, claimRun: ClaimRun<O>): Promise<void> {
+  // The key's fingerprint covers every variant, as a single target's does.
+  const { body, clientIds, variants } = arranged;
+  const claimed = variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body;
   const order = [...owned];
   if (options.once !== undefined) {
     const lockOf = (o: Owned) => onceLockName(options.once!, o.target.connection.appId, o.target.baseUrl, options.dryRun);
     order.sort((a, b) => (lockOf(a) < lockOf(b) ? -1 : lockOf(a) > lockOf(b) ? 1 : 0));
   }
   for (const o of order) {
-    o.claim = await claimRun(options, prepared.body, prepared.clientIds, o.target.connection, o.leases, ctx).catch((error: unknown) => {
+    o.claim = await claimRun(options, claimed, clientIds, o.target.connection, o.leases, ctx).catch((error: unknown) => {
       throw error instanceof CliError ? new CliError(`profile ${o.target.profile}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint) : error;
     });
   }
@@ -116,7 +123,7 @@ const where = (target: Target) => ({ profile: target.profile, appId: target.conn
 
 interface DeliverTargetContext {
   options: TargetSendOptions;
-  prepared: Prepared;
+  arranged: ArrangedDelivery;
   family: string | undefined;
   limiter: RateLimiter;
   ctx: Ctx;
@@ -127,16 +134,20 @@ interface DeliverTargetContext {
 
 /** One target's delivery, as a single-target send does it; what stops it is its row's error, not the others'. */
 async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetResult> {
-  const { options, prepared, ctx } = c;
+  const { options, arranged, ctx } = c;
   const { claim, target } = o;
   const resume = claim?.resume;
-  const recipients = resume ? resume.clientIds : prepared.clientIds;
+  // A resumed target sends each remaining ID its own variant again, as its journal says.
+  const resent = resume ? resendVariants(resume, resume) : undefined;
+  const recipients = resent ? resent.clientIds : arranged.clientIds;
+  const variants = resent ? resent.variants : arranged.variants;
   try {
     const delivery = await c.deliver(
       {
         ...target.connection,
-        body: resume?.body ?? prepared.body,
+        body: resume?.body ?? arranged.body,
         ...(recipients ? { clientIds: recipients } : {}),
+        ...(variants ? { variants } : {}),
         dryRun: options.dryRun,
         argv: options.argv,
         batchSize: options.batchSize ?? MAX_BATCH_SIZE,
@@ -165,12 +176,13 @@ async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetR
       messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
       ...(resume ? { resumedFrom: resume.parent } : {}),
       ...(delivery.audience ? { audience: delivery.audience } : {}),
+      ...(delivery.variants ? { variants: delivery.variants } : {}),
       ...(lost ? { error: { message: `another pushctl process took over ${lost.name}; no further request was started` } } : stop ? { error: { message: stop.message, ...(stop.hint ? { hint: stop.hint } : {}) } } : {}),
     };
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // A target stopped before its first request (its journal could not be started): nothing of it was sent.
-    const audience = audienceWords(prepared.body as PushMessage);
+    const audience = audienceWords(arranged.body);
     return { ...where(target), state: 'not_sent', exitCode: error.exitCode, summary: summarizeBatches([]), messageIds: [], ...(audience ? { audience } : {}), error: { message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
   }
 }
