@@ -2,7 +2,7 @@
 // journal's own validated message (never re-reading message files: a changed or relative `-f` cannot change
 // what is sent), to the run's app and destination unless flags override, and writes a journal of its own
 // that names the first. Not-sent recipients only by default; `--include-unknown` adds those in doubt.
-import type { Ctx } from '../context.js';
+import { withInterrupt, type Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
 import type { PushMessage } from '../message/types.js';
@@ -99,7 +99,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       ...(options.includeUnknown ? {} : { inheritedInDoubt: left.inDoubt }),
       ...(report ? { report } : {}),
     },
-    owned.lease ? { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, owned.lease.lost]) } : ctx,
+    owned.lease ? withInterrupt(ctx, AbortSignal.any([ctx.interrupt, owned.lease.lost])) : ctx,
     scrubber,
     style,
   );

@@ -1,10 +1,9 @@
 // `pushctl send` and `pushctl dry-run`: message → (--once: the earlier run) → destination → delivery → output.
 // Each stage is a function of its own (commands/shared/); this file decides their order and what is printed.
-import type { Ctx } from '../context.js';
+import { withInterrupt, type Ctx } from '../context.js';
 import { usageError } from '../errors.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
 import type { MessageInputOptions } from '../input/read-message-input.js';
-import { messageFingerprint } from '../message/fingerprint.js';
 import { dedupeNote } from '../message/assemble.js';
 import { isGrowing } from '../message/recipients.js';
 import type { MessageIssue, ValidationResult } from '../message/types.js';
@@ -139,7 +138,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...(report ? { report } : {}),
         ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
       },
-      { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, ...leases.map((lease) => lease.lost)]) },
+      withInterrupt(ctx, AbortSignal.any([ctx.interrupt, ...leases.map((lease) => lease.lost)])),
       scrubber,
       style,
     );
@@ -183,6 +182,8 @@ async function claimRun(options: SendCommandOptions, body: PushMessage, clientId
     return { runId, lock };
   }
   const baseUrl = journalBaseUrl(connection.baseUrl);
+  // Loaded here, not with the command: its node:crypto costs every send without --once a millisecond or two.
+  const { messageFingerprint } = await import('../message/fingerprint.js');
   const once = { key: options.once, fingerprint: messageFingerprint(body, clientIds) };
   leases.push(await own(onceLockName(once.key, connection.appId, baseUrl, options.dryRun), runId, { what: `--once ${escapeControl(once.key)}`, wait }, ctx));
   const dir = runsDir(ctx.env);
