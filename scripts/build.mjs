@@ -18,13 +18,10 @@ const SHARED = {
   emulator: 'src/emulator/index.ts',
   'client-ids': 'src/input/client-id-feed.ts',
   'proxy-agents': 'src/client/proxy-agents.ts',
-  // What send, dry-run and resend share once they deliver: one copy in the package, not one per command.
-  'delivery/connect': 'src/commands/shared/connect.ts',
-  'delivery/deliver': 'src/commands/shared/deliver.ts',
   // The tools of `pushctl mcp`, loaded on the first request for them: the server starts on the MCP SDK alone.
   'mcp/handlers': 'src/commands/mcp/handlers.ts',
-  // zod, which most commands' files import (statically): one copy a run loads and compiles once, where send
-  // would otherwise evaluate one in its own file and another in delivery/connect's.
+  // zod, which most commands' files import (statically): one copy a run loads and compiles once, where a
+  // send would otherwise evaluate one in its own file and another in each file it loads.
   'vendor/zod': 'pushctl:zod',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
@@ -238,6 +235,7 @@ const results = await Promise.all([
     }),
   ),
 ]);
+// PUSHCTL_META=<file>: esbuild's metafiles, one per output file, to see what each file holds and why.
 if (process.env.PUSHCTL_META) writeFileSync(process.env.PUSHCTL_META, JSON.stringify(results.map((r) => r.metafile)));
 for (const file of results.flatMap((r) => r.outputFiles)) {
   mkdirSync(path.dirname(file.path), { recursive: true });

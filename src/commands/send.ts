@@ -18,14 +18,13 @@ import { describeValidation } from '../output/validation.js';
 import { envelopeText } from '../output/envelope.js';
 import { ExitCode } from '../errors.js';
 import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import type { Delivery } from './shared/deliver.js';
-import { asDeliveryOutcome } from './shared/delivery-outcome.js';
+import { asDeliveryOutcome, deliver, type Delivery } from './shared/deliver.js';
 import { prepareMessage, type PreparedMessage } from './shared/prepare-message.js';
 import { applyAudience } from './shared/apply-audience.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from './shared/own-run.js';
-import type { Connection } from './shared/connect.js';
+import { connect, type Connection } from './shared/connect.js';
 import type { Lease } from '../journal/ownership.js';
 import { familyRoot, readRunLeft, stateWords, type RunState } from '../journal/read-run.js';
 import { journalBaseUrl } from '../journal/run-journal.js';
@@ -102,9 +101,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
 
   // 2. Where to send it, and as whom: a --once key belongs to an app at a destination. The report path is
-  // checked before anything is sent. Connecting and delivering load only now, from files that send and
-  // resend share (see scripts/build.mjs).
-  const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
+  // checked before anything is sent.
   const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human });
   const leases: Lease[] = [];
   let delivering = false;

@@ -10,11 +10,12 @@ import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
 import { sendBatches, type BatchResult, type SendBatchesOptions } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
 import { isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
-import type { PushMessage } from '../../message/types.js';
+import type { MessageIssue, PushMessage } from '../../message/types.js';
 import { audienceWords } from '../../message/audience.js';
 import { RunJournal } from '../../journal/run-journal.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import type { JournalWriteError } from '../../journal/writer.js';
+import type { DeliveryOutcome } from '../../output/delivery.js';
 import { startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
@@ -80,6 +81,13 @@ export interface Delivery {
   advice?: ResendAdvice;
   /** A run that did not fully succeed and wrote no report: the command that writes one. */
   reportCommand?: string;
+}
+
+/** A delivery in output/'s terms, with what the command knows beside it. */
+export function asDeliveryOutcome(delivery: Delivery, extra: { batched: boolean; warnings: MessageIssue[]; notes: MessageIssue[]; resumedFrom?: string }): DeliveryOutcome {
+  const failure = delivery.journalFailure;
+  const stopped = failure ? { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } : delivery.inputFailure;
+  return { ...delivery, ...extra, ...(stopped ? { stopError: stopped } : {}) };
 }
 
 /** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
