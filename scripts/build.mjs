@@ -10,7 +10,7 @@
 // The library's are ES modules (dist/*.js) for `import 'pushctl'`.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const OUT = 'dist';
@@ -18,11 +18,11 @@ const SHARED = {
   emulator: 'src/emulator/index.ts',
   'client-ids': 'src/input/client-id-feed.ts',
   'proxy-agents': 'src/client/proxy-agents.ts',
-  // What send, dry-run and resend share once they deliver: one copy in the package, not one per command.
-  'delivery/connect': 'src/commands/shared/connect.ts',
-  'delivery/deliver': 'src/commands/shared/deliver.ts',
   // The tools of `pushctl mcp`, loaded on the first request for them: the server starts on the MCP SDK alone.
   'mcp/handlers': 'src/commands/mcp/handlers.ts',
+  // zod, which most commands' files import (statically): one copy a run loads and compiles once, where a
+  // send would otherwise evaluate one in its own file and another in each file it loads.
+  'vendor/zod': 'pushctl:zod',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',
@@ -110,6 +110,53 @@ const fromMain = (self) => ({
   },
 });
 
+/**
+ * Packages that the CLI's files import statically and share (SHARED_PACKAGES: package → island): every
+ * other file requires the island's file instead of bundling a copy, so a run that loads two of them loads
+ * the package once.
+ */
+const SHARED_PACKAGES = { 'zod/mini': 'vendor/zod' };
+
+/**
+ * The names of zod/mini that src/ uses as values (`z.string(`, `z.globalRegistry`, `import { config }`):
+ * vendor/zod exports those alone, so it holds what pushctl uses (about a tenth of zod/mini with its
+ * locales) and no file has to keep a list. Names zod/mini has no value for (`z.infer`) are types, and a
+ * namespace read through (`z.core.$ZodIssue`) is one in pushctl's sources.
+ */
+async function zodNamesUsed() {
+  const zod = await import('zod/mini');
+  const used = new Set();
+  for (const file of readdirSync('src', { recursive: true }).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(path.join('src', file), 'utf8');
+    for (const [, names] of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'zod\/mini'/g)) {
+      for (const name of names.split(',')) if (!/^\s*type\s/.test(name) && name.trim()) used.add(name.trim().split(/\s+as\s+/)[0]);
+    }
+    for (const [, alias] of text.matchAll(/import\s+\*\s+as\s+(\w+)\s+from\s*'zod\/mini'/g)) {
+      for (const [, name] of text.matchAll(new RegExp(`\\b${alias}\\.([A-Za-z_$][\\w$]*)(?![\\w$]*\\s*\\.)`, 'g'))) used.add(name);
+    }
+  }
+  return [...used].filter((name) => name in zod).sort();
+}
+const zodEntry = {
+  name: 'zod-entry',
+  setup(b) {
+    b.onResolve({ filter: /^pushctl:zod$/ }, () => ({ path: 'zod', namespace: 'zod-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-entry' }, async () => ({ contents: `export { ${(await zodNamesUsed()).join(', ')} } from 'zod/mini';`, resolveDir: process.cwd(), loader: 'js' }));
+  },
+};
+const sharedPackages = (self) => ({
+  name: 'shared-packages',
+  setup(b) {
+    const filter = new RegExp(`^(${Object.keys(SHARED_PACKAGES).map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter }, (args) => {
+      const target = SHARED_PACKAGES[args.path];
+      if (target === self || args.kind !== 'import-statement') return undefined;
+      const relative = path.relative(path.dirname(path.join(OUT, self)), path.join(OUT, `${target}.cjs`));
+      return { path: relative.startsWith('.') ? relative : `./${relative}`, external: true };
+    });
+  },
+});
+
 // Bundled CommonJS dependencies (commander, cosmiconfig) call require() for Node built-ins, so ESM output
 // needs one; files without CommonJS code are written without it, saving the createRequire call.
 const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
@@ -179,7 +226,7 @@ const results = await Promise.all([
       entryPoints: { [name]: name === 'main' ? 'pushctl:main' : entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [fromMain(name), islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
+      plugins: [fromMain(name), sharedPackages(name), zodEntry, islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
       define: { ...common.define, 'import.meta.url': META_URL },
       // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
       // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES
@@ -188,6 +235,8 @@ const results = await Promise.all([
     }),
   ),
 ]);
+// PUSHCTL_META=<file>: esbuild's metafiles, one per output file, to see what each file holds and why.
+if (process.env.PUSHCTL_META) writeFileSync(process.env.PUSHCTL_META, JSON.stringify(results.map((r) => r.metafile)));
 for (const file of results.flatMap((r) => r.outputFiles)) {
   mkdirSync(path.dirname(file.path), { recursive: true });
   if (file.path.endsWith('.cjs')) writeFileSync(file.path, file.text.includes(META_URL) ? file.text.replace(/^("use strict";)?/, (head) => head + META_URL_BANNER) : file.text);

@@ -287,6 +287,12 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
       writeErr: (s) => ctx.stderr.write(s),
       // commander's errors leave through main.ts like every other error (one line, a hint, the envelope).
       outputError: () => {},
+      // The help's width from our own sinks: commander's defaults read process.stdout, whose creation costs a
+      // run that writes through src/stdio-sink.ts milliseconds. pushctl's help has no colours to keep.
+      getOutHelpWidth: () => ctx.stdout.terminal?.columns ?? 80,
+      getErrHelpWidth: () => ctx.stderr.terminal?.columns ?? 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
     .addHelpText(
       'after',

@@ -7,6 +7,7 @@ import { envelopeText } from './output/envelope.js';
 import { SecretScrubber } from './output/redact.js';
 import { annotation } from './output/workflow-commands.js';
 import { runCli } from './cli.js';
+import { stdioSink } from './stdio-sink.js';
 import { stopOnSignals } from './stop-on-signals.js';
 
 export interface RunIo {
@@ -21,10 +22,11 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
     scrubber.flush();
     process.exit(code);
   };
-  const stderr = scrubber.wrap(io.ctx?.stderr ?? process.stderr);
+  const stderr = scrubber.wrap(io.ctx?.stderr ?? stdioSink(2, () => {}));
   const signals = io.ctx?.interrupt ? undefined : stopOnSignals((line) => stderr.write(line), exit);
   const ctx: Ctx = {
-    stdout: scrubber.wrap(io.ctx?.stdout ?? process.stdout),
+    // `pushctl ... | head` closes the pipe early: the run ends as it would have, without the rest.
+    stdout: scrubber.wrap(io.ctx?.stdout ?? stdioSink(1, () => process.exit(process.exitCode ?? 0))),
     stderr,
     // A getter: creating process.stdin costs milliseconds, and most commands never read it.
     get stdin() {
@@ -39,15 +41,6 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   scrubber.warn = (line) => ctx.stderr.write(`warning: ${line}\n`);
   // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
   scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (PUSHCTL_APP_SECRET)');
-  if (!io.ctx?.stdout) {
-    // `pushctl ... | head` closes the pipe early; that is the reader's choice, not an error to report.
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    });
-    // After a SIGHUP the terminal may be gone; a failed diagnostic must not kill the run before its
-    // journal is closed and its report written.
-    process.stderr.on('error', () => {});
-  }
   try {
     return await runCli(argv, ctx, scrubber);
   } catch (error) {

@@ -2,7 +2,7 @@
 // journal's own validated message (never re-reading message files: a changed or relative `-f` cannot change
 // what is sent), to the run's app and destination unless flags override, and writes a journal of its own
 // that names the first. Not-sent recipients only by default; `--include-in-doubt` adds those in doubt.
-import type { Ctx } from '../context.js';
+import { withInterrupt, type Ctx } from '../context.js';
 import { ExitCode } from '../errors.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
 import type { PushMessage } from '../message/types.js';
@@ -19,7 +19,8 @@ import type { SecretScrubber } from '../output/redact.js';
 import { formatResendPreview, resendPreviewDocument } from '../output/resend-preview.js';
 import { styleFor, type Style } from '../output/style.js';
 import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import { asDeliveryOutcome } from './shared/delivery-outcome.js';
+import { connect } from './shared/connect.js';
+import { asDeliveryOutcome, deliver } from './shared/deliver.js';
 import { locateRun } from './shared/locate-run.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from './shared/resume.js';
@@ -79,8 +80,6 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
     return ExitCode.ok;
   }
 
-  // Connecting and delivering load only now, from files that send and resend share (see scripts/build.mjs).
-  const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
   const connection = await connect(options, ctx, scrubber, { dryRun: header.dry_run, human }, loaded);
   const runIds = [owned.runId, ...family.map((member) => member.header.run_id)];
   const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }).catch((error: unknown) => {
@@ -105,7 +104,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       ...(options.includeInDoubt ? {} : { inheritedInDoubt: left.inDoubt }),
       ...(report ? { report } : {}),
     },
-    owned.lease ? { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, owned.lease.lost]) } : ctx,
+    owned.lease ? withInterrupt(ctx, AbortSignal.any([ctx.interrupt, owned.lease.lost])) : ctx,
     scrubber,
     style,
   );

@@ -1,10 +1,9 @@
 // `pushctl send` and `pushctl dry-run`: message → (--once: the earlier run) → destination → delivery → output.
 // Each stage is a function of its own (commands/shared/); this file decides their order and what is printed.
-import type { Ctx } from '../context.js';
+import { withInterrupt, type Ctx } from '../context.js';
 import { usageError } from '../errors.js';
 import { MAX_BATCH_SIZE } from '../client/batches.js';
 import type { MessageInputOptions } from '../input/read-message-input.js';
-import { messageFingerprint } from '../message/fingerprint.js';
 import { dedupeNote } from '../message/assemble.js';
 import { isGrowing } from '../message/recipients.js';
 import type { MessageIssue, ValidationResult } from '../message/types.js';
@@ -19,8 +18,7 @@ import { describeValidation } from '../output/validation.js';
 import { envelopeText } from '../output/envelope.js';
 import { ExitCode } from '../errors.js';
 import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import type { Delivery } from './shared/deliver.js';
-import { asDeliveryOutcome } from './shared/delivery-outcome.js';
+import { asDeliveryOutcome, deliver, type Delivery } from './shared/deliver.js';
 import { prepareMessage, type PreparedMessage } from './shared/prepare-message.js';
 import { applyAudience } from './shared/apply-audience.js';
 import { openReportFile } from './shared/report-file.js';
@@ -28,7 +26,7 @@ import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/res
 import { arrangeVariants } from './shared/variant-delivery.js';
 import { resendVariants } from './shared/resend-variants.js';
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from './shared/own-run.js';
-import type { Connection } from './shared/connect.js';
+import { connect, type Connection } from './shared/connect.js';
 import type { Lease } from '../journal/ownership.js';
 import { familyRoot, readRunLeft, stateWords } from '../journal/read-run.js';
 import { journalBaseUrl } from '../journal/run-journal.js';
@@ -120,9 +118,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
 
   // 2. Where to send it, and as whom: a --once key belongs to an app at a destination. The report path is
-  // checked before anything is sent. Connecting and delivering load only now, from files that send and
-  // resend share (see scripts/build.mjs).
-  const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
+  // checked before anything is sent.
   const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human });
   const leases: Lease[] = [];
   let delivering = false;
@@ -159,7 +155,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...(report ? { report } : {}),
         ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
       },
-      { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, ...leases.map((lease) => lease.lost)]) },
+      withInterrupt(ctx, AbortSignal.any([ctx.interrupt, ...leases.map((lease) => lease.lost)])),
       scrubber,
       style,
     );
@@ -197,6 +193,8 @@ export async function claimRun(options: SendCommandOptions, body: object, client
     return { runId, lock };
   }
   const baseUrl = journalBaseUrl(connection.baseUrl);
+  // Loaded here, not with the command: its node:crypto costs every send without --once a millisecond or two.
+  const { messageFingerprint } = await import('../message/fingerprint.js');
   const once = { key: options.once, fingerprint: messageFingerprint(body, clientIds) };
   leases.push(await own(onceLockName(once.key, connection.appId, baseUrl, options.dryRun), runId, { what: `--once ${escapeControl(once.key)}`, wait }, ctx));
   const dir = runsDir(ctx.env);

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { audienceTargetingSchema, profileKeys, topLevelKeys } from './schema.js';
+import { profileKeys, settingsSchemas, topLevelKeys } from './schema.js';
 import { nearest } from '../suggest.js';
 
 /** One problem in a config file, in words: what is wrong and how to fix it. */
@@ -36,8 +36,8 @@ function valueAt(root: unknown, path: readonly PathKey[]): unknown {
 
 /** The keys allowed in the object at `path`: the top level, or one profile. */
 function keysAllowedAt(path: readonly PathKey[]): readonly string[] {
-  if (path.includes('audiences')) return path.at(-1) === 'targeting' ? Object.keys(audienceTargetingSchema.shape) : ['client_ids', 'client_ids_file', 'targeting'];
-  return path.length === 0 ? topLevelKeys : profileKeys;
+  if (path.includes('audiences')) return path.at(-1) === 'targeting' ? Object.keys(settingsSchemas().audienceTargetingSchema.shape) : ['client_ids', 'client_ids_file', 'targeting'];
+  return path.length === 0 ? topLevelKeys() : profileKeys();
 }
 
 function unknownKey(key: string, path: readonly PathKey[]): ConfigProblem {

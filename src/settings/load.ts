@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CliError, configError } from '../errors.js';
-import { configFileSchema, type ConfigFile } from './schema.js';
+import { settingsSchemas, type ConfigFile } from './schema.js';
 import { describeIssues } from './config-issues.js';
 import { configSyntaxError } from './config-syntax-error.js';
 import { homeDir, searchDirs, userConfigDir } from './paths.js';
@@ -152,7 +152,7 @@ function listDir(dir: string): string[] {
 }
 
 function validate(filepath: string, raw: unknown): ConfigFile {
-  const parsed = configFileSchema.safeParse(raw);
+  const parsed = settingsSchemas().configFileSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const problems = describeIssues(parsed.error.issues, raw);
   const first = problems[0] ?? { text: 'invalid content', fix: undefined };

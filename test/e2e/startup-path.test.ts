@@ -1,6 +1,6 @@
 // What the built CLI needs on its way to the answer. Start-up is measured by `npm run bench`, not here; this
 // pins the decision behind it, which a stray import would undo without failing anything else: each command
-// loads main.cjs and its own file, and the heavy parts (the emulator, the spinner, cosmiconfig, the proxy
+// loads main.cjs and its own file (and zod's, shared by the files that check input), and the heavy parts (the emulator, the spinner, cosmiconfig, the proxy
 // agents, colour) only when a run uses them. Checked by behaviour: the command still works in a copy of the
 // package from which every other file has been removed.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,14 +48,14 @@ describe('the start-up path of the built CLI', () => {
     expect(r.stdout).toMatch(/^Usage: pushctl /);
   });
 
-  it('validate needs main.cjs and its own file', async () => {
-    const r = await runWithOnly(['main.cjs', 'commands/validate.cjs'], ['validate', '-f', 'message.json']);
+  it('validate needs main.cjs, its own file and zod', async () => {
+    const r = await runWithOnly(['main.cjs', 'commands/validate.cjs', 'vendor/zod.cjs'], ['validate', '-f', 'message.json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toContain('valid');
   });
 
-  it('a one-message send needs main.cjs, its own file and the delivery files it shares with resend: no emulator, spinner, cosmiconfig, proxy agents or colour', async () => {
-    const r = await runWithOnly(['main.cjs', 'commands/send.cjs', 'delivery/connect.cjs', 'delivery/deliver.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
+  it('a one-message send needs main.cjs, its own file and zod: no emulator, spinner, cosmiconfig, proxy agents or colour', async () => {
+    const r = await runWithOnly(['main.cjs', 'commands/send.cjs', 'vendor/zod.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
     expect(r.code, r.stderr).toBe(0);
     expect(emulator.messages('demo-app').map((m) => m.body.condition.client_ids)).toContainEqual(['device-1']);
   });
@@ -75,5 +75,13 @@ describe('the files of the built CLI', () => {
     // The classes set their names as strings, which minifying keeps.
     for (const name of ['CliError', 'ClientIdError']) expect(files.filter((file) => text(file).includes(`"${name}"`)), name).toEqual(['main.cjs']);
     for (const file of ['commands/send.cjs', 'commands/validate.cjs', 'client-ids.cjs', 'emulator.cjs']) expect(text(file)).toMatch(/require\("\.{1,2}\/main\.cjs"\)/);
+  });
+
+  it('holds one copy of zod, in vendor/zod.cjs, which every file that checks input requires', () => {
+    const files = cliFiles(join(ROOT, 'dist'));
+    const text = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
+    // zod names the class of every schema it builds as a string, which minifying keeps.
+    expect(files.filter((file) => text(file).includes('"ZodMiniObject"'))).toEqual(['vendor/zod.cjs']);
+    for (const file of ['commands/send.cjs', 'commands/resend.cjs', 'commands/validate.cjs']) expect(text(file)).toMatch(/require\("\.{1,2}\/vendor\/zod\.cjs"\)/);
   });
 });

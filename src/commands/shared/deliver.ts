@@ -12,11 +12,12 @@ import { monotonicNow } from '../../client/sleep.js';
 import { hasLanes, isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
 import { summarizeVariants, type VariantSummary } from '../../client/variant-summary.js';
 import { variantAudienceWords, type VariantDelivery } from './variant-delivery.js';
-import type { PushMessage } from '../../message/types.js';
+import type { MessageIssue, PushMessage } from '../../message/types.js';
 import { audienceWords } from '../../message/audience.js';
 import { RunJournal } from '../../journal/run-journal.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import type { JournalWriteError } from '../../journal/writer.js';
+import type { DeliveryOutcome } from '../../output/delivery.js';
 import { startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
@@ -93,6 +94,13 @@ export interface Delivery {
   reportCommand?: string;
   /** A message with variants: what each variant came to (docs/behaviour.md#variants). */
   variants?: VariantSummary[];
+}
+
+/** A delivery in output/'s terms, with what the command knows beside it. */
+export function asDeliveryOutcome(delivery: Delivery, extra: { batched: boolean; warnings: MessageIssue[]; notes: MessageIssue[]; resumedFrom?: string }): DeliveryOutcome {
+  const failure = delivery.journalFailure;
+  const stopped = failure ? { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } : delivery.inputFailure;
+  return { ...delivery, ...extra, ...(stopped ? { stopError: stopped } : {}) };
 }
 
 /** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */

@@ -1,7 +1,6 @@
 // Owning a `--once` key or a run family before reading what earlier runs did (docs/behaviour.md#ownership).
 // A second process waits for the owner, saying every 10 s whom it waits for, or with --no-wait refuses at
 // once. Whatever it then reads of the journals, it reads as the owner: nobody else can be sending.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
@@ -19,14 +18,20 @@ type Env = Record<string, string | undefined>;
 /** Locks live beside the journals of the runs directory, whatever `--journal` names. */
 export const locksDir = (env: Env) => join(runsDir(env), '.locks');
 
+/**
+ * node:crypto on first use: only a --once key or an odd run id is hashed, and loading it costs every send a
+ * millisecond or two.
+ */
+const sha256Hex = (text: string): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
+
 /** The lock of a `--once` key: a key belongs to an app at a destination (docs/behaviour.md#once). */
 export function onceLockName(key: string, appId: string, baseUrl: string, dryRun: boolean): string {
-  return `once-${createHash('sha256').update(JSON.stringify([key, appId, baseUrl, dryRun])).digest('hex').slice(0, 40)}`;
+  return `once-${sha256Hex(JSON.stringify([key, appId, baseUrl, dryRun])).slice(0, 40)}`;
 }
 
 /** The lock of the family of runs whose first run is `rootRunId`. A run id read from a file is not trusted as a name. */
 export function familyLockName(rootRunId: string): string {
-  return /^[0-9A-Za-z][0-9A-Za-z-]{0,63}$/.test(rootRunId) ? `run-${rootRunId}` : `run-${createHash('sha256').update(rootRunId).digest('hex').slice(0, 40)}`;
+  return /^[0-9A-Za-z][0-9A-Za-z-]{0,63}$/.test(rootRunId) ? `run-${rootRunId}` : `run-${sha256Hex(rootRunId).slice(0, 40)}`;
 }
 
 export interface OwnOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeIssues } from '../../../src/settings/config-issues.js';
-import { configFileSchema } from '../../../src/settings/schema.js';
+import { settingsSchemas } from '../../../src/settings/schema.js';
 import { nearest } from '../../../src/suggest.js';
 
 describe('nearest', () => {
@@ -19,7 +19,7 @@ describe('nearest', () => {
 
 describe('describeIssues', () => {
   function problems(raw: unknown) {
-    const parsed = configFileSchema.safeParse(raw);
+    const parsed = settingsSchemas().configFileSchema.safeParse(raw);
     if (parsed.success) throw new Error('expected invalid');
     return describeIssues(parsed.error.issues, raw);
   }

@@ -1,0 +1,61 @@
+// The CLI's stdout and stderr. Node builds process.stdout and process.stderr on first use, and for a pipe
+// or a file that loads its whole stream machinery (node:stream, node:net): milliseconds of a run that
+// prints a few lines, about a fifth of the start-up budget of docs/behaviour.md#performance. A pipe or a
+// file is written with writeSync, as Node itself writes a file; a terminal (or /dev/null) keeps Node's
+// stream, which the spinner needs for its cursor.
+import { fstatSync, writeSync } from 'node:fs';
+import type { TextSink } from './context.js';
+
+type StdioFd = 1 | 2;
+
+/**
+ * The sink of `fd`. `onClosed` is called when the reader has gone (EPIPE: `pushctl ... | head`); that is
+ * the reader's choice, not an error to report.
+ */
+export function stdioSink(fd: StdioFd, onClosed: () => void): TextSink | NodeJS.WriteStream {
+  if (!writesDirectly(fd)) return nodeStream(fd, onClosed);
+  let stream: NodeJS.WriteStream | undefined;
+  return {
+    write(chunk: string) {
+      if (stream) return stream.write(chunk);
+      let rest = Buffer.from(chunk, 'utf8');
+      while (rest.length > 0) {
+        try {
+          rest = rest.subarray(writeSync(fd, rest));
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EAGAIN') {
+            // A descriptor another process made non-blocking, and full: Node's stream waits for it instead.
+            stream = nodeStream(fd, onClosed);
+            return stream.write(rest);
+          }
+          if (code === 'EPIPE') return onClosed();
+          // A failed diagnostic (the terminal gone after a SIGHUP) must not end the run before its journal
+          // is closed and its report written.
+          if (fd === 2) return false;
+          throw error;
+        }
+      }
+      return true;
+    },
+  };
+}
+
+/** A pipe, a socket or a regular file: anything but a character device (a terminal, /dev/null). */
+function writesDirectly(fd: StdioFd): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket() || stat.isFile();
+  } catch {
+    return false;
+  }
+}
+
+function nodeStream(fd: StdioFd, onClosed: () => void): NodeJS.WriteStream {
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') onClosed();
+    else if (fd === 1) throw error;
+  });
+  return stream;
+}

@@ -1,0 +1,59 @@
+// The CLI writes a pipe or a file without Node's stream objects (src/stdio-sink.ts). What a reader gets must
+// be what it got from process.stdout: the same bytes to a file as to a pipe, and a reader that goes away
+// early (`pushctl schema | head -1`) is no error of pushctl's.
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-stdio-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI with its stdout and stderr going to files; resolves with the exit code and both files' text. */
+function runToFiles(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const out = join(dir, `out-${args.join('-')}`);
+  const err = join(dir, `err-${args.join('-')}`);
+  const fds = [openSync(out, 'w'), openSync(err, 'w')] as const;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv() as NodeJS.ProcessEnv, cwd: dir, stdio: ['ignore', fds[0], fds[1]] });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      for (const fd of fds) closeSync(fd);
+      resolve({ code, stdout: readFileSync(out, 'utf8'), stderr: readFileSync(err, 'utf8') });
+    });
+  });
+}
+
+describe("the CLI's stdout and stderr", () => {
+  it('write the same text to files as to pipes, each to its own', async () => {
+    const piped = await runCli(['validate', '--title', 'Hi', '--all', '--json'], { cwd: dir });
+    const filed = await runToFiles(['validate', '--title', 'Hi', '--all', '--json']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(filed).toEqual({ code: 0, stdout: piped.stdout, stderr: piped.stderr });
+    expect(JSON.parse(filed.stdout)).toMatchObject({ ok: true, exit_code: 0 });
+
+    const failedPipe = await runCli(['validate', '--title', 'Hi', '--country', 'uk'], { cwd: dir });
+    const failedFile = await runToFiles(['validate', '--title', 'Hi', '--country', 'uk']);
+    expect(failedPipe.code).toBe(3);
+    expect(failedFile).toEqual({ code: 3, stdout: failedPipe.stdout, stderr: failedPipe.stderr });
+    expect(failedFile.stderr).toContain('use GB');
+  });
+
+  it('end the run quietly when the reader of stdout has gone (EPIPE)', async () => {
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'schema'], { env: cleanEnv() as NodeJS.ProcessEnv, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      // The reader goes before the CLI has started, so every write to stdout finds the pipe closed.
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(result).toEqual({ code: 0, stderr: '' });
+  });
+});
