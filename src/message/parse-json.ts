@@ -1,11 +1,9 @@
 // JSON.parse with an error that names the line and column and, for the usual mistakes, where the fix goes.
 // jsonc-parser finds the first error (V8 gives a position for some errors and none for others); JSON.parse
 // still makes the value, so `__proto__` stays an own key as in any JSON document.
-import { visit, type ParseError } from 'jsonc-parser/lib/esm/main.js';
-
 // The one door to jsonc-parser: the CLI's files take this module from main.cjs (scripts/build.mjs FROM_MAIN),
 // so the package carries one copy of the parser.
-export { parseTree } from 'jsonc-parser/lib/esm/main.js';
+import { visit, type JSONPath, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { jsonMistake } from './json-mistake.js';
 
 export class JsonSyntaxError extends Error {
@@ -81,6 +79,37 @@ export function jsonErrors(text: string, maxDepth = 1000): { errors: ParseError[
     if (error !== stop) throw error;
   }
   return { errors, tooDeep };
+}
+
+/**
+ * Calls `found` with the path, offset and length of every value of `text` (a container's length is 1: its
+ * opening bracket), in document order; false, and the walk stopped, at the first syntax error or at a level
+ * deeper than `maxDepth`, so no input nests the walk deep.
+ */
+export function walkJson(text: string, found: (path: JSONPath, offset: number, length: number) => void, maxDepth = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  const stop = new Error('stop');
+  const open = (offset: number, length: number, _line: number, _column: number, path: () => JSONPath) => {
+    if (++depth > maxDepth) throw stop;
+    found(path(), offset, length);
+  };
+  const close = () => void depth--;
+  try {
+    visit(text, {
+      onObjectBegin: open,
+      onArrayBegin: open,
+      onObjectEnd: close,
+      onArrayEnd: close,
+      onLiteralValue: (_value, offset, length, _line, _column, path) => found(path(), offset, length),
+      onError: () => {
+        throw stop;
+      },
+    }, { disallowComments: true, allowTrailingComma: false });
+  } catch (error) {
+    if (error !== stop) throw error;
+    return false;
+  }
+  return true;
 }
 
 /** Offset of the first character at which `text` stops being valid JSON (its length if it is valid). */
