@@ -1,6 +1,6 @@
 // Where a value sits in a JSON text, by the path the validator reports (`condition.targeting.country[2]`),
 // so CI annotations can point at the offending line and column of the message file.
-import { lineAndColumn, walkJson, withoutBom } from './parse-json.js';
+import { MAX_JSON_DEPTH, lineAndColumn, scanJson, withoutBom } from './parse-json.js';
 
 export interface JsonPosition {
   line: number;
@@ -31,7 +31,8 @@ export function jsonPathPosition(text: string, path: string): JsonPosition | und
   const want = parseIssuePath(path);
   // By path as a JSON array string; a later duplicate key wins, as in JSON.parse.
   const offsets = new Map<string, number>();
-  if (!walkJson(source, (at, offset) => offsets.set(JSON.stringify(at), offset))) return undefined;
+  const scan = scanJson(source, MAX_JSON_DEPTH, (at, offset) => offsets.set(JSON.stringify(at), offset));
+  if (scan.errors.length > 0 || scan.tooDeep !== undefined) return undefined;
   for (let depth = want.length; depth >= 0; depth--) {
     const offset = offsets.get(JSON.stringify(want.slice(0, depth)));
     if (offset !== undefined) return { ...lineAndColumn(source, offset), enclosing: depth < want.length };

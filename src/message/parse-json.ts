@@ -3,7 +3,7 @@
 // still makes the value, so `__proto__` stays an own key as in any JSON document.
 // The one door to jsonc-parser: the CLI's files take this module from main.cjs (scripts/build.mjs FROM_MAIN),
 // so the package carries one copy of the parser.
-import { visit, type JSONPath, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+import { visit, type JSONPath, type JSONVisitor, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { jsonMistake } from './json-mistake.js';
 
 export class JsonSyntaxError extends Error {
@@ -30,7 +30,7 @@ export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfe
 
 export function parseJson(text: string): unknown {
   const source = withoutBom(text);
-  const { errors, tooDeep } = jsonErrors(source, MAX_JSON_DEPTH);
+  const { errors, tooDeep } = scanJson(source);
   const first = errors[0];
   if (first) {
     const mistake = jsonMistake(source, first, errors[1]);
@@ -46,75 +46,46 @@ export function parseJson(text: string): unknown {
   return JSON.parse(source);
 }
 
-/**
- * The first two syntax errors of `text` (the second tells a bare name from a bare value), and the offset of
- * the first `[` or `{` that opens level `maxDepth + 1`. The walk stops there, so no input nests it deep.
- */
-export function jsonErrors(text: string, maxDepth = 1000): { errors: ParseError[]; tooDeep?: number } {
-  const errors: ParseError[] = [];
-  let depth = 0;
-  let tooDeep: number | undefined;
-  const stop = new Error('stop');
-  const open = (offset: number) => {
-    if (++depth <= maxDepth) return;
-    tooDeep = offset;
-    throw stop;
-  };
-  const close = () => void depth--;
-  try {
-    visit(
-      text,
-      {
-        onObjectBegin: open,
-        onArrayBegin: open,
-        onObjectEnd: close,
-        onArrayEnd: close,
-        onError: (error, offset, length) => {
-          if (errors.push({ error, offset, length }) === 2) throw stop;
-        },
-      },
-      { disallowComments: true, allowTrailingComma: false },
-    );
-  } catch (error) {
-    if (error !== stop) throw error;
-  }
-  return { errors, tooDeep };
+export interface JsonScan {
+  /** The first two syntax errors: the second tells a bare name from a bare value. */
+  errors: ParseError[];
+  /** The offset of the first `[` or `{` that opens level `maxDepth + 1`. */
+  tooDeep?: number;
 }
 
 /**
- * Calls `found` with the path, offset and length of every value of `text` (a container's length is 1: its
- * opening bracket), in document order; false, and the walk stopped, at the first syntax error or at a level
- * deeper than `maxDepth`, so no input nests the walk deep.
+ * One walk of `text`, which stops at the second syntax error or past `maxDepth`, so no input nests it deep.
+ * `found` gets the path, offset and length of every value (a container's length is 1: its opening bracket),
+ * in document order.
  */
-export function walkJson(text: string, found: (path: JSONPath, offset: number, length: number) => void, maxDepth = MAX_JSON_DEPTH): boolean {
+export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH, found?: (path: JSONPath, offset: number, length: number) => void): JsonScan {
+  const scan: JsonScan = { errors: [] };
   let depth = 0;
   const stop = new Error('stop');
   const open = (offset: number, length: number, _line: number, _column: number, path: () => JSONPath) => {
-    if (++depth > maxDepth) throw stop;
-    found(path(), offset, length);
+    if (++depth > maxDepth) {
+      scan.tooDeep = offset;
+      throw stop;
+    }
+    found?.(path(), offset, length);
   };
   const close = () => void depth--;
+  const visitor: JSONVisitor = { onObjectBegin: open, onArrayBegin: open, onObjectEnd: close, onArrayEnd: close };
+  if (found) visitor.onLiteralValue = (_value, offset, length, _line, _column, path) => found(path(), offset, length);
+  visitor.onError = (error, offset, length) => {
+    if (scan.errors.push({ error, offset, length }) === 2) throw stop;
+  };
   try {
-    visit(text, {
-      onObjectBegin: open,
-      onArrayBegin: open,
-      onObjectEnd: close,
-      onArrayEnd: close,
-      onLiteralValue: (_value, offset, length, _line, _column, path) => found(path(), offset, length),
-      onError: () => {
-        throw stop;
-      },
-    }, { disallowComments: true, allowTrailingComma: false });
+    visit(text, visitor, { disallowComments: true, allowTrailingComma: false });
   } catch (error) {
     if (error !== stop) throw error;
-    return false;
   }
-  return true;
+  return scan;
 }
 
 /** Offset of the first character at which `text` stops being valid JSON (its length if it is valid). */
 export function firstErrorOffset(text: string): number {
-  return jsonErrors(text).errors[0]?.offset ?? text.length;
+  return scanJson(text, 1000).errors[0]?.offset ?? text.length;
 }
 
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
