@@ -1,8 +1,10 @@
 // JSON.parse with an error that names the line and column and, for the usual mistakes, where the fix goes.
 // jsonc-parser finds the first error (V8 gives a position for some errors and none for others); JSON.parse
 // still makes the value, so `__proto__` stays an own key as in any JSON document.
+//
 // The one door to jsonc-parser: the CLI's files take this module from main.cjs (scripts/build.mjs FROM_MAIN),
-// so the package carries one copy of the parser.
+// so the package carries one copy of the parser. Its ES module build, by path: the package's `main` is a UMD
+// wrapper whose require() calls a bundler cannot follow.
 import { visit, type JSONPath, type JSONVisitor, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { jsonMistake } from './json-mistake.js';
 
