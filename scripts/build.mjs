@@ -50,7 +50,7 @@ const CLI_ISLANDS = {
  * Modules every CLI file takes from main.cjs, which every run has loaded first, instead of bundling a copy:
  * the error classes, so that one class, and a plain `instanceof`, holds across files. main.cjs exports them.
  */
-const FROM_MAIN = ['src/errors.ts'];
+const FROM_MAIN = ['src/errors.ts', 'src/message/parse-json.ts'];
 // The library is one file: nothing it exports loads another island (the emulator, the client and the
 // validator are all in it), so ES module copies of the CLI's shared islands would be dead weight.
 const LIB_ISLANDS = { lib: 'src/lib.ts' };

@@ -13,6 +13,7 @@ import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';
 import { closedState, readRun, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
+import { adviceCount } from '../output/resend-advice.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
@@ -94,7 +95,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
     stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));
   }
-  const count = (n: number) => (result.advice?.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${result.advice?.unit}`);
+  const count = (n: number) => adviceCount({ unit: result.advice?.unit ?? 'recipients' }, n);
   if (result.advice?.command) {
     stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${result.advice.command}${result.advice.inDoubt > 0 ? `; ${result.advice.inDoubt} in doubt (${result.advice.includeInDoubtCommand})` : ''}`, { title: 'pushctl: recipients left' }));
   } else if (result.advice?.includeInDoubtCommand) {

@@ -2,7 +2,7 @@
 import { exitMeaning } from '../errors.js';
 import type { DeliverySummary } from '../client/report.js';
 import type { MessageIssue } from '../message/types.js';
-import type { ResendAdvice } from '../output/resend-advice.js';
+import { adviceCount, type ResendAdvice } from '../output/resend-advice.js';
 import { codeBlock, codeSpan } from '../output/markdown.js';
 import { markdownTable, outputEntry } from '../output/workflow-commands.js';
 import type { ActionMode } from './inputs.js';
@@ -110,7 +110,7 @@ export function jobSummary(result: ActionResult): string {
 function resendAdviceMarkdown(result: ActionResult): string {
   const { advice } = result;
   if (!advice) return '';
-  const unit = (n: number) => (advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`);
+  const unit = (n: number) => adviceCount(advice, n);
   const out: string[] = [];
   if (advice.command) {
     const left = unit(advice.notSent);

@@ -2,7 +2,7 @@ import { STATUS_OK, STATUS_RATE_LIMITED } from './codes.js';
 import { isLoopbackHost } from './loopback.js';
 import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
 import { PROXY_TUNNEL_ERROR } from './proxy-tunnel-error.js';
-import { quoteNumbers } from './quote-numbers.js';
+import { scanJson } from '../message/parse-json.js';
 
 /** HTTP statuses that say "not processed, try again later" (docs/behaviour.md#retries). */
 const RETRYABLE_HTTP = new Set([408, 429, 503]);
@@ -194,10 +194,13 @@ function isServiceStatus(status: number): boolean {
 
 /** A numeric message_id exactly as the service wrote it: a large one would lose digits as a JS number. */
 function rawNumberId(text: string): string | undefined {
-  const json: unknown = JSON.parse(quoteNumbers(text));
-  const result = isRecord(json) ? json['result'] : undefined;
-  const rawId = isRecord(result) ? result['message_id'] : undefined;
-  return typeof rawId === 'string' ? rawId : undefined;
+  let raw: string | undefined;
+  // The last one, as JSON.parse keeps the last of duplicate keys; an answer is not a message, so it may nest
+  // deeper than one (the walk stops there, never deep enough to exhaust the stack).
+  scanJson(text, 1000, (path, offset, length) => {
+    if (path.length === 2 && path[0] === 'result' && path[1] === 'message_id') raw = text.slice(offset, offset + length);
+  });
+  return raw;
 }
 
 function toStatus(value: unknown): number | undefined {

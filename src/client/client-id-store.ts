@@ -81,27 +81,12 @@ export class ClientIdStore implements ClientIdSource, Iterable<string> {
     // Sized once: grown by push, a batch's array was copied several times over, a quarter of what a
     // million-ID send allocated per request.
     const out = new Array<string>(to - from);
-    const { pages, firstIds, asciiPages, ends } = this;
-    let i = from;
-    for (let p = this.pageOf(from); i < to; p++) {
-      const page = pages[p]!;
-      const stop = p + 1 < firstIds.length ? Math.min(to, firstIds[p + 1]!) : to;
-      let pos = i === firstIds[p] ? 0 : ends[i - 1]!;
-      if (asciiPages[p]) {
-        // One decode for the run, then cuts: much cheaper than a decode per ID.
-        const base = pos;
-        const text = page.toString('latin1', base, stop > i ? ends[stop - 1]! : base);
-        for (; i < stop; i++) {
-          const next = ends[i]!;
-          out[i - from] = text.slice(pos - base, next - base);
-          pos = next;
-        }
-      } else {
-        for (; i < stop; i++) {
-          const next = ends[i]!;
-          out[i - from] = page.toString('utf8', pos, next);
-          pos = next;
-        }
+    const { ends } = this;
+    for (const { page, ascii, first, stop, begin } of this.runs(from, to)) {
+      // An ASCII run is decoded once, then cut: much cheaper than a decode per ID.
+      const text = ascii ? page.toString('latin1', begin, ends[stop - 1]!) : undefined;
+      for (let i = first, pos = begin; i < stop; pos = ends[i++]!) {
+        out[i - from] = text === undefined ? page.toString('utf8', pos, ends[i]!) : text.slice(pos - begin, ends[i]! - begin);
       }
     }
     if (this.odd) for (const [index, id] of this.odd) if (index >= from && index < to) out[index - from] = id;
@@ -118,35 +103,23 @@ export class ClientIdStore implements ClientIdSource, Iterable<string> {
     const to = relativeIndex(end, this.length);
     // IDs with no UTF-8 form are rare enough for the string path.
     if (this.odd) for (const index of this.odd.keys()) if (index >= from && index < to) return Buffer.from(JSON.stringify(this.slice(from, to)), 'utf8');
+    const { ends } = this;
+    // Each ID needs two quotes and a comma, each quote or backslash a backslash before it. Counted rather
+    // than allowed for (twice the bytes): the journal asks for every batch, and the slack was as much
+    // short-lived memory again as the IDs themselves.
     let size = 2;
-    const { pages, firstIds, ends } = this;
-    for (let p = from < to ? this.pageOf(from) : 0, i = from; i < to; p++) {
-      const stop = p + 1 < firstIds.length ? Math.min(to, firstIds[p + 1]!) : to;
-      const begin = i === firstIds[p] ? 0 : ends[i - 1]!;
-      const last = ends[stop - 1]!;
-      // Each ID needs two quotes and a comma, each quote or backslash a backslash before it. Counted rather
-      // than allowed for (twice the bytes): the journal asks for every batch, and the slack was as much
-      // short-lived memory again as the IDs themselves.
-      size += last - begin + 3 * (stop - i);
-      const page = pages[p]!;
-      for (let pos = begin; pos < last; pos++) {
-        const byte = page[pos]!;
-        if (byte === 0x22 || byte === 0x5c) size++;
-      }
-      i = stop;
+    for (const { page, first, stop, begin } of this.runs(from, to)) {
+      size += ends[stop - 1]! - begin + 3 * (stop - first);
+      for (let pos = begin; pos < ends[stop - 1]!; pos++) if (page[pos] === 0x22 || page[pos] === 0x5c) size++;
     }
     const out = Buffer.allocUnsafe(size);
     let o = 0;
     out[o++] = 0x5b; // [
-    for (let p = from < to ? this.pageOf(from) : 0, i = from; i < to; p++) {
-      const page = pages[p]!;
-      const stop = p + 1 < firstIds.length ? Math.min(to, firstIds[p + 1]!) : to;
-      let pos = i === firstIds[p] ? 0 : ends[i - 1]!;
-      for (; i < stop; i++) {
+    for (const { page, first, stop, begin } of this.runs(from, to)) {
+      for (let i = first, pos = begin; i < stop; i++) {
         if (i > from) out[o++] = 0x2c; // ,
         out[o++] = 0x22;
-        const next = ends[i]!;
-        for (; pos < next; pos++) {
+        for (const next = ends[i]!; pos < next; pos++) {
           const byte = page[pos]!;
           // Control characters are refused on input, so only the quote and the backslash need escaping.
           if (byte === 0x22 || byte === 0x5c) out[o++] = 0x5c;
@@ -157,6 +130,16 @@ export class ClientIdStore implements ClientIdSource, Iterable<string> {
     }
     out[o++] = 0x5d; // ]
     return out.subarray(0, o);
+  }
+
+  /** The IDs `[from, to)` page by page: each page's IDs `[first, stop)`, whose bytes start at `begin`. */
+  private *runs(from: number, to: number): Generator<{ page: Buffer; ascii: boolean; first: number; stop: number; begin: number }> {
+    const { firstIds, ends } = this;
+    for (let p = from < to ? this.pageOf(from) : 0, i = from; i < to; p++) {
+      const stop = p + 1 < firstIds.length ? Math.min(to, firstIds[p + 1]!) : to;
+      yield { page: this.pages[p]!, ascii: this.asciiPages[p]!, first: i, stop, begin: i === firstIds[p] ? 0 : ends[i - 1]! };
+      i = stop;
+    }
   }
 
   /** Every ID, as one array. For small stores and for output that needs the whole list (`validate --json`). */

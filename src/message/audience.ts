@@ -25,8 +25,3 @@ export function audienceWords(message: object | undefined): string | undefined {
   );
   return parts.length > 0 ? `condition: ${parts.join(', ')}` : 'condition: (no criteria)';
 }
-
-/** The recipients of a run in words: the audience, or `1,234 recipients` for client IDs. */
-export function recipientsWords(message: object | undefined, clientIds: number): string {
-  return audienceWords(message) ?? `${clientIds} recipient${clientIds === 1 ? '' : 's'}`;
-}

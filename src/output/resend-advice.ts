@@ -14,10 +14,14 @@ export interface ResendAdvice {
   unit: string;
 }
 
+/** `n` of the advice's unit in words: `3 recipients`, or `the message to all devices`. */
+export const adviceCount = (advice: Pick<ResendAdvice, 'unit'>, n: number): string =>
+  advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`;
+
 /** The advice in lines, for people. */
 export function formatResendAdvice(advice: ResendAdvice): string {
   const lines: string[] = [];
-  const what = (n: number) => (advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`);
+  const what = (n: number) => adviceCount(advice, n);
   if (advice.command) lines.push(`${what(advice.notSent)} not sent; to send to exactly those:`, `  ${advice.command}`);
   if (advice.includeInDoubtCommand) {
     lines.push(

@@ -3,7 +3,7 @@
 // a secret lives, so none of their text is repeated.
 import { readFileSync } from 'node:fs';
 import { configError, type CliError } from '../errors.js';
-import { firstErrorOffset, lineAndColumn } from '../message/parse-json.js';
+import { firstErrorOffset, lineAndColumn, withoutBom } from '../message/parse-json.js';
 
 interface YamlMark {
   line: number;
@@ -23,7 +23,7 @@ export async function configSyntaxError(filepath: string, error: unknown): Promi
   if (/^(JSON Error|SyntaxError)/.test(error instanceof Error ? `${error.message}` : '') || /\.json$/.test(filepath)) {
     const text = readTextOrUndefined(filepath);
     if (text !== undefined) {
-      const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      const source = withoutBom(text);
       const { line, column } = lineAndColumn(source, firstErrorOffset(source));
       return configError(`cannot parse config file ${filepath}: invalid JSON at line ${line}, column ${column}`, hint);
     }

@@ -39,27 +39,16 @@ export interface LoadConfigOptions {
   allowJavaScript?: boolean;
 }
 
-/** Project search places, in cosmiconfig's order; TypeScript configs are left out (they would need a compiler). */
-export const searchPlaces = [
-  'package.json',
-  '.pushctlrc',
-  '.pushctlrc.json',
-  '.pushctlrc.yaml',
-  '.pushctlrc.yml',
-  '.pushctlrc.js',
-  '.pushctlrc.cjs',
-  '.pushctlrc.mjs',
-  '.config/pushctlrc',
-  '.config/pushctlrc.json',
-  '.config/pushctlrc.yaml',
-  '.config/pushctlrc.yml',
-  'pushctl.config.js',
-  'pushctl.config.cjs',
-  'pushctl.config.mjs',
-];
+const DATA = ['', '.json', '.yaml', '.yml'];
+const CODE = ['.js', '.cjs', '.mjs'];
+/**
+ * Project search places: cosmiconfig's defaults in its order, less TypeScript configs (they would need a
+ * compiler) and the JavaScript ones under .config/.
+ */
+export const searchPlaces = ['package.json', ...[...DATA, ...CODE].map((ext) => `.pushctlrc${ext}`), ...DATA.map((ext) => `.config/pushctlrc${ext}`), ...CODE.map((ext) => `pushctl.config${ext}`)];
 
 /** File names looked for in the user's config directory (cosmiconfig's global search places). */
-export const userSearchPlaces = ['config', 'config.json', 'config.yaml', 'config.yml', 'config.js', 'config.cjs', 'config.mjs'];
+export const userSearchPlaces = [...DATA, ...CODE].map((ext) => `config${ext}`);
 
 type Explorer = { search(from?: string): Promise<RawResult>; load(filepath: string): Promise<RawResult> };
 type RawResult = { filepath: string; config: unknown; isEmpty?: boolean } | null;

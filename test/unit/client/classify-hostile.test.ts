@@ -35,6 +35,12 @@ describe('a numeric message_id keeps every digit', () => {
     expect(parseServiceBody('{"message":"message_id: 1","status":200,"result":{"message_id" : 1.50e3}}')).toMatchObject({ messageId: '1.50e3' });
     expect(parseServiceBody('{"status":200,"x":{"message_id":1},"result":{"message_id":2}}')).toMatchObject({ messageId: '2' });
   });
+
+  it('takes the last of duplicate keys, as JSON.parse does, and survives an answer nested thousands deep', () => {
+    expect(parseServiceBody('{"status":200,"result":{"message_id":1,"message_id":22}}')).toMatchObject({ messageId: '22' });
+    const deep = `{"status":200,"result":{"message_id":7},"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expect(parseServiceBody(deep)).toMatchObject({ status: 200, messageId: '7' });
+  });
 });
 
 describe('a write that failed', () => {

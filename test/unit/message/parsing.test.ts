@@ -25,7 +25,8 @@ describe('parseJson', () => {
   it.each([
     // A trailing comma is located at the comma, not at the bracket after it.
     ['{\n "a": 1,\n}', 2, 8],
-    ['{"a": tru}', 1, 10],
+    // A word that is no JSON value is named whole, from its first letter.
+    ['{"a": tru}', 1, 7],
     ['{"a":', 1, 6],
     ['[1,]', 1, 3],
     ['{} x', 1, 4],
@@ -38,6 +39,9 @@ describe('parseJson', () => {
       expect(error).toBeInstanceOf(JsonSyntaxError);
       expect([(error as JsonSyntaxError).line, (error as JsonSyntaxError).column]).toEqual([line, column]);
     }
+  });
+  it('names the word that is no JSON value', () => {
+    expect(() => parseJson('{"a": tru}')).toThrow('unexpected "tru" at line 1, column 7');
   });
   it('agrees with JSON.parse on valid documents', () => {
     for (const text of ['{"a":[1,2,{"b":null}],"c":"\\u00e9\\n","d":-1.5e3}', '[]', '"x"', 'true']) {
