@@ -1,8 +1,8 @@
-// The option groups the commands share, as commander options. Values are checked later by the commands
-// (and the message schema); here only the shape of each flag is declared.
+// The option groups the commands share, as commander options: the shape of each flag, never its value.
+// Values are checked by each command's options schema (commands/<name>/options.ts), the one place they are bounded.
 import { Option, type Command } from 'commander';
-import { usageError } from './errors.js';
-import { regionNames } from './settings/regions.js';
+import { usageError } from '../../errors.js';
+import { regionNames } from '../../settings/regions.js';
 
 export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 export const integer = (flag: string) => (value: string): number => {
