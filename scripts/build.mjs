@@ -40,7 +40,7 @@ const CLI_ISLANDS = {
   'commands/config': 'src/commands/config.ts',
   'commands/check': 'src/commands/check.ts',
   'commands/runs': 'src/commands/runs.ts',
-  'commands/schema': 'src/commands/schema.ts',
+  'commands/schema/run': 'src/commands/schema/run.ts',
   'commands/completion': 'src/commands/completion.ts',
   // A command in a folder of its own (the shape of STYLE.md) is the island commands/<name>/run.
   'commands/mcp/run': 'src/commands/mcp/run.ts',

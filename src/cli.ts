@@ -13,6 +13,7 @@ import { VERSION } from './version.js';
 import type { CommandCtx, CommandDefinition, Outcome } from './commands/shared/command.js';
 import { addAudienceSourceOptions, addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, integer, regionOption } from './commands/shared/flags.js';
 import { mcpCommand } from './commands/mcp/define.js';
+import { schemaCommand } from './commands/schema/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
 import { Argument } from 'commander';
@@ -170,16 +171,7 @@ const COMMANDS: readonly CommandDefinition[] = [
       ),
     ],
   ),
-  legacy(
-    'schema',
-    'print the JSON Schema of a message file, for editors ("$schema" in the file)',
-    (cmd) =>
-      cmd
-        .option('-o, --output <path>', 'write the schema to a file instead of stdout')
-        .option('--envelope', 'the schema of the --json output of every command instead')
-        .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json', 'pushctl schema --envelope > envelope.schema.json'])),
-    async () => (await import('./commands/schema.js')).schemaCommand,
-  ),
+  schemaCommand,
   mcpCommand,
   legacy(
     'completion',
