@@ -41,7 +41,7 @@ const CLI_ISLANDS = {
   'commands/check': 'src/commands/check.ts',
   'commands/runs': 'src/commands/runs.ts',
   'commands/schema/run': 'src/commands/schema/run.ts',
-  'commands/completion': 'src/commands/completion.ts',
+  'commands/completion/run': 'src/commands/completion/run.ts',
   // A command in a folder of its own (the shape of STYLE.md) is the island commands/<name>/run.
   'commands/mcp/run': 'src/commands/mcp/run.ts',
   ...SHARED,

@@ -14,9 +14,9 @@ import type { CommandCtx, CommandDefinition, Outcome } from './commands/shared/c
 import { addAudienceSourceOptions, addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, integer, regionOption } from './commands/shared/flags.js';
 import { mcpCommand } from './commands/mcp/define.js';
 import { schemaCommand } from './commands/schema/define.js';
+import { completionCommand } from './commands/completion/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
-import { Argument } from 'commander';
 
 /** What runCli comes to: the command's outcome, or an error with what main.ts needs to report it. */
 export type CliRun = { outcome: Outcome } | { error: unknown; json: boolean; verbose: boolean };
@@ -173,24 +173,7 @@ const COMMANDS: readonly CommandDefinition[] = [
   ),
   schemaCommand,
   mcpCommand,
-  legacy(
-    'completion',
-    'print a shell completion script',
-    (cmd) =>
-      cmd.addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish'])).addHelpText(
-        'after',
-        examples([
-          'source <(pushctl completion bash)                                   # add to ~/.bashrc',
-          'pushctl completion zsh > "${fpath[1]}/_pushctl"',
-          'pushctl completion fish > ~/.config/fish/completions/pushctl.fish',
-        ]),
-      ),
-    // The script is generated from this very program, so every command and flag is completed.
-    async () => {
-      const { completionCommand } = await import('./commands/completion.js');
-      return (options: { shell: string }, c: CommandCtx) => completionCommand({ shell: options.shell, program: c.program! }, c);
-    },
-  ),
+  completionCommand,
 ];
 
 /** The names of the program's commands, in the order `--help` lists them. */
