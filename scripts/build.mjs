@@ -37,7 +37,7 @@ const CLI_ISLANDS = {
   'commands/resend': 'src/commands/resend.ts',
   'commands/serve': 'src/commands/serve.ts',
   'commands/init': 'src/commands/init.ts',
-  'commands/config': 'src/commands/config.ts',
+  'commands/config/run': 'src/commands/config/run.ts',
   'commands/check': 'src/commands/check.ts',
   'commands/runs': 'src/commands/runs.ts',
   'commands/schema/run': 'src/commands/schema/run.ts',

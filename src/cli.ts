@@ -15,6 +15,7 @@ import { addAudienceSourceOptions, addDeliveryOptions, addMessageOptions, addOut
 import { mcpCommand } from './commands/mcp/define.js';
 import { schemaCommand } from './commands/schema/define.js';
 import { completionCommand } from './commands/completion/define.js';
+import { configCommand } from './commands/config/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
 
@@ -135,12 +136,7 @@ const COMMANDS: readonly CommandDefinition[] = [
         .addHelpText('after', examples(['pushctl init', 'pushctl init --audience my-phones=3f9a0c12,77c1e0b4', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes'])),
     async () => (await import('./commands/init.js')).initCommand,
   ),
-  legacy(
-    'config',
-    'show the resolved settings and where each came from (the secret only as set/unset)',
-    (cmd) => addSettingsOptions(cmd.option('--json', 'print one JSON document')).addHelpText('after', examples(['pushctl config', 'pushctl config --profile staging --json'])),
-    async () => (await import('./commands/config.js')).configCommand,
-  ),
+  configCommand,
   legacy(
     'check',
     'show where each setting came from, then prove the app ID and secret with a dry run (no one reached)',
