@@ -32,7 +32,7 @@ const SHARED = {
 // path test fails for a command file without one).
 const CLI_ISLANDS = {
   main: 'src/main.ts',
-  'commands/validate': 'src/commands/validate.ts',
+  'commands/validate/run': 'src/commands/validate/run.ts',
   'commands/send': 'src/commands/send.ts',
   'commands/resend': 'src/commands/resend.ts',
   'commands/serve': 'src/commands/serve.ts',

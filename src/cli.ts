@@ -11,11 +11,12 @@ import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 import type { CommandCtx, CommandDefinition, Outcome } from './commands/shared/command.js';
-import { addAudienceSourceOptions, addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, integer, regionOption } from './commands/shared/flags.js';
+import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, integer, regionOption } from './commands/shared/flags.js';
 import { mcpCommand } from './commands/mcp/define.js';
 import { schemaCommand } from './commands/schema/define.js';
 import { completionCommand } from './commands/completion/define.js';
 import { configCommand } from './commands/config/define.js';
+import { validateCommand } from './commands/validate/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
 
@@ -41,16 +42,7 @@ function legacy<O>(name: string, description: string, define: (cmd: Command) => 
 }
 
 const COMMANDS: readonly CommandDefinition[] = [
-  legacy(
-    'validate',
-    'check a message locally and print what would be sent (no network, no credentials)',
-    (cmd) =>
-      addAudienceSourceOptions(addOutputOptions(addMessageOptions(cmd), false)).addHelpText(
-        'after',
-        examples(['pushctl validate -f message.json', 'pushctl validate --title Hi --country uk          # fails: UK is not a code; use GB', 'cat msg.json | pushctl validate -f - --json']),
-      ),
-    async () => (await import('./commands/validate.js')).validateCommand,
-  ),
+  validateCommand,
   ...(['send', 'dry-run'] as const).map((name) =>
     legacy(
       name,

@@ -7,7 +7,7 @@ import { releaseUnavailable, releaseVars } from './release-event.js';
 import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode, exitMeaning } from '../errors.js';
 import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
-import { validateRun } from '../commands/validate.js';
+import { validateRun } from '../commands/validate/run.js';
 import { checkCommand } from '../commands/check.js';
 import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';

@@ -3,6 +3,8 @@ import type { Ctx } from '../context.js';
 import type { ValidationResult } from '../message/types.js';
 import { formatIssueList } from './issues.js';
 import { styleFor } from './style.js';
+import { envelopeText } from './envelope.js';
+import type { ExitCode } from '../errors.js';
 
 /** The human report on stderr: verdict, errors, warnings, normalisations applied. */
 export async function describeValidation(result: ValidationResult, ctx: Pick<Ctx, 'stderr' | 'env'>): Promise<string> {
@@ -18,4 +20,21 @@ export async function describeValidation(result: ValidationResult, ctx: Pick<Ctx
     // What was normalised matters only for a message that will be sent; under errors it hides them.
     result.errors.length === 0 ? formatIssueList('normalised:', result.notes, style, style.dim) : '',
   ].join('');
+}
+
+/** What `pushctl validate` comes to: exit 0 valid, 3 invalid, and the result. */
+export interface ValidateOutcome {
+  exitCode: ExitCode;
+  result: ValidationResult;
+}
+
+/** The verdict on stderr and the body on stdout; or one JSON document; or, with --quiet, nothing. */
+export async function printValidate(outcome: ValidateOutcome, options: { json?: boolean | undefined; quiet?: boolean | undefined }, ctx: Pick<Ctx, 'stdout' | 'stderr' | 'env'>): Promise<void> {
+  const { result } = outcome;
+  if (options.json) {
+    ctx.stdout.write(envelopeText(outcome.exitCode, { valid: result.errors.length === 0, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes: result.notes }));
+  } else if (!options.quiet) {
+    ctx.stderr.write(await describeValidation(result, ctx));
+    if (result.body) ctx.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
+  }
 }

@@ -49,7 +49,7 @@ describe('the start-up path of the built CLI', () => {
   });
 
   it('validate needs main.cjs and its own file', async () => {
-    const r = await runWithOnly(['main.cjs', 'commands/validate.cjs'], ['validate', '-f', 'message.json']);
+    const r = await runWithOnly(['main.cjs', 'commands/validate/run.cjs'], ['validate', '-f', 'message.json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toContain('valid');
   });
@@ -76,6 +76,6 @@ describe('the files of the built CLI', () => {
     const text = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
     // The classes set their names as strings, which minifying keeps.
     for (const name of ['CliError', 'ClientIdError']) expect(files.filter((file) => text(file).includes(`"${name}"`)), name).toEqual(['main.cjs']);
-    for (const file of ['commands/send.cjs', 'commands/validate.cjs', 'client-ids.cjs', 'emulator.cjs']) expect(text(file)).toMatch(/require\("\.{1,2}\/main\.cjs"\)/);
+    for (const file of ['commands/send.cjs', 'commands/validate/run.cjs', 'client-ids.cjs', 'emulator.cjs']) expect(text(file)).toMatch(/require\("(\.\/|(\.\.\/)+)main\.cjs"\)/);
   });
 });
