@@ -39,7 +39,8 @@ const CLI_ISLANDS = {
   'commands/init': 'src/commands/init.ts',
   'commands/config/run': 'src/commands/config/run.ts',
   'commands/check': 'src/commands/check.ts',
-  'commands/runs': 'src/commands/runs.ts',
+  'commands/runs/run': 'src/commands/runs/run.ts',
+  'commands/runs/show/run': 'src/commands/runs/show/run.ts',
   'commands/schema/run': 'src/commands/schema/run.ts',
   'commands/completion/run': 'src/commands/completion/run.ts',
   // A command in a folder of its own (the shape of STYLE.md) is the island commands/<name>/run.

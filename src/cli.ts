@@ -17,6 +17,7 @@ import { schemaCommand } from './commands/schema/define.js';
 import { completionCommand } from './commands/completion/define.js';
 import { configCommand } from './commands/config/define.js';
 import { validateCommand } from './commands/validate/define.js';
+import { runsCommand } from './commands/runs/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
 
@@ -135,30 +136,7 @@ const COMMANDS: readonly CommandDefinition[] = [
     (cmd) => addSettingsOptions(cmd.option('--json', 'print one JSON document')).addHelpText('after', examples(['pushctl check', 'pushctl check --profile staging', 'pushctl check --json'])),
     async () => (await import('./commands/check.js')).runCheck,
   ),
-  legacy(
-    'runs',
-    'list recent runs from their journals; `runs show <id|path>` prints one run and its resend command',
-    (cmd) =>
-      cmd
-        .option('--json', 'print one JSON document')
-        .option('-n, --limit <n>', 'how many runs to list (default 20)', integer('--limit'))
-        .addHelpText('after', examples(['pushctl runs', 'pushctl runs show 20261122-231502-4f1c', 'pushctl runs show ./run.jsonl --report report.json', 'pushctl runs --json'])),
-    async () => (await import('./commands/runs.js')).runsListCommand,
-    [
-      legacy(
-        'show',
-        "print one run's outcome, message_ids and resend command",
-        (cmd) =>
-          cmd
-            .argument('<run>', 'a run id (from `pushctl runs`) or the path of a journal file')
-            .option('--json', 'print one JSON document')
-            .option('--report <path>', 'write the report of the run (the format --report writes)')
-            .option('--force', 'let --report replace an existing file that is not a report of this run')
-            .addHelpText('after', examples(['pushctl runs show 20261122-231502-4f1c', 'pushctl runs show run.jsonl --report report.json --json'])),
-        async () => (await import('./commands/runs.js')).runsShowCommand,
-      ),
-    ],
-  ),
+  runsCommand,
   schemaCommand,
   mcpCommand,
   completionCommand,
