@@ -38,7 +38,7 @@ const CLI_ISLANDS = {
   'commands/serve': 'src/commands/serve.ts',
   'commands/init': 'src/commands/init.ts',
   'commands/config/run': 'src/commands/config/run.ts',
-  'commands/check': 'src/commands/check.ts',
+  'commands/check/run': 'src/commands/check/run.ts',
   'commands/runs/run': 'src/commands/runs/run.ts',
   'commands/runs/show/run': 'src/commands/runs/show/run.ts',
   'commands/schema/run': 'src/commands/schema/run.ts',

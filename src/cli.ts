@@ -18,6 +18,7 @@ import { completionCommand } from './commands/completion/define.js';
 import { configCommand } from './commands/config/define.js';
 import { validateCommand } from './commands/validate/define.js';
 import { runsCommand } from './commands/runs/define.js';
+import { checkCommand } from './commands/check/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
 
@@ -130,12 +131,7 @@ const COMMANDS: readonly CommandDefinition[] = [
     async () => (await import('./commands/init.js')).initCommand,
   ),
   configCommand,
-  legacy(
-    'check',
-    'show where each setting came from, then prove the app ID and secret with a dry run (no one reached)',
-    (cmd) => addSettingsOptions(cmd.option('--json', 'print one JSON document')).addHelpText('after', examples(['pushctl check', 'pushctl check --profile staging', 'pushctl check --json'])),
-    async () => (await import('./commands/check.js')).runCheck,
-  ),
+  checkCommand,
   runsCommand,
   schemaCommand,
   mcpCommand,

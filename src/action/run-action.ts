@@ -8,7 +8,7 @@ import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode, exitMeaning } from '../errors.js';
 import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
 import { validateRun } from '../commands/validate/run.js';
-import { checkCommand } from '../commands/check.js';
+import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';
 import { closedState, readRun, stateWords } from '../journal/read-run.js';
@@ -131,7 +131,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     return { ...base, exitCode: validation.errors.length === 0 ? ExitCode.ok : ExitCode.invalidMessage, errors: validation.errors, warnings: validation.warnings };
   }
   if (request.mode === 'check') {
-    const outcome = await checkCommand(settings, ctx, scrubber);
+    const outcome = await check(settings, { ...ctx, scrubber });
     ctx.stderr.write(`${outcome.ok ? '✓' : '✗'} ${outcome.line}\n`);
     return {
       ...base,
