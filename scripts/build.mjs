@@ -36,7 +36,7 @@ const CLI_ISLANDS = {
   'commands/send': 'src/commands/send.ts',
   'commands/resend': 'src/commands/resend.ts',
   'commands/serve': 'src/commands/serve.ts',
-  'commands/init': 'src/commands/init.ts',
+  'commands/init/run': 'src/commands/init/run.ts',
   'commands/config/run': 'src/commands/config/run.ts',
   'commands/check/run': 'src/commands/check/run.ts',
   'commands/runs/run': 'src/commands/runs/run.ts',

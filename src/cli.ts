@@ -11,7 +11,7 @@ import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 import type { CommandCtx, CommandDefinition, Outcome } from './commands/shared/command.js';
-import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, integer, regionOption } from './commands/shared/flags.js';
+import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, integer } from './commands/shared/flags.js';
 import { mcpCommand } from './commands/mcp/define.js';
 import { schemaCommand } from './commands/schema/define.js';
 import { completionCommand } from './commands/completion/define.js';
@@ -19,6 +19,7 @@ import { configCommand } from './commands/config/define.js';
 import { validateCommand } from './commands/validate/define.js';
 import { runsCommand } from './commands/runs/define.js';
 import { checkCommand } from './commands/check/define.js';
+import { initCommand } from './commands/init/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
 
@@ -110,26 +111,7 @@ const COMMANDS: readonly CommandDefinition[] = [
         ),
     async () => (await import('./commands/serve.js')).serve,
   ),
-  legacy(
-    'init',
-    'write a config file (asks on a terminal; use flags in scripts)',
-    (cmd) =>
-      cmd
-        .option('--app-id <id>', 'application ID')
-        .addOption(regionOption('service region'))
-        .option('--base-url <url>', "service URL instead of a region (e.g. the emulator's)")
-        .option('--profile <name>', 'write the settings under profiles.<name>')
-        .option('-c, --config <path>', 'file to write (default .pushctlrc.json here)')
-        .option('--global', 'write the user config file (~/.config/pushctl/config.json)')
-        .option('--app-secret-file <path>', 'store the secret read from this file (file mode becomes 600)')
-        .option('--app-secret-stdin', 'store the secret read from stdin (file mode becomes 600)')
-        .option('-y, --yes', 'do not ask; use flags and defaults')
-        .option('--force', 'replace settings already in the file')
-        .option('--json', 'print what was written as JSON')
-        .option('--audience <name=id,id>', 'add a named audience of client IDs, for --to <name> (repeatable)', collect)
-        .addHelpText('after', examples(['pushctl init', 'pushctl init --audience my-phones=3f9a0c12,77c1e0b4', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes'])),
-    async () => (await import('./commands/init.js')).initCommand,
-  ),
+  initCommand,
   configCommand,
   checkCommand,
   runsCommand,
