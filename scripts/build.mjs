@@ -35,7 +35,7 @@ const CLI_ISLANDS = {
   'commands/validate/run': 'src/commands/validate/run.ts',
   'commands/send': 'src/commands/send.ts',
   'commands/resend': 'src/commands/resend.ts',
-  'commands/serve': 'src/commands/serve.ts',
+  'commands/serve/run': 'src/commands/serve/run.ts',
   'commands/init/run': 'src/commands/init/run.ts',
   'commands/config/run': 'src/commands/config/run.ts',
   'commands/check/run': 'src/commands/check/run.ts',

@@ -11,7 +11,7 @@ import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 import type { CommandCtx, CommandDefinition, Outcome } from './commands/shared/command.js';
-import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, integer } from './commands/shared/flags.js';
+import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions } from './commands/shared/flags.js';
 import { mcpCommand } from './commands/mcp/define.js';
 import { schemaCommand } from './commands/schema/define.js';
 import { completionCommand } from './commands/completion/define.js';
@@ -20,6 +20,7 @@ import { validateCommand } from './commands/validate/define.js';
 import { runsCommand } from './commands/runs/define.js';
 import { checkCommand } from './commands/check/define.js';
 import { initCommand } from './commands/init/define.js';
+import { serveCommand } from './commands/serve/define.js';
 import type { ResendOptions } from './commands/resend.js';
 import type { SendCommandOptions } from './commands/send.js';
 
@@ -80,37 +81,7 @@ const COMMANDS: readonly CommandDefinition[] = [
       return (options: Omit<ResendOptions, 'argv'>, c: CommandCtx, s: SecretScrubber) => resendCommand({ ...options, argv: c.argv }, c, s);
     },
   ),
-  legacy(
-    'serve',
-    'run the local emulator of the service (default http://127.0.0.1:8787, app demo-app / demo-secret)',
-    (cmd) =>
-      cmd
-        .option('--host <host>', 'address to listen on', '127.0.0.1')
-        .option('--port <port>', 'port (0 = any free port)', integer('--port'), 8787)
-        .option('--app <id:secret>', 'an app the emulator accepts (repeatable)', collect, [])
-        .option('--apps <path>', 'JSON file of apps: {"apps":[{"id","secret","disabled"}]}')
-        .option('--rate <n>', 'requests per second per app (0 = no limit)', integer('--rate'), 50)
-        .option('--max-client-ids <n>', 'client IDs per request (0 = no limit)', integer('--max-client-ids'), 1000)
-        .option('--record <path>', 'append accepted messages to a JSON Lines file')
-        .option('--tls-cert <pem>', 'serve https with this certificate (chain) file; needs --tls-key')
-        .option('--tls-key <pem>', 'the private key file for --tls-cert')
-        .option('--devices <file>', 'simulated devices: a JSON array, or CSV with client_id,country,language,brand,model,os_version,app_version')
-        .option('--fleet <n>', 'simulated devices: a synthetic, seeded fleet of n devices', integer('--fleet'))
-        .option('--chaos <spec>', 'answer a share of pushes with faults: 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms')
-        .option('--chaos-seed <n>', 'seed of the chaos sequence (the same seed repeats a run)', integer('--chaos-seed'), 1)
-        .option('--keep-mb <n>', 'memory for kept messages and the request log, in MiB', integer('--keep-mb'), 96)
-        .addHelpText(
-          'after',
-          examples([
-            'pushctl serve',
-            'pushctl serve --port 0 --app my-app:my-secret --rate 0',
-            'pushctl serve --record messages.jsonl',
-            'pushctl serve --chaos 22001=5%,503=3%,500=2%,reset=2%,latency=50-400ms --chaos-seed 7',
-            'pushctl serve --fleet 10000                  # then open http://127.0.0.1:8787/',
-          ]),
-        ),
-    async () => (await import('./commands/serve.js')).serve,
-  ),
+  serveCommand,
   initCommand,
   configCommand,
   checkCommand,
