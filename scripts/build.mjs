@@ -33,7 +33,8 @@ const SHARED = {
 const CLI_ISLANDS = {
   main: 'src/main.ts',
   'commands/validate/run': 'src/commands/validate/run.ts',
-  'commands/send': 'src/commands/send.ts',
+  'commands/send/run': 'src/commands/send/run.ts',
+  'commands/dry-run/run': 'src/commands/dry-run/run.ts',
   'commands/resend': 'src/commands/resend.ts',
   'commands/serve/run': 'src/commands/serve/run.ts',
   'commands/init/run': 'src/commands/init/run.ts',

@@ -11,7 +11,7 @@ import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 import type { CommandCtx, CommandDefinition, Outcome } from './commands/shared/command.js';
-import { addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions } from './commands/shared/flags.js';
+import { addDeliveryOptions, addOutputOptions, addSettingsOptions } from './commands/shared/flags.js';
 import { mcpCommand } from './commands/mcp/define.js';
 import { schemaCommand } from './commands/schema/define.js';
 import { completionCommand } from './commands/completion/define.js';
@@ -22,7 +22,8 @@ import { checkCommand } from './commands/check/define.js';
 import { initCommand } from './commands/init/define.js';
 import { serveCommand } from './commands/serve/define.js';
 import type { ResendOptions } from './commands/resend.js';
-import type { SendCommandOptions } from './commands/send.js';
+import { sendCommand } from './commands/send/define.js';
+import { dryRunCommand } from './commands/dry-run/define.js';
 
 /** What runCli comes to: the command's outcome, or an error with what main.ts needs to report it. */
 export type CliRun = { outcome: Outcome } | { error: unknown; json: boolean; verbose: boolean };
@@ -47,26 +48,8 @@ function legacy<O>(name: string, description: string, define: (cmd: Command) => 
 
 const COMMANDS: readonly CommandDefinition[] = [
   validateCommand,
-  ...(['send', 'dry-run'] as const).map((name) =>
-    legacy(
-      name,
-      name === 'dry-run' ? 'have the service check a message without delivering it ("dry_run": true)' : 'validate and send a message; prints the message_id',
-      (cmd) =>
-        addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true))).addHelpText(
-          'after',
-          examples([
-            `pushctl ${name} --all --title "Hello" --desc "It works"`,
-            `pushctl ${name} --client-id abc123 --type data -d action=sync`,
-            `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
-            `pushctl ${name} -f examples/release-announcement.json --var version=2.1.0 --var notes=Fixes --client-ids-file ids.txt --report report.json`,
-          ]),
-        ),
-      async () => {
-        const { sendCommand } = await import('./commands/send.js');
-        return (options: Omit<SendCommandOptions, 'dryRun' | 'argv'>, c: CommandCtx, s: SecretScrubber) => sendCommand({ ...options, dryRun: name === 'dry-run', argv: c.argv }, c, s);
-      },
-    ),
-  ),
+  sendCommand,
+  dryRunCommand,
   legacy(
     'resend',
     "send a run's remaining recipients with the journal's own message (not sent only; --include-unknown adds those in doubt)",

@@ -18,8 +18,9 @@ import { printDelivery } from '../output/delivery.js';
 import type { SecretScrubber } from '../output/redact.js';
 import { formatResendPreview, resendPreviewDocument } from '../output/resend-preview.js';
 import { styleFor, type Style } from '../output/style.js';
-import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import { asDeliveryOutcome } from './shared/delivery-outcome.js';
+import { deliveryOptionsSchema, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
+import { parseOptions } from './shared/check-options.js';
+import { deliveredOutcome } from './shared/delivery-outcome.js';
 import { locateRun } from './shared/locate-run.js';
 import { openReportFile } from './shared/report-file.js';
 import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from './shared/resume.js';
@@ -36,8 +37,8 @@ export interface ResendOptions extends SettingsOptions, DeliveryOptions {
   argv: readonly string[];
 }
 
-export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
-  checkDeliveryOptions(options);
+export async function resendCommand(given: ResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
+  const options = { ...given, ...parseOptions(deliveryOptionsSchema, given) };
   const style = await styleFor(ctx.stderr, ctx.env);
   const { human } = deliveryTuning(options);
   const { path, ref } = locateRun(options.run, ctx);
@@ -103,8 +104,9 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
     scrubber,
     style,
   );
-  printDelivery(asDeliveryOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id }), options, ctx, style);
-  return delivery.exitCode;
+  const outcome = deliveredOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id });
+  printDelivery(outcome.delivery, options, ctx, style);
+  return outcome.exitCode;
 }
 
 /** The input of a run stopped before it read all of it, given again: checked to be that input, and where the run stopped in it. */

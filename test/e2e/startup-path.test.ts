@@ -55,7 +55,7 @@ describe('the start-up path of the built CLI', () => {
   });
 
   it('a one-message send needs main.cjs, its own file and the delivery files it shares with resend: no emulator, spinner, cosmiconfig, proxy agents or colour', async () => {
-    const r = await runWithOnly(['main.cjs', 'commands/send.cjs', 'delivery/connect.cjs', 'delivery/deliver.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
+    const r = await runWithOnly(['main.cjs', 'commands/send/run.cjs', 'delivery/connect.cjs', 'delivery/deliver.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
     expect(r.code, r.stderr).toBe(0);
     expect(emulator.messages('demo-app').map((m) => m.body.condition.client_ids)).toContainEqual(['device-1']);
   });
@@ -76,6 +76,6 @@ describe('the files of the built CLI', () => {
     const text = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
     // The classes set their names as strings, which minifying keeps.
     for (const name of ['CliError', 'ClientIdError']) expect(files.filter((file) => text(file).includes(`"${name}"`)), name).toEqual(['main.cjs']);
-    for (const file of ['commands/send.cjs', 'commands/validate/run.cjs', 'client-ids.cjs', 'emulator.cjs']) expect(text(file)).toMatch(/require\("(\.\/|(\.\.\/)+)main\.cjs"\)/);
+    for (const file of ['commands/send/run.cjs', 'commands/validate/run.cjs', 'client-ids.cjs', 'emulator.cjs']) expect(text(file)).toMatch(/require\("(\.\/|(\.\.\/)+)main\.cjs"\)/);
   });
 });

@@ -3,8 +3,8 @@
 // function and a printer). Types only: nothing here loads zod or a command's code.
 import type { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import type { ExitCode } from '../../errors.js';
 import type { SecretScrubber } from '../../output/redact.js';
+import type { Style } from '../../output/style.js';
 
 /** What a command runs with: the outside world, the secrets filter, the command line as typed and the program. */
 export interface CommandCtx extends Ctx {
@@ -13,11 +13,13 @@ export interface CommandCtx extends Ctx {
   argv: readonly string[];
   /** The program the command belongs to: `completion` describes it. Absent outside the CLI (the action). */
   program?: Command;
+  /** The colours of diagnostics; by default chosen for stderr (the action and the MCP tools use none). */
+  style?: Style;
 }
 
-/** What every command's run comes to: at least its exit code, which only main.ts turns into the process's. */
+/** What every command's run comes to: at least its exit code (docs/behaviour.md#exit-codes), which only main.ts turns into the process's. */
 export interface Outcome {
-  readonly exitCode: ExitCode;
+  readonly exitCode: number;
 }
 
 /** A command as cli.ts runs it: the options commander parsed go in, an outcome comes out (see runnable.ts). */
