@@ -35,7 +35,7 @@ const CLI_ISLANDS = {
   'commands/validate/run': 'src/commands/validate/run.ts',
   'commands/send/run': 'src/commands/send/run.ts',
   'commands/dry-run/run': 'src/commands/dry-run/run.ts',
-  'commands/resend': 'src/commands/resend.ts',
+  'commands/resend/run': 'src/commands/resend/run.ts',
   'commands/serve/run': 'src/commands/serve/run.ts',
   'commands/init/run': 'src/commands/init/run.ts',
   'commands/config/run': 'src/commands/config/run.ts',

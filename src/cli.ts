@@ -10,8 +10,7 @@ import { examples } from './commands/shared/flags.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
-import type { CommandCtx, CommandDefinition, Outcome } from './commands/shared/command.js';
-import { addDeliveryOptions, addOutputOptions, addSettingsOptions } from './commands/shared/flags.js';
+import type { CommandDefinition, Outcome } from './commands/shared/command.js';
 import { mcpCommand } from './commands/mcp/define.js';
 import { schemaCommand } from './commands/schema/define.js';
 import { completionCommand } from './commands/completion/define.js';
@@ -21,49 +20,18 @@ import { runsCommand } from './commands/runs/define.js';
 import { checkCommand } from './commands/check/define.js';
 import { initCommand } from './commands/init/define.js';
 import { serveCommand } from './commands/serve/define.js';
-import type { ResendOptions } from './commands/resend.js';
+import { resendCommand } from './commands/resend/define.js';
 import { sendCommand } from './commands/send/define.js';
 import { dryRunCommand } from './commands/dry-run/define.js';
 
 /** What runCli comes to: the command's outcome, or an error with what main.ts needs to report it. */
 export type CliRun = { outcome: Outcome } | { error: unknown; json: boolean; verbose: boolean };
 
-/**
- * A command not yet moved to its folder: its flags here, its function taking (options, ctx, scrubber).
- * The options are typed by the function, as commander's `opts<T>()` would declare them.
- */
-type LegacyRunner<O> = (options: O, ctx: CommandCtx, scrubber: SecretScrubber) => Promise<number>;
-function legacy<O>(name: string, description: string, define: (cmd: Command) => Command, load: () => Promise<LegacyRunner<O>>, subcommands?: CommandDefinition[]): CommandDefinition {
-  return {
-    name,
-    description,
-    define,
-    ...(subcommands ? { subcommands } : {}),
-    load: async () => {
-      const command = await load();
-      return { execute: async (given, ctx) => ({ exitCode: (await command(given as O, ctx, ctx.scrubber)) as ExitCode }) };
-    },
-  };
-}
-
 const COMMANDS: readonly CommandDefinition[] = [
   validateCommand,
   sendCommand,
   dryRunCommand,
-  legacy(
-    'resend',
-    "send a run's remaining recipients with the journal's own message (not sent only; --include-unknown adds those in doubt)",
-    (cmd) =>
-      addDeliveryOptions(addSettingsOptions(addOutputOptions(cmd, true)), false)
-        .argument('<run>', 'a run id (from `pushctl runs`) or the path of a journal file')
-        .option('--dry-run', 'show what would be sent, send nothing')
-        .option('--client-ids-file <path>', 'the client-ID file again, for a run stopped before it read all of it ("-" = stdin)')
-        .addHelpText('after', examples(['pushctl resend 20261122-231502-4f1c', 'pushctl resend 20261122-231502-4f1c --include-unknown', 'pushctl resend ./run.jsonl --dry-run --json', 'pushctl resend 20261122-231502-4f1c --client-ids-file ids.txt   # a run stopped by a bad line'])),
-    async () => {
-      const { resendCommand } = await import('./commands/resend.js');
-      return (options: Omit<ResendOptions, 'argv'>, c: CommandCtx, s: SecretScrubber) => resendCommand({ ...options, argv: c.argv }, c, s);
-    },
-  ),
+  resendCommand,
   serveCommand,
   initCommand,
   configCommand,

@@ -2,44 +2,32 @@
 // journal's own validated message (never re-reading message files: a changed or relative `-f` cannot change
 // what is sent), to the run's app and destination unless flags override, and writes a journal of its own
 // that names the first. Not-sent recipients only by default; `--include-unknown` adds those in doubt.
-import type { Ctx } from '../context.js';
-import { ExitCode } from '../errors.js';
-import { MAX_BATCH_SIZE } from '../client/batches.js';
-import type { PushMessage } from '../message/types.js';
-import { familyRoot, readRun, readRunLeft } from '../journal/read-run.js';
-import { runsDir } from '../journal/runs-dir.js';
-import type { Lease } from '../journal/ownership.js';
-import { escapeControl } from '../output/escape-control.js';
-import { freshRunId, familyLockName, locksDir, own } from './shared/own-run.js';
-import { resendSettings } from './shared/resend-destination.js';
+import type { Ctx } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import { MAX_BATCH_SIZE } from '../../client/batches.js';
+import type { PushMessage } from '../../message/types.js';
+import { familyRoot, readRun, readRunLeft } from '../../journal/read-run.js';
+import { runsDir } from '../../journal/runs-dir.js';
+import type { Lease } from '../../journal/ownership.js';
+import { escapeControl } from '../../output/escape-control.js';
+import { freshRunId, familyLockName, locksDir, own } from '../shared/own-run.js';
+import { resendSettings } from '../shared/resend-destination.js';
 import { dirname } from 'node:path';
-import type { SettingsOptions } from '../settings/load-settings.js';
-import { printDelivery } from '../output/delivery.js';
-import type { SecretScrubber } from '../output/redact.js';
-import { formatResendPreview, resendPreviewDocument } from '../output/resend-preview.js';
-import { styleFor, type Style } from '../output/style.js';
-import { deliveryOptionsSchema, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import { parseOptions } from './shared/check-options.js';
-import { deliveredOutcome } from './shared/delivery-outcome.js';
-import { locateRun } from './shared/locate-run.js';
-import { openReportFile } from './shared/report-file.js';
-import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from './shared/resume.js';
-import { readMessageInput } from '../input/read-message-input.js';
-import type { ClientIdSource } from '../message/recipients.js';
-import { usageError } from '../errors.js';
+import { printResend, type ResendOutcome } from '../../output/resend.js';
+import { styleFor } from '../../output/style.js';
+import { deliveryTuning } from '../shared/delivery-options.js';
+import type { CommandCtx } from '../shared/command.js';
+import { runnable } from '../shared/runnable.js';
+import { resendOptionsSchema, type ResendOptions } from './options.js';
+import { deliveredOutcome } from '../shared/delivery-outcome.js';
+import { locateRun } from '../shared/locate-run.js';
+import { openReportFile } from '../shared/report-file.js';
+import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from '../shared/resume.js';
+import { readMessageInput } from '../../input/read-message-input.js';
+import type { ClientIdSource } from '../../message/recipients.js';
+import { usageError } from '../../errors.js';
 
-export interface ResendOptions extends SettingsOptions, DeliveryOptions {
-  run: string;
-  /** The run's own client-ID file again, for a run stopped before it read all of it. */
-  clientIdsFile?: string;
-  /** Show what would be sent, send nothing. */
-  dryRun?: boolean;
-  argv: readonly string[];
-}
-
-export async function resendCommand(given: ResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
-  const options = { ...given, ...parseOptions(deliveryOptionsSchema, given) };
-  const style = await styleFor(ctx.stderr, ctx.env);
+export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<ResendOutcome> {
   const { human } = deliveryTuning(options);
   const { path, ref } = locateRun(options.run, ctx);
   const locks = locksDir(ctx.env);
@@ -49,13 +37,14 @@ export async function resendCommand(given: ResendOptions, ctx: Ctx, scrubber: Se
   const runId = freshRunId(ctx.env);
   const lease = options.dryRun ? undefined : await own(familyLockName(familyRoot([dirname(path), runsDir(ctx.env)], first)), runId, { what: `run ${escapeControl(first.header.run_id)}`, wait: options.wait !== false }, ctx);
   try {
-    return await resendOwned(options, { path, ref, runId, lease }, ctx, scrubber, style, human);
+    return await resendOwned(options, { path, ref, runId, lease }, ctx, human);
   } finally {
     lease?.release();
   }
 }
 
-async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; lease: Lease | undefined }, ctx: Ctx, scrubber: SecretScrubber, style: Style, human: boolean): Promise<number> {
+async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; lease: Lease | undefined }, ctx: CommandCtx, human: boolean): Promise<ResendOutcome> {
+  const { scrubber } = ctx;
   const { path, ref } = owned;
   const withInput = options.clientIdsFile !== undefined;
   const run = withInput ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
@@ -69,13 +58,11 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
 
   if (options.dryRun || !left.any || !loaded) {
     const destination = loaded ? { baseUrl: loaded.settings.baseUrl, source: loaded.sources.baseUrl ?? 'default region' } : undefined;
-    if (options.json) ctx.stdout.write(`${JSON.stringify(resendPreviewDocument(header, left, options.dryRun === true, destination), null, 2)}\n`);
-    else if (!options.quiet) ctx.stderr.write(formatResendPreview(header, left, options.dryRun === true, destination));
-    return ExitCode.ok;
+    return { kind: 'preview', exitCode: ExitCode.ok, header, left, dryRun: options.dryRun === true, ...(destination ? { destination } : {}) };
   }
 
   // Connecting and delivering load only now, from files that send and resend share (see scripts/build.mjs).
-  const [{ connect }, { deliver }] = await Promise.all([import('./shared/connect.js'), import('./shared/deliver.js')]);
+  const [{ connect }, { deliver }] = await Promise.all([import('../shared/connect.js'), import('../shared/deliver.js')]);
   const connection = await connect(options, ctx, scrubber, { dryRun: header.dry_run, human }, loaded);
   const runIds = [owned.runId, ...family.map((member) => member.header.run_id)];
   const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }).catch((error: unknown) => {
@@ -90,7 +77,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       body: header.message as PushMessage,
       ...(left.clientIds ? { clientIds: left.clientIds } : {}),
       dryRun: header.dry_run,
-      argv: options.argv,
+      argv: ctx.argv,
       batchSize,
       ...deliveryTuning(options),
       // A resend keeps the run's --once key, so a CI re-run after it finds the newest state.
@@ -102,11 +89,9 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
     },
     owned.lease ? { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, owned.lease.lost]) } : ctx,
     scrubber,
-    style,
+    ctx.style ?? (await styleFor(ctx.stderr, ctx.env)),
   );
-  const outcome = deliveredOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id });
-  printDelivery(outcome.delivery, options, ctx, style);
-  return outcome.exitCode;
+  return { kind: 'delivered', ...deliveredOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id }) };
 }
 
 /** The input of a run stopped before it read all of it, given again: checked to be that input, and where the run stopped in it. */
@@ -117,3 +102,5 @@ async function readRunInput(run: ReadRun, file: string, ctx: Ctx): Promise<{ ids
   }
   return { ids: recipients.ids, after: checkSameInput(run, recipients.ids, file) };
 }
+
+export const command = runnable(resendOptionsSchema, resend, printResend);
