@@ -45,6 +45,9 @@ const COMMANDS: readonly CommandDefinition[] = [
 /** The names of the program's commands, in the order `--help` lists them. */
 export const commandNames = (): readonly string[] => COMMANDS.map((c) => c.name);
 
+/** The program's commands as defined, subcommands within (for tests that check every command's shape). */
+export const commandDefinitions = (): readonly CommandDefinition[] => COMMANDS;
+
 /**
  * Which subcommands to define in full. Defining every option of every command costs milliseconds on each
  * start, so only the command being run is; the rest stay a name and a summary, enough for the top-level
