@@ -222,9 +222,9 @@ async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScr
   const inputFailure = feed?.failure === undefined ? undefined : inputError(feed.failure);
   const interrupted = ctx.interrupt.aborted;
   const journalFailure = journal?.failure;
-  // A journal that stopped recording stops the run: exit 2, whatever the batches came to (docs/behaviour.md#journal).
-  // An input that failed half-way is the user's to fix: its own exit code (3 for an invalid line).
-  const exitCode = journalFailure ? ExitCode.usage : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
+  // A journal that stopped recording stops the run, whatever the batches came to (docs/behaviour.md#journal),
+  // and an input that failed half-way is the user's to fix: each error's own exit code is the run's.
+  const exitCode = journalFailure ? journalFailure.exitCode : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
   journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
   const reportPath = await writeRequestedReport(request, scrubber, results, journal, journalFailure !== undefined);
