@@ -1,210 +1,52 @@
-// The command tree: commander parses argv into option objects, and each action hands them to a
-// command function loaded on demand (so `--help` never pays for zod, the client or the emulator).
-import { Argument, Command, CommanderError, type Option, type OptionValues } from 'commander';
+// The command tree: every command's define module (src/commands/<name>/define.ts) is listed here; commander
+// parses argv once, and the chosen command's code loads on demand (so `--help` never pays for zod, the
+// client or the emulator), checks the options with its schema, runs and prints. Errors are not reported
+// here: they go back to main.ts with what it needs to report them (--json, --verbose).
+import { Command, CommanderError, type Option } from 'commander';
 import type { Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
-import { addAudienceSourceOptions, addDeliveryOptions, addMessageOptions, addOutputOptions, addSettingsOptions, collect, examples, integer, regionOption } from './cli-options.js';
+import { examples } from './commands/shared/flags.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
-import { defineMcp } from './commands/mcp/define.js';
-import type { ResendOptions } from './commands/resend.js';
-import type { SendCommandOptions } from './commands/send.js';
+import type { CommandDefinition, Outcome } from './commands/shared/command.js';
+import { mcpCommand } from './commands/mcp/define.js';
+import { schemaCommand } from './commands/schema/define.js';
+import { completionCommand } from './commands/completion/define.js';
+import { configCommand } from './commands/config/define.js';
+import { validateCommand } from './commands/validate/define.js';
+import { runsCommand } from './commands/runs/define.js';
+import { checkCommand } from './commands/check/define.js';
+import { initCommand } from './commands/init/define.js';
+import { serveCommand } from './commands/serve/define.js';
+import { resendCommand } from './commands/resend/define.js';
+import { sendCommand } from './commands/send/define.js';
+import { dryRunCommand } from './commands/dry-run/define.js';
 
-/**
- * A command's function, taking its own options: commander builds them from the flags defined beside it (its
- * `opts<T>()` is where their type is declared), and the command checks their values with its schema.
- */
-type Runner<O extends OptionValues> = (options: O, ctx: Ctx, scrubber: SecretScrubber) => Promise<number>;
+/** What runCli comes to: the command's outcome, or an error with what main.ts needs to report it. */
+export type CliRun = { outcome: Outcome } | { error: unknown; json: boolean; verbose: boolean };
 
-/** A subcommand: its name and summary always; its options, help and action only when it may run. */
-interface CommandSpec {
-  name: string;
-  description: string;
-  define(cmd: Command, tree: Tree): void;
-}
-
-/** What a command definition may use: the runner wrapper, the whole program, and the argv as typed. */
-interface Tree {
-  runs: <O extends OptionValues>(load: () => Promise<Runner<O>>) => (options: O, cmd?: Command) => Promise<void>;
-  program: Command;
-  argv: readonly string[];
-}
-
-const COMMANDS: CommandSpec[] = [
-  {
-    name: 'validate',
-    description: 'check a message locally and print what would be sent (no network, no credentials)',
-    define: (cmd, { runs }) =>
-      addAudienceSourceOptions(addOutputOptions(addMessageOptions(cmd), false))
-        .addHelpText('after', examples(['pushctl validate -f message.json', 'pushctl validate --title Hi --country uk          # fails: UK is not a code; use GB', 'cat msg.json | pushctl validate -f - --json']))
-        .action(runs(async () => (await import('./commands/validate.js')).validateCommand)),
-  },
-  ...(['send', 'dry-run'] as const).map(
-    (name): CommandSpec => ({
-      name,
-      description: name === 'dry-run' ? 'have the service check a message without delivering it ("dry_run": true)' : 'validate and send a message; prints the message_id',
-      define: (cmd, { runs, argv }) =>
-        addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true), true))
-          .addHelpText(
-            'after',
-            examples([
-              `pushctl ${name} --all --title "Hello" --desc "It works"`,
-              `pushctl ${name} --client-id abc123 --type data -d action=sync`,
-              `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
-              `pushctl ${name} -f examples/release-announcement.json --var version=2.1.0 --var notes=Fixes --client-ids-file ids.txt --report report.json`,
-            ]),
-          )
-          .action(
-            runs(async () => {
-              const { sendCommand } = await import('./commands/send.js');
-              return (options: Omit<SendCommandOptions, 'dryRun' | 'argv'>, c: Ctx, s: SecretScrubber) => sendCommand({ ...options, dryRun: name === 'dry-run', argv }, c, s);
-            }),
-          ),
-    }),
-  ),
-  {
-    name: 'resend',
-    description: "send a run's remaining recipients with the journal's own message (not sent only; --include-in-doubt adds those in doubt)",
-    define: (cmd, { runs, argv }) =>
-      addDeliveryOptions(addSettingsOptions(addOutputOptions(cmd, true)), false)
-        .argument('<run>', 'a run id (from `pushctl runs`) or the path of a journal file')
-        .option('--dry-run', 'show what would be sent, send nothing')
-        .option('--client-ids-file <path>', 'the client-ID file again, for a run stopped before it read all of it ("-" = stdin)')
-        .addHelpText('after', examples(['pushctl resend 20261122-231502-4f1c', 'pushctl resend 20261122-231502-4f1c --include-in-doubt', 'pushctl resend ./run.jsonl --dry-run --json', 'pushctl resend 20261122-231502-4f1c --client-ids-file ids.txt   # a run stopped by a bad line']))
-        .action((run: string, _options: object, sub: Command) =>
-          runs(async () => {
-            const { resendCommand } = await import('./commands/resend.js');
-            return (options: Omit<ResendOptions, 'run' | 'argv'>, c: Ctx, s: SecretScrubber) => resendCommand({ ...options, run, argv }, c, s);
-          })(sub.optsWithGlobals(), sub),
-        ),
-  },
-  {
-    name: 'serve',
-    description: 'run the local emulator of the service (default http://127.0.0.1:8787, app demo-app / demo-secret)',
-    define: (cmd, { runs }) =>
-      cmd
-        .option('--host <host>', 'address to listen on', '127.0.0.1')
-        .option('--port <port>', 'port (0 = any free port)', integer('--port'), 8787)
-        .option('--app <id:secret>', 'an app the emulator accepts (repeatable)', collect, [])
-        .option('--apps <path>', 'JSON file of apps: {"apps":[{"id","secret","disabled"}]}')
-        .option('--rate <n>', 'requests per second per app (0 = no limit)', integer('--rate'), 50)
-        .option('--max-client-ids <n>', 'client IDs per request (0 = no limit)', integer('--max-client-ids'), 1000)
-        .option('--record <path>', 'append accepted messages to a JSON Lines file')
-        .option('--tls-cert <pem>', 'serve https with this certificate (chain) file; needs --tls-key')
-        .option('--tls-key <pem>', 'the private key file for --tls-cert')
-        .option('--devices <file>', 'simulated devices: a JSON array, or CSV with client_id,country,language,brand,model,os_version,app_version')
-        .option('--fleet <n>', 'simulated devices: a synthetic, seeded fleet of n devices', integer('--fleet'))
-        .option('--chaos <spec>', 'answer a share of pushes with faults: 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms')
-        .option('--chaos-seed <n>', 'seed of the chaos sequence (the same seed repeats a run)', integer('--chaos-seed'), 1)
-        .option('--keep-mb <n>', 'memory for kept messages and the request log, in MiB', integer('--keep-mb'), 96)
-        .addHelpText(
-          'after',
-          examples([
-            'pushctl serve',
-            'pushctl serve --port 0 --app my-app:my-secret --rate 0',
-            'pushctl serve --record messages.jsonl',
-            'pushctl serve --chaos 22001=5%,503=3%,500=2%,reset=2%,latency=50-400ms --chaos-seed 7',
-            'pushctl serve --fleet 10000                  # then open http://127.0.0.1:8787/',
-          ]),
-        )
-        .action(runs(async () => (await import('./commands/serve.js')).serve)),
-  },
-  {
-    name: 'init',
-    description: 'write a config file (asks on a terminal; use flags in scripts)',
-    define: (cmd, { runs }) =>
-      cmd
-        .option('--app-id <id>', 'application ID')
-        .addOption(regionOption('service region'))
-        .option('--base-url <url>', "service URL instead of a region (e.g. the emulator's)")
-        .option('--profile <name>', 'write the settings under profiles.<name>')
-        .option('-c, --config <path>', 'file to write (default .pushctlrc.json here)')
-        .option('--global', 'write the user config file (~/.config/pushctl/config.json)')
-        .option('--app-secret-file <path>', 'store the secret read from this file (file mode becomes 600)')
-        .option('--app-secret-stdin', 'store the secret read from stdin (file mode becomes 600)')
-        .option('-y, --yes', 'do not ask; use flags and defaults')
-        .option('--force', 'replace settings already in the file')
-        .option('--json', 'print what was written as JSON')
-        .option('--audience <name=id,id>', 'add a named audience of client IDs, for --to <name> (repeatable)', collect)
-        .addHelpText('after', examples(['pushctl init', 'pushctl init --audience my-phones=3f9a0c12,77c1e0b4', 'pushctl init --app-id my-app --region india --yes', 'pushctl init --profile staging --app-id my-app-staging --yes']))
-        .action(runs(async () => (await import('./commands/init.js')).initCommand)),
-  },
-  {
-    name: 'config',
-    description: 'show the resolved settings and where each came from (the secret only as set/unset)',
-    define: (cmd, { runs }) =>
-      addSettingsOptions(cmd.option('--json', 'print one JSON document'))
-        .addHelpText('after', examples(['pushctl config', 'pushctl config --profile staging --json']))
-        .action(runs(async () => (await import('./commands/config.js')).configCommand)),
-  },
-  {
-    name: 'check',
-    description: 'show where each setting came from, then prove the app ID and secret with a dry run (no one reached)',
-    define: (cmd, { runs }) =>
-      addSettingsOptions(cmd.option('--json', 'print one JSON document'))
-        .addHelpText('after', examples(['pushctl check', 'pushctl check --profile staging', 'pushctl check --json']))
-        .action(runs(async () => (await import('./commands/check.js')).runCheck)),
-  },
-  {
-    name: 'runs',
-    description: 'list recent runs from their journals; `runs show <id|path>` prints one run and its resend command',
-    define: (cmd, { runs }) => {
-      cmd
-        .option('--json', 'print one JSON document')
-        .option('-n, --limit <n>', 'how many runs to list (default 20)', integer('--limit'))
-        .addHelpText('after', examples(['pushctl runs', 'pushctl runs show 20261122-231502-4f1c', 'pushctl runs show ./run.jsonl --report report.json', 'pushctl runs --json']))
-        .action(runs(async () => (await import('./commands/runs.js')).runsListCommand));
-      cmd
-        .command('show')
-        .description("print one run's outcome, message_ids and resend command")
-        .argument('<run>', 'a run id (from `pushctl runs`) or the path of a journal file')
-        .option('--json', 'print one JSON document')
-        .option('--report <path>', 'write the report of the run (the format --report writes)')
-        .option('--force', 'let --report replace an existing file that is not a report of this run')
-        .addHelpText('after', examples(['pushctl runs show 20261122-231502-4f1c', 'pushctl runs show run.jsonl --report report.json --json']))
-        .action((run: string, options: object, sub: Command) =>
-          runs(async () => (await import('./commands/runs.js')).runsShowCommand)({ ...sub.optsWithGlobals(), run }),
-        );
-    },
-  },
-  {
-    name: 'schema',
-    description: 'print the JSON Schema of a message file, for editors ("$schema" in the file)',
-    define: (cmd, { runs }) =>
-      cmd
-        .option('-o, --output <path>', 'write the schema to a file instead of stdout')
-        .option('--envelope', 'the schema of the --json output of every command instead')
-        .addHelpText('after', examples(['pushctl schema > message.schema.json', 'pushctl schema --output .vscode/pushctl-message.schema.json', 'pushctl schema --envelope > envelope.schema.json']))
-        .action(runs(async () => (await import('./commands/schema.js')).schemaCommand)),
-  },
-  {
-    name: 'mcp',
-    description: 'serve validate, dry-run, runs and (with --allow-send) send to coding agents: an MCP server on stdio',
-    define: (cmd, { runs }) => defineMcp(addSettingsOptions(cmd)).action(runs(async () => (await import('./commands/mcp/run.js')).mcpCommand)),
-  },
-  {
-    name: 'completion',
-    description: 'print a shell completion script',
-    define: (cmd, { runs, program }) =>
-      cmd
-        .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-        .addHelpText(
-          'after',
-          examples([
-            'source <(pushctl completion bash)                                   # add to ~/.bashrc',
-            'pushctl completion zsh > "${fpath[1]}/_pushctl"',
-            'pushctl completion fish > ~/.config/fish/completions/pushctl.fish',
-          ]),
-        )
-        // The script is generated from this very program, so every command and flag is completed.
-        .action((shell: string) => runs(async () => (await import('./commands/completion.js')).completionCommand)({ shell, program })),
-  },
+const COMMANDS: readonly CommandDefinition[] = [
+  validateCommand,
+  sendCommand,
+  dryRunCommand,
+  resendCommand,
+  serveCommand,
+  initCommand,
+  configCommand,
+  checkCommand,
+  runsCommand,
+  schemaCommand,
+  mcpCommand,
+  completionCommand,
 ];
 
 /** The names of the program's commands, in the order `--help` lists them. */
 export const commandNames = (): readonly string[] => COMMANDS.map((c) => c.name);
+
+/** The program's commands as defined, subcommands within (for tests that check every command's shape). */
+export const commandDefinitions = (): readonly CommandDefinition[] => COMMANDS;
 
 /**
  * Which subcommands to define in full. Defining every option of every command costs milliseconds on each
@@ -219,8 +61,8 @@ function commandsToDefine(argv: readonly string[]): (name: string) => boolean {
   return (name) => name === invoked;
 }
 
-/** Mistakes commander would answer without the next step. */
-function checkArgv(argv: readonly string[]): void {
+/** `pushctl help sned`: commander prints the whole help and exits 0, as if the command existed. */
+function checkHelpTopic(argv: readonly string[]): void {
   // `pushctl help sned`: commander prints the whole help and exits 0, as if the command existed.
   const helpAt = argv.indexOf('help');
   const topic = helpAt === 0 ? argv[1] : undefined;
@@ -228,18 +70,23 @@ function checkArgv(argv: readonly string[]): void {
     const near = nearest(topic, COMMANDS.map((c) => c.name));
     throw usageError(`unknown command '${topic}'${near ? ` (did you mean '${near}'?)` : ''}`, `run pushctl ${near ? `help ${near}` : '--help'} to see ${near ? 'its options' : 'the commands'}`);
   }
+}
+
+/** Unknown flags commander would refuse without the next step: the error that says it. */
+function knownMistake(argv: readonly string[]): CliError | undefined {
   // `send --dry-run`: a dry run is a command of its own (docs/behaviour.md#commands), not a flag of send.
   if (argv.find((a) => !a.startsWith('-')) === 'send' && argv.some((a) => a === '--dry-run' || a === '--dryrun')) {
     const rest = argv.filter((a, i) => a !== '--dry-run' && a !== '--dryrun' && i !== argv.indexOf('send'));
-    throw usageError('send has no --dry-run: a dry run is a command of its own', `pushctl dry-run ${rest.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);
+    return usageError('send has no --dry-run: a dry run is a command of its own', `pushctl dry-run ${rest.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);
   }
   // The secret would sit in the shell history and in every other user's process list.
   if (argv.some((a) => a === '--app-secret' || a.startsWith('--app-secret='))) {
-    throw usageError(
+    return usageError(
       'the app secret is never a command-line flag (other users can read it in the process list, and it stays in your shell history)',
       'set PUSHCTL_APP_SECRET, or use --app-secret-file <path> or --app-secret-stdin',
     );
   }
+  return undefined;
 }
 
 /**
@@ -261,6 +108,8 @@ function inheritedOptions(cmd: Command): Option[] {
 
 /** commander's complaint as a usage error: its first line the message, its suggestion and the help command the hint. */
 function usageErrorOf(error: CommanderError, argv: readonly string[]): CliError {
+  const known = knownMistake(argv);
+  if (known) return known;
   const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim();
   const invoked = argv.find((a) => !a.startsWith('-'));
@@ -268,9 +117,29 @@ function usageErrorOf(error: CommanderError, argv: readonly string[]): CliError 
   return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
 }
 
-/** Parses argv and runs the chosen command; returns its exit code. Errors propagate to main. */
-export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
-  let exitCode: number = ExitCode.ok;
+/** The camelCase key of an argument's name, as commander names options (`<client-ids>` → clientIds). */
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Whether a flag was typed (not after `--`): for errors commander raises before it has parsed the options. */
+function typed(argv: readonly string[], flag: string): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes(flag);
+}
+
+/** Defines a command (and its subcommands) on `parent`; its action runs it and keeps the outcome. */
+function install(parent: Command, definition: CommandDefinition, full: boolean, ran: (definition: CommandDefinition, command: Command) => Promise<void>): void {
+  const cmd = parent.command(definition.name).description(definition.description);
+  if (!full) return;
+  definition.define(cmd).action(async (...args: unknown[]) => {
+    // commander passes the command last, after the arguments and the options.
+    const command = args.at(-1);
+    if (command instanceof Command) await ran(definition, command);
+  });
+  for (const sub of definition.subcommands ?? []) install(cmd, sub, true, ran);
+}
+
+/** The program: its own flags and help, and every command (those not run as a name and a summary only). */
+function programOf(ctx: Ctx, argv: readonly string[], ran: (definition: CommandDefinition, command: Command) => Promise<void>): Command {
   const program = new Command('pushctl')
     .description('Send push messages through the Push Message Service, or run its local emulator.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -303,34 +172,38 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
         'pushctl send -f examples/release-announcement.json --var version=1.4.0 --var notes=Fixes --json',
       ]),
     );
-  const runs = <O extends OptionValues>(load: () => Promise<Runner<O>>) => async (options: O, cmd?: Command) => {
-    const command = await load();
-    // Program options (--verbose) join the command's own.
-    const all = cmd instanceof Command ? cmd.optsWithGlobals<O>() : options;
-    exitCode = await command(all, ctx, scrubber);
-  };
   // Before any action: a value that looks like a flag is a usage error (see cli-flag-values.ts).
   program.hook('preAction', (_program, action) => {
     checkFlagValues(argv, action);
     checkStrayArguments(argv, action);
   });
   const define = commandsToDefine(argv);
-  for (const spec of COMMANDS) {
-    const cmd = program.command(spec.name).description(spec.description);
-    if (define(spec.name)) spec.define(cmd, { runs, program, argv });
-  }
+  for (const definition of COMMANDS) install(program, definition, define(definition.name), ran);
+  return program;
+}
 
+/** Parses argv once and runs the chosen command: its outcome, or the error with the mode to report it in. */
+export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<CliRun> {
+  let outcome: Outcome = { exitCode: ExitCode.ok };
+  // Until the options are parsed, the mode is what was typed; after, what the command was given.
+  let mode = { json: typed(argv, '--json'), verbose: typed(argv, '--verbose') };
+  const program: Command = programOf(ctx, argv, async (definition, command) => {
+    const given = { ...command.optsWithGlobals(), ...Object.fromEntries(command.registeredArguments.map((a, i) => [camel(a.name()), command.processedArgs[i]])) };
+    mode = { json: given.json === true, verbose: given.verbose === true };
+    const loaded = await definition.load();
+    outcome = await loaded.execute(given, { ...ctx, scrubber, argv, program });
+  });
   if (argv.length === 0) {
     ctx.stderr.write(program.helpInformation());
-    return ExitCode.usage;
+    return { outcome: { exitCode: ExitCode.usage } };
   }
-  checkArgv(argv);
   try {
+    checkHelpTopic(argv);
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return ExitCode.ok;
-    throw usageErrorOf(error, argv);
+    if (!(error instanceof CommanderError)) return { error, ...mode };
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return { outcome: { exitCode: ExitCode.ok } };
+    return { error: usageErrorOf(error, argv), ...mode };
   }
-  return exitCode;
+  return { outcome };
 }

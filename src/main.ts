@@ -42,22 +42,15 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
   scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (PUSHCTL_APP_SECRET)');
   try {
-    return await runCli(argv, ctx, scrubber);
+    const result = await runCli(argv, ctx, scrubber);
+    return 'outcome' in result ? result.outcome.exitCode : reportError(result.error, ctx, result);
   } catch (error) {
-    return reportError(error, ctx, { verbose: given(argv, '--verbose'), json: given(argv, '--json') });
+    // A bug before any command ran: reported plainly, as no mode was chosen yet.
+    return reportError(error, ctx, { verbose: false, json: false });
   } finally {
     scrubber.flush();
     signals?.dispose();
   }
-}
-
-/**
- * Whether a program-wide flag was given. Read from argv because an error can come before commander has
- * parsed anything (an unknown flag); words after `--` are operands, not flags.
- */
-function given(argv: readonly string[], flag: string): boolean {
-  const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).includes(flag);
 }
 
 /** The one door errors leave by: a line on stderr, a hint, an annotation under GitHub Actions, the envelope. */

@@ -2,6 +2,8 @@
 // options of the command the chosen mode runs. Pure: the environment comes in as an argument.
 import { usageError } from '../errors.js';
 import { profileSecretEnv } from '../commands/shared/target-list.js';
+import { sendOptionsSchema } from '../commands/send/options.js';
+import { parseOptions } from '../commands/shared/check-options.js';
 
 /** What the action does: deliver, have the service check without delivering, prove credentials, or check locally. */
 export type ActionMode = 'send' | 'dry-run' | 'check' | 'validate';
@@ -65,11 +67,8 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
     if (!pair.includes('=')) throw inputError(`input vars: line ${JSON.stringify(pair)} is not key=value`, 'write one key=value per line');
     vars.push(pair);
   }
-  let rate: number | undefined;
-  if (input('rate') !== '') {
-    rate = Number(input('rate'));
-    if (!Number.isInteger(rate) || rate < 0) throw inputError(`input rate is ${JSON.stringify(input('rate'))}`, 'set rate: to a whole number of requests per second, e.g. 50 (0 = no limit)');
-  }
+  // Bounded as `pushctl send --rate` is: by send's own options schema, the same object (test/unit/commands/shape.test.ts).
+  const rate = input('rate') === '' ? undefined : parseOptions(sendOptionsSchema, { rate: input('rate') }).rate;
   const profiles = profilesInput(input('profiles'), mode, input('app-secret') !== '');
   if (input('once') !== '' && mode !== 'send' && mode !== 'dry-run') throw inputError(`input once applies to mode send or dry-run, not ${mode}`, 'drop once:, or set mode: send');
   return {

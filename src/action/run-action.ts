@@ -6,9 +6,11 @@ import type { PlaceholderScope } from '../message/assemble.js';
 import { releaseUnavailable, releaseVars } from './release-event.js';
 import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode, exitMeaning } from '../errors.js';
-import { deliveryOutcome, sendRun, type SendCommandOptions } from '../commands/send.js';
-import { validateRun } from '../commands/validate.js';
-import { checkCommand } from '../commands/check.js';
+import { send } from '../commands/send/run.js';
+import { sendOptionsSchema } from '../commands/send/options.js';
+import { parseOptions } from '../commands/shared/check-options.js';
+import { validateRun } from '../commands/validate/run.js';
+import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
 import { messageIds } from '../journal/run-state.js';
 import { closedState, readRun, stateWords } from '../journal/read-run.js';
@@ -51,7 +53,7 @@ export async function runAction(io: ActionIo): Promise<number> {
     request = actionRequest(io.env);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    stdout.write(annotation('error', `${error.message} (${error.hint ?? ''})`, { title: 'pushctl: usage error' }));
+    stdout.write(annotation('error', inActionTerms(`${error.message} (${error.hint ?? ''})`), { title: 'pushctl: usage error' }));
     scrubber.flush();
     return ExitCode.usage;
   }
@@ -133,7 +135,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     return { ...base, exitCode: validation.errors.length === 0 ? ExitCode.ok : ExitCode.invalidMessage, errors: validation.errors, warnings: validation.warnings };
   }
   if (request.mode === 'check') {
-    const outcome = await checkCommand(settings, ctx, scrubber);
+    const outcome = await check(settings, { ...ctx, scrubber });
     ctx.stderr.write(`${outcome.ok ? '✓' : '✗'} ${outcome.line}\n`);
     return {
       ...base,
@@ -143,16 +145,16 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     };
   }
 
-  const options: SendCommandOptions = {
+  // The inputs become send's options through send's own schema, as `pushctl send`'s flags do.
+  const options = parseOptions(sendOptionsSchema, {
     ...message,
     ...settings,
     dryRun: request.mode === 'dry-run',
-    argv: ['action', request.mode],
     ...(request.report ? { report: request.report } : {}),
     ...(request.rate !== undefined ? { rate: request.rate } : {}),
     ...(request.once ? { once: request.once } : {}),
-  };
-  const outcome = await sendRun(options, ctx, scrubber, plainStyle);
+  });
+  const outcome = await send(options, { ...ctx, scrubber, argv: ['action', request.mode], style: plainStyle });
   switch (outcome.kind) {
     case 'invalid':
       ctx.stderr.write(await describeValidation(outcome.validation, ctx));
@@ -181,7 +183,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
     case 'delivered': {
       const { delivery } = outcome;
-      const rendered = deliveryOutcome(outcome);
+      const rendered = delivery;
       // What is left is said once, in the action's terms (a re-run), by the annotation and the summary.
       printDelivery({ ...rendered, advice: undefined }, {}, ctx, plainStyle);
       const failed = outcome.exitCode !== 0 && !rendered.stopError ? failureOf(delivery.results) : undefined;
@@ -189,7 +191,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return {
         ...base,
         exitCode: outcome.exitCode,
-        state: stateWords(closedState(delivery.summary, delivery.interrupted)),
+        state: stateWords(closedState(delivery.summary, delivery.interrupted === true)),
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         summary: delivery.summary,
         ...(delivery.audience ? { audience: delivery.audience } : {}),
@@ -197,7 +199,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         ...(delivery.reportPath ? { report: delivery.reportPath } : {}),
         ...(delivery.advice ? { advice: delivery.advice } : {}),
         ...(request.once ? { once: request.once } : {}),
-        ...(outcome.resumedFrom ? { resumedFrom: outcome.resumedFrom } : {}),
+        ...(delivery.resumedFrom ? { resumedFrom: delivery.resumedFrom } : {}),
         ...(rendered.stopError ? { error: { message: inActionTerms(rendered.stopError.message), ...(rendered.stopError.hint ? { hint: inActionTerms(rendered.stopError.hint) } : {}) } } : {}),
         ...(outcome.exitCode !== 0 && !rendered.stopError ? { error: failure ?? { message: outcomeLine(rendered.summary, outcome.exitCode) } } : {}),
       };

@@ -3,12 +3,14 @@
 import type { ConfigReport } from './config-report.js';
 import { formatConfigReport } from './config-report.js';
 import { envelopeText, snakeKeys } from './envelope.js';
+import type { TextSink } from '../context.js';
+import type { ExitCode } from '../errors.js';
 
 /** What `pushctl check` found (the action's `mode: check` reads the same object). */
 export interface CheckOutcome {
   ok: boolean;
   /** docs/behaviour.md#exit-codes: 0 accepted, 4 rejected by the service, 5 network, 6 settings or credentials missing. */
-  exitCode: number;
+  exitCode: ExitCode;
   /** Where each setting came from; absent when the settings could not be loaded at all (a broken config file). */
   settings?: ConfigReport;
   /** The request made, when one was: the app ID and the push URL's host. */
@@ -34,4 +36,15 @@ export function formatCheck(outcome: CheckOutcome): { stdout: string; stderr: st
 export function checkJson(outcome: CheckOutcome): string {
   const { ok: _ok, exitCode, ...rest } = outcome;
   return envelopeText(exitCode, snakeKeys(rest) as object);
+}
+
+/** The answer on stdout and stderr; or, with --json, one JSON document. */
+export function printCheck(outcome: CheckOutcome, options: { json?: boolean | undefined }, ctx: { stdout: TextSink; stderr: TextSink }): void {
+  if (options.json) {
+    ctx.stdout.write(checkJson(outcome));
+    return;
+  }
+  const text = formatCheck(outcome);
+  ctx.stdout.write(text.stdout);
+  ctx.stderr.write(text.stderr);
 }

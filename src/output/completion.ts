@@ -1,6 +1,8 @@
 // Shell completion scripts, generated from a plain description of the command tree (built from the
-// commander program by commands/completion.ts), so a new command or flag is completed without anyone
+// commander program by commands/completion/run.ts), so a new command or flag is completed without anyone
 // editing a list. Pure: description in, script text out.
+import type { TextSink } from '../context.js';
+import type { ExitCode } from '../errors.js';
 
 export interface CompletionOption {
   /** As declared, e.g. `-f, --file <path>`. */
@@ -239,4 +241,14 @@ function fishScript(tree: CompletionTree): string {
     if (choices) lines.push(`${inCommand} -a ${fq(choices.join(' '))}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What `pushctl completion` comes to: the script, for stdout. */
+export interface CompletionOutcome {
+  exitCode: ExitCode;
+  script: string;
+}
+
+export function printCompletion(outcome: CompletionOutcome, _options: unknown, ctx: { stdout: TextSink }): void {
+  ctx.stdout.write(outcome.script);
 }

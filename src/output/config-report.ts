@@ -2,6 +2,9 @@
 // and where it came from, as a type and a human table. The secret appears only as set/unset.
 import type { AudienceSize } from '../settings/audience-sizes.js';
 import { escapeControl } from './escape-control.js';
+import type { TextSink } from '../context.js';
+import type { ExitCode } from '../errors.js';
+import { envelopeText, snakeKeys } from './envelope.js';
 
 export interface Shown {
   value: string | null;
@@ -64,4 +67,21 @@ export function formatConfigReport(report: ConfigReport): string {
     (report.insecure ? row('insecure', 'yes (flag --insecure)') : '') +
     audienceRows(report.audiences, row)
   );
+}
+
+/** What `pushctl config` comes to: the report of the resolved settings. */
+export interface ConfigOutcome {
+  exitCode: ExitCode;
+  report: ConfigReport;
+}
+
+/** The table on stdout and its warnings on stderr; or, with --json, one JSON document. */
+export function printConfig(outcome: ConfigOutcome, options: { json?: boolean | undefined }, ctx: { stdout: TextSink; stderr: TextSink }): void {
+  const { report } = outcome;
+  if (options.json) {
+    ctx.stdout.write(envelopeText(outcome.exitCode, snakeKeys(report) as object));
+    return;
+  }
+  ctx.stdout.write(formatConfigReport(report));
+  for (const warning of report.warnings) ctx.stderr.write(`warning: ${warning}\n`);
 }

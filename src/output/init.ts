@@ -1,9 +1,11 @@
 // How `pushctl init` reads: one line saying what was written where, then the warnings; or one JSON envelope.
 import type { TextSink } from '../context.js';
 import { envelopeText, snakeKeys } from './envelope.js';
+import type { ExitCode } from '../errors.js';
 
-/** What `init` wrote (src/commands/init.ts). */
+/** What `init` wrote (src/commands/init/run.ts). */
 export interface InitOutcome {
+  exitCode: ExitCode;
   path: string;
   /** True when the file did not exist before. */
   created: boolean;
@@ -22,10 +24,11 @@ export function formatInitOutcome(outcome: InitOutcome): string {
   return `${verb} ${outcome.path} (${outcome.keys.join(', ')}; mode ${outcome.mode.toString(8)})\n`;
 }
 
-export function printInitOutcome(outcome: InitOutcome, mode: { json?: boolean }, io: { stdout: TextSink; stderr: TextSink }): void {
-  if (mode.json) {
+export function printInitOutcome(outcome: InitOutcome, options: { json?: boolean | undefined }, io: { stdout: TextSink; stderr: TextSink }): void {
+  if (options.json) {
+    const { exitCode, ...written } = outcome;
     // The mode as people write it ("600"), not as a decimal number.
-    io.stdout.write(envelopeText(0, snakeKeys({ ...outcome, mode: outcome.mode.toString(8) }) as object));
+    io.stdout.write(envelopeText(exitCode, snakeKeys({ ...written, mode: outcome.mode.toString(8) }) as object));
     return;
   }
   io.stdout.write(formatInitOutcome(outcome));

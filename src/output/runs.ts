@@ -5,6 +5,8 @@ import type { RunOverview } from '../journal/run-state.js';
 import { stateWords } from '../journal/read-run.js';
 import { describeCode } from './delivery.js';
 import { escapeControl } from './escape-control.js';
+import type { TextSink } from '../context.js';
+import type { ExitCode } from '../errors.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 import { formatVariants } from './variant-lines.js';
 import { plainStyle } from './style.js';
@@ -102,4 +104,33 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   else if (advice) out += formatResendAdvice(advice);
   else if (run.state !== 'running') out += 'nothing left to send\n';
   return out;
+}
+
+/** What `pushctl runs` comes to: the runs directory and its newest runs. */
+export interface RunsOutcome {
+  exitCode: ExitCode;
+  dir: string;
+  runs: RunOverview[];
+}
+
+/** The table on stdout (a hint on stderr when there is none yet); or one JSON document. */
+export function printRuns(outcome: RunsOutcome, options: { json?: boolean | undefined }, ctx: { stdout: TextSink & { columns?: number }; stderr: TextSink }): void {
+  const { dir, runs } = outcome;
+  if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: outcome.exitCode, runs_dir: dir, runs }, null, 2)}\n`);
+  else if (runs.length === 0) ctx.stderr.write(`no runs yet in ${dir}\nhint: every \`pushctl send\` and \`pushctl dry-run\` writes one\n`);
+  else ctx.stdout.write(formatRunTable(runs, ctx.stdout.columns || 80));
+}
+
+/**
+ * What `pushctl runs show` comes to: the run's detail, its batches, and what a resend would send; or, for a
+ * run of several targets, every target's and the family's (docs/behaviour.md#targets).
+ */
+export type RunShowOutcome =
+  | { exitCode: ExitCode; detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }
+  | { exitCode: ExitCode; family: { run: RunDetail; text: string } };
+
+export function printRunDetail(outcome: RunShowOutcome, options: { json?: boolean | undefined }, ctx: { stdout: TextSink }): void {
+  const run = 'family' in outcome ? outcome.family.run : outcome.detail;
+  if (options.json) ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: outcome.exitCode, run }, null, 2)}\n`);
+  else ctx.stdout.write('family' in outcome ? outcome.family.text : formatRunDetail(outcome.detail, outcome.results, outcome.advice));
 }

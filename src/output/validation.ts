@@ -1,8 +1,11 @@
 // How a validation result reads for a person: the verdict, then errors, warnings and normalisations.
 import type { Ctx } from '../context.js';
 import type { ValidationResult } from '../message/types.js';
+import type { VariantValidation } from '../message/validate-variants.js';
 import { formatIssueList } from './issues.js';
 import { styleFor } from './style.js';
+import { envelopeText } from './envelope.js';
+import type { ExitCode } from '../errors.js';
 
 /** The human report on stderr: verdict, errors, warnings, normalisations applied. */
 export async function describeValidation(result: ValidationResult & { variants?: Record<string, unknown> }, ctx: Pick<Ctx, 'stderr' | 'env'>): Promise<string> {
@@ -21,4 +24,22 @@ export async function describeValidation(result: ValidationResult & { variants?:
     // What was normalised matters only for a message that will be sent; under errors it hides them.
     result.errors.length === 0 ? formatIssueList('normalised:', result.notes, style, style.dim) : '',
   ].join('');
+}
+
+/** What `pushctl validate` comes to: exit 0 valid, 3 invalid, and the result. */
+export interface ValidateOutcome {
+  exitCode: ExitCode;
+  result: VariantValidation;
+}
+
+/** The verdict on stderr and the body on stdout; or one JSON document; or, with --quiet, nothing. */
+export async function printValidate(outcome: ValidateOutcome, options: { json?: boolean | undefined; quiet?: boolean | undefined }, ctx: Pick<Ctx, 'stdout' | 'stderr' | 'env'>): Promise<void> {
+  const { result } = outcome;
+  if (options.json) {
+    ctx.stdout.write(envelopeText(outcome.exitCode, { valid: result.errors.length === 0, body: result.body ?? null, ...(result.variants ? { variants: result.variants } : {}), errors: result.errors, warnings: result.warnings, notes: result.notes }));
+  } else if (!options.quiet) {
+    ctx.stderr.write(await describeValidation(result, ctx));
+    // With variants, one JSON document still: the base message and every variant as sent.
+    if (result.body) ctx.stdout.write(`${JSON.stringify(result.variants ? { base: result.body, variants: result.variants } : result.body, null, 2)}\n`);
+  }
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
-import { CHECK_CLIENT_ID, checkCommand } from '../../src/commands/check.js';
+import { CHECK_CLIENT_ID, check as checkRun } from '../../src/commands/check/run.js';
 
 let serve: ChildProcess;
 let url: string;
@@ -88,8 +88,8 @@ describe('pushctl check', () => {
     expect(r.stderr.match(/^error:/gm)).toHaveLength(1);
   });
 
-  it('checkCommand: the outcome object the action calls (ctx without stdout: it prints nothing)', async () => {
-    const outcome = await checkCommand({}, { env: { PUSHCTL_BASE_URL: url, PUSHCTL_APP_ID: 'demo-app', PUSHCTL_APP_SECRET: 'demo-secret', HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') }, cwd: dir, stdin: process.stdin }, { add: () => undefined });
+  it('check/run.ts check(): the outcome object the action calls (ctx without stdout: it prints nothing)', async () => {
+    const outcome = await checkRun({}, { env: { PUSHCTL_BASE_URL: url, PUSHCTL_APP_ID: 'demo-app', PUSHCTL_APP_SECRET: 'demo-secret', HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') }, cwd: dir, stdin: process.stdin, scrubber: { add: () => undefined } });
     expect(outcome).toMatchObject({ ok: true, exitCode: 0, probe: { appId: 'demo-app' } });
   });
 });

@@ -1,6 +1,8 @@
-// The flags of `pushctl mcp` and its help, nothing else: cli.ts adds the settings flags every delivering
-// command shares, parses them all, and run.ts gets McpOptions.
+// The flags of `pushctl mcp` and its help, nothing else: the settings flags every delivering command shares,
+// and its own; cli.ts parses them all, and run.ts gets McpOptions.
 import type { Command } from 'commander';
+import type { CommandDefinition } from '../shared/command.js';
+import { addSettingsOptions } from '../shared/flags.js';
 
 const CLIENT_CONFIG = `{
     "mcpServers": {
@@ -39,3 +41,10 @@ ${EXAMPLES.map((line) => `  $ ${line}`).join('\n')}
 `,
     );
 }
+
+export const mcpCommand: CommandDefinition = {
+  name: 'mcp',
+  description: 'serve validate, dry-run, runs and (with --allow-send) send to coding agents: an MCP server on stdio',
+  define: (cmd) => defineMcp(addSettingsOptions(cmd)),
+  load: async () => (await import('./run.js')).command,
+};

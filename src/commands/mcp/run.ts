@@ -1,14 +1,15 @@
 // `pushctl mcp`: the MCP server on stdio (src/mcp/). stdout carries protocol messages only; the log, scrubbed
 // of secrets like every other diagnostic, goes to stderr.
-import type { Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
-import type { SecretScrubber } from '../../output/redact.js';
 import { serveStdio } from './server.js';
-import { checkOptions } from '../shared/check-options.js';
+import type { CommandCtx, Outcome } from '../shared/command.js';
+import { runnable } from '../shared/runnable.js';
 import { mcpOptionsSchema, type McpOptions } from './options.js';
 
-export async function mcpCommand(options: McpOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
-  checkOptions(mcpOptionsSchema, options);
-  await serveStdio({ ctx, scrubber, options }, process.stdout);
-  return ctx.interrupt.aborted ? ExitCode.interrupted : ExitCode.ok;
+export async function mcp(options: McpOptions, ctx: CommandCtx): Promise<Outcome> {
+  await serveStdio({ ctx, scrubber: ctx.scrubber, options }, process.stdout);
+  return { exitCode: ctx.interrupt.aborted ? ExitCode.interrupted : ExitCode.ok };
 }
+
+// The protocol was the output: nothing is left to print.
+export const command = runnable(mcpOptionsSchema, mcp, () => {});

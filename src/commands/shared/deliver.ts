@@ -96,11 +96,16 @@ export interface Delivery {
   variants?: VariantSummary[];
 }
 
-/** A delivery in output/'s terms, with what the command knows beside it. */
-export function asDeliveryOutcome(delivery: Delivery, extra: { batched: boolean; warnings: MessageIssue[]; notes: MessageIssue[]; resumedFrom?: string }): DeliveryOutcome {
-  const failure = delivery.journalFailure;
+/**
+ * A delivery in output/'s terms, with what the command knows beside it, and its exit code: the run's, or
+ * that of the error that stopped it (a journal that stopped recording, an input that failed half-way, a
+ * lease another process took over), which the printer shows as the run's error.
+ */
+export function deliveredOutcome(delivery: Delivery, extra: { batched: boolean; warnings: MessageIssue[]; notes: MessageIssue[]; resumedFrom?: string }, lost?: CliError): { exitCode: number; delivery: DeliveryOutcome } {
+  const failure = lost ?? delivery.journalFailure;
   const stopped = failure ? { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } : delivery.inputFailure;
-  return { ...delivery, ...extra, ...(stopped ? { stopError: stopped } : {}) };
+  const exitCode = lost?.exitCode ?? delivery.exitCode;
+  return { exitCode, delivery: { ...delivery, ...extra, exitCode, ...(stopped ? { stopError: stopped } : {}) } };
 }
 
 /** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
@@ -254,9 +259,9 @@ async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScr
   const inputFailure = feed?.failure === undefined ? undefined : inputError(feed.failure);
   const interrupted = ctx.interrupt.aborted;
   const journalFailure = journal?.failure;
-  // A journal that stopped recording stops the run: exit 2, whatever the batches came to (docs/behaviour.md#journal).
-  // An input that failed half-way is the user's to fix: its own exit code (3 for an invalid line).
-  const exitCode = journalFailure ? ExitCode.usage : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
+  // A journal that stopped recording stops the run, whatever the batches came to (docs/behaviour.md#journal),
+  // and an input that failed half-way is the user's to fix: each error's own exit code is the run's.
+  const exitCode = journalFailure ? journalFailure.exitCode : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
   journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
   const reportPath = await writeRequestedReport(request, scrubber, results, journal, journalFailure !== undefined);

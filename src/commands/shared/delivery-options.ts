@@ -1,20 +1,18 @@
-// The options every delivering command takes (send, dry-run, resend), checked by one schema: a value out of
-// range is a usage error naming the flag and the range, before anything is read or sent.
+// The options every delivering command takes (send, dry-run, resend), as one schema their options extend:
+// the one place these values are bounded (commander only declares the flags), for the CLI and the action
+// alike. A value out of range is a usage error naming the flag and the range, before anything is read or sent.
 // zod/mini, as the message schema: the full zod API weighs 450 kB in every command file that loads it.
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
-import { checkOptions } from './check-options.js';
+import { wholeNumberFlag } from './check-options.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import { DEFAULT_RETRY_POLICY } from '../../client/retry.js';
 
-const BATCH_SIZE = `--batch-size is out of range: use 1 to ${MAX_BATCH_SIZE} (the service takes at most ${MAX_BATCH_SIZE} client IDs per request)`;
-const MAX_ATTEMPTS = `--max-attempts is out of range: use 1 (no retries) to ${DEFAULT_RETRY_POLICY.maxAttempts}`;
-
 export const deliveryOptionsSchema = z.object({
-  batchSize: z.optional(z.int().check(z.minimum(1, BATCH_SIZE), z.maximum(MAX_BATCH_SIZE, BATCH_SIZE))),
-  concurrency: z.optional(z.int().check(z.minimum(1, '--concurrency must be at least 1: e.g. --concurrency 8'))),
-  maxAttempts: z.optional(z.int().check(z.minimum(1, MAX_ATTEMPTS), z.maximum(DEFAULT_RETRY_POLICY.maxAttempts, MAX_ATTEMPTS))),
-  rate: z.optional(z.number()),
+  batchSize: z.optional(wholeNumberFlag('--batch-size', 1, MAX_BATCH_SIZE, `the service takes at most ${MAX_BATCH_SIZE} client IDs per request`)),
+  concurrency: z.optional(wholeNumberFlag('--concurrency', 1, 1000)),
+  maxAttempts: z.optional(wholeNumberFlag('--max-attempts', 1, DEFAULT_RETRY_POLICY.maxAttempts, '1 = no retries')),
+  rate: z.optional(wholeNumberFlag('--rate', 0, 100_000, '0 = no limit')),
   retryInDoubt: z.optional(z.boolean()),
   report: z.optional(z.string()),
   /** `--force`: `--report` may replace a file that is not a report of this run. */
@@ -30,11 +28,6 @@ export const deliveryOptionsSchema = z.object({
 });
 
 export type DeliveryOptions = z.infer<typeof deliveryOptionsSchema>;
-
-/** Checks the delivery options; the first problem is a usage error (exit 2) that says the range. */
-export function checkDeliveryOptions(options: DeliveryOptions): void {
-  checkOptions(deliveryOptionsSchema, options);
-}
 
 type Tuning = Partial<Pick<DeliveryOptions, 'concurrency' | 'rate' | 'retryInDoubt' | 'maxAttempts' | 'journal'>> & { human: boolean; verbose: boolean };
 

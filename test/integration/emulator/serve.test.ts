@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { serve, type ServeOptions } from '../../../src/commands/serve.js';
+import { serve } from '../../../src/commands/serve/run.js';
+import { serveOptionsSchema, type ServeOptions } from '../../../src/commands/serve/options.js';
+import { parseOptions } from '../../../src/commands/shared/check-options.js';
+import { printServe } from '../../../src/output/serve.js';
 import type { Ctx } from '../../../src/context.js';
 import { CliError, ExitCode } from '../../../src/errors.js';
 
@@ -55,7 +58,9 @@ describe('serve', () => {
     expect(t.err.join('')).toMatch(/POST \/v1\/message\/push\/demo-app -> 200 /);
 
     t.stop();
-    await expect(running).resolves.toBe(0);
+    const outcome = await running;
+    expect(outcome).toEqual({ exitCode: 0, accepted: 1 });
+    printServe(outcome, {}, t.ctx);
     expect(t.err.join('')).toContain('emulator stopped (1 message accepted)');
     expect(t.out).toEqual([`${url}\n`]);
     await expect(fetch(`${url}/v1/emulator/health`)).rejects.toThrow();
@@ -86,7 +91,7 @@ describe('serve', () => {
   it('exits at once when interrupted before it is ready', async () => {
     const t = testCtx();
     t.stop();
-    await expect(serve(options(), t.ctx)).resolves.toBe(0);
+    await expect(serve(options(), t.ctx)).resolves.toMatchObject({ exitCode: 0 });
   });
 
   const failure = async (promise: Promise<unknown>) => {
@@ -104,9 +109,9 @@ describe('serve', () => {
     expect(error.hint).toMatch(/--app my-app:my-secret/);
   });
 
-  it('refuses bad numbers as usage errors', async () => {
-    expect((await failure(serve(options({ port: 70_000 }), testCtx().ctx))).exitCode).toBe(ExitCode.usage);
-    expect((await failure(serve(options({ rate: -1 }), testCtx().ctx))).exitCode).toBe(ExitCode.usage);
+  it('refuses bad numbers as usage errors (its options schema, before serve runs)', async () => {
+    expect((await failure(Promise.resolve().then(() => parseOptions(serveOptionsSchema, { port: 70_000 })))).exitCode).toBe(ExitCode.usage);
+    expect((await failure(Promise.resolve().then(() => parseOptions(serveOptionsSchema, { rate: '-1' })))).exitCode).toBe(ExitCode.usage);
   });
 
   it('refuses a missing or malformed apps file, duplicate apps and an unwritable record file as configuration errors', async () => {

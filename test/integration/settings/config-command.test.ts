@@ -1,11 +1,22 @@
 import { chmod } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { configCommand, showConfig } from '../../../src/commands/config.js';
+import { config } from '../../../src/commands/config/run.js';
+import type { ConfigOptions } from '../../../src/commands/config/options.js';
+import { printConfig } from '../../../src/output/config-report.js';
+import type { SecretSink } from '../../../src/output/redact.js';
 import { testCtx, useSandbox } from './helpers.js';
 
 const canary = 'CANARY-s3cr3t-7d1f0a';
 
 const box = useSandbox();
+
+// The command as the CLI runs it: run, then print; the report and the exit code for the test to read.
+async function configCommand(options: ConfigOptions, ctx: ReturnType<typeof testCtx>, scrubber?: SecretSink) {
+  const outcome = await config(options, { ...ctx, ...(scrubber ? { scrubber } : {}) });
+  printConfig(outcome, options, ctx);
+  return outcome;
+}
+const showConfig = async (options: ConfigOptions, ctx: ReturnType<typeof testCtx>) => (await configCommand(options, ctx)).report;
 
 describe('pushctl config', () => {
   it('shows each setting with its source, the secret only as set', async () => {
@@ -82,7 +93,7 @@ describe('pushctl config', () => {
   it('configCommand returns exit 0 and tells the scrubber the secret', async () => {
     const seen: (string | undefined)[] = [];
     const ctx = testCtx({ cwd: box.project, env: { ...box.env, PUSHCTL_APP_SECRET: canary } });
-    expect(await configCommand({}, ctx, { add: (s) => seen.push(s) })).toBe(0);
+    expect((await configCommand({}, ctx, { add: (s) => seen.push(s) })).exitCode).toBe(0);
     expect(seen).toContain(canary);
   });
 });

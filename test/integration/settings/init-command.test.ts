@@ -1,12 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { init, initCommand } from '../../../src/commands/init.js';
+import { init } from '../../../src/commands/init/run.js';
+import type { InitOptions } from '../../../src/commands/init/options.js';
 import { printInitOutcome } from '../../../src/output/init.js';
 import { ExitCode } from '../../../src/errors.js';
 import { loadConfigFile } from '../../../src/settings/load.js';
 import { testCtx, useSandbox } from './helpers.js';
 import { rejectionOf } from '../../helpers/cli-error.js';
+
+// The command as the CLI runs it: run, then print; the exit code.
+async function initCommand(options: InitOptions, ctx: Parameters<typeof init>[1]): Promise<number> {
+  const outcome = await init(options, ctx);
+  printInitOutcome(outcome, options, ctx);
+  return outcome.exitCode;
+}
 
 const canary = 'CANARY-init-9b2e';
 
@@ -164,7 +172,7 @@ describe('pushctl init (interactive)', () => {
   it('tells the scrubber the secret it was given, and initCommand returns exit 0', async () => {
     const seen: (string | undefined)[] = [];
     const ctx = ctxFor({ tty: true, answers: ['a', 'global', 'y', canary] });
-    expect(await initCommand({}, ctx, { add: (s) => seen.push(s) })).toBe(0);
+    expect(await initCommand({}, { ...ctx, scrubber: { add: (s) => seen.push(s) } })).toBe(0);
     expect(seen).toContain(canary);
   });
 

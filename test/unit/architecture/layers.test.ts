@@ -13,14 +13,16 @@ async function layerErrors(filePath: string, specifier: string): Promise<string[
 
 describe('layers', () => {
   it.each([
-    ['src/client/probe.ts', '../commands/send.js', 'client and emulator may not import commands'],
+    ['src/client/probe.ts', '../commands/send/run.js', 'client and emulator may not import commands'],
     ['src/message/probe.ts', '../client/batches.js', 'message may not import client and emulator'],
     ['src/journal/probe.ts', '../input/read-client-ids.js', 'journal may not import input'],
     ['src/output/probe.ts', '../main.js', 'output may not import entries'],
     ['src/client/probe.ts', '../emulator/store.js', 'siblings'],
-    ['src/commands/probe.ts', './send.js', 'no command imports another command'],
-    ['src/commands/shared/probe.ts', '../runs.js', 'imports none of them'],
-    ['src/commands/probe.ts', './mcp/server.js', 'only pushctl mcp loads the MCP server'],
+    ['src/commands/validate/probe.ts', '../send/run.js', 'no command imports another command'],
+    ['src/commands/runs/show/probe.ts', '../../resend/options.js', 'no command imports another command'],
+    ['src/commands/shared/probe.ts', '../runs/run.js', 'imports none of them'],
+    ['src/commands/send/probe.ts', '../mcp/server.js', 'no command imports another command'],
+    ['src/cli-probe.ts', './commands/send/run.js', 'cli.ts imports only define.ts'],
     ['src/commands/mcp/probe.ts', '../../cli.js', 'commands may not import entries'],
   ])('%s importing %s fails lint', async (file, specifier, expected) => {
     const errors = await layerErrors(file, specifier);
@@ -28,10 +30,12 @@ describe('layers', () => {
   });
 
   it.each([
-    ['src/commands/probe.ts', '../client/batches.js'],
-    ['src/commands/probe.ts', './shared/resend-command.js'],
+    ['src/commands/send/probe.ts', '../../client/batches.js'],
+    ['src/commands/resend/probe.ts', '../shared/resend-command.js'],
     ['src/commands/mcp/probe.ts', './server.js'],
-    ['src/commands/mcp/probe.ts', '../send.js'],
+    ['src/commands/mcp/probe.ts', '../send/run.js'],
+    ['src/commands/dry-run/probe.ts', '../send/options.js'],
+    ['src/cli-probe.ts', './commands/send/define.js'],
     ['src/input/probe.ts', '../journal/reader.js'],
     ['src/client/probe.ts', '../message/recipients.js'],
   ])('%s importing %s is a downward arrow', async (file, specifier) => {

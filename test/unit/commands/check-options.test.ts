@@ -3,8 +3,8 @@
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../../src/errors.js';
-import { checkOptions, wholeNumber } from '../../../src/commands/shared/check-options.js';
-import { checkDeliveryOptions } from '../../../src/commands/shared/delivery-options.js';
+import { checkOptions, parseOptions, wholeNumber } from '../../../src/commands/shared/check-options.js';
+import { deliveryOptionsSchema } from '../../../src/commands/shared/delivery-options.js';
 
 const schema = z.object({ port: wholeNumber('port', 0, 65_535, '--port 8787'), keepMb: z.optional(wholeNumber('keep-mb', 1, 16_384, '--keep-mb 96')) });
 
@@ -32,8 +32,10 @@ describe('checkOptions', () => {
 
   it('passes good options, and the delivery options use the same path', () => {
     expect(() => checkOptions(schema, { port: 0, keepMb: 96 })).not.toThrow();
-    const error = failure(() => checkDeliveryOptions({ batchSize: 1001 }));
-    expect(error.message).toBe('--batch-size is out of range, got 1001');
+    const error = failure(() => parseOptions(deliveryOptionsSchema, { batchSize: '1001' }));
+    expect(error.message).toBe('--batch-size 1001 is out of range');
     expect(error.hint).toContain('use 1 to 1000');
+    // The flag's text becomes the number the run uses.
+    expect(parseOptions(deliveryOptionsSchema, { batchSize: '250', rate: '0' })).toEqual({ batchSize: 250, rate: 0 });
   });
 });

@@ -2,7 +2,7 @@
 // tests its commands' options.
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addSettingsOptions } from '../../../src/cli-options.js';
+import { addSettingsOptions } from '../../../src/commands/shared/flags.js';
 import { defineMcp } from '../../../src/commands/mcp/define.js';
 import { mcpOptionsSchema } from '../../../src/commands/mcp/options.js';
 import { checkOptions } from '../../../src/commands/shared/check-options.js';

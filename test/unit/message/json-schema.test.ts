@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { schemaCommand } from '../../../src/commands/schema.js';
+import { schema as schemaRun } from '../../../src/commands/schema/run.js';
+import { printSchema } from '../../../src/output/schema.js';
+import type { TextSink } from '../../../src/context.js';
 import { COUNTRY_CODES } from '../../../src/message/countries.js';
 import { messageJsonSchema } from '../../../src/message/json-schema.js';
 import { fillPlaceholders } from '../../../src/message/placeholders.js';
@@ -153,7 +155,13 @@ describe('messageJsonSchema', () => {
   });
 });
 
-describe('schemaCommand', () => {
+describe('pushctl schema', () => {
+  // The command as the CLI runs it: run, then print the outcome.
+  const schemaCommand = async (options: { output?: string }, ctx: { stdout: TextSink; stderr: TextSink; cwd: string }) => {
+    const outcome = await schemaRun(options, ctx);
+    printSchema(outcome, options, ctx);
+    return outcome.exitCode;
+  };
   const sink = () => {
     let text = '';
     return { write: (s: string) => (text += s), get text() { return text; } };

@@ -1,8 +1,9 @@
 // dry_run and send_message: `pushctl dry-run --json` and `pushctl send --json` as tools, through the very
-// same path (sendRun: --once, the journal, the destination, delivery). Only the words differ.
+// same path (send/run.ts: --once, the journal, the destination, delivery). Only the words differ.
 import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
-import type { SendCommandOptions } from '../../send.js';
+import { sendOptionsSchema } from '../../send/options.js';
+import { parseOptions } from '../../shared/check-options.js';
 import { deliveryDocument, printDelivery } from '../../../output/delivery.js';
 import { printSkipped, skippedDocument } from '../../../output/skipped-run.js';
 import { plainStyle } from '../../../output/style.js';
@@ -26,22 +27,22 @@ type Args = z.infer<typeof args>;
 
 async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx, scrubber, options }: ToolCall): Promise<ToolAnswer> {
   const { once, includeInDoubt, profile, ...message } = fields;
-  const sendOptions: SendCommandOptions = {
+  // Checked by send's own options schema, as `pushctl send`'s flags are.
+  const sendOptions = parseOptions(sendOptionsSchema, {
     ...settingsOptions(options, profile),
     ...(options.verbose ? { verbose: true } : {}),
     ...messageInputOptions(message),
     dryRun,
-    // The journal's header keeps the command that started the run.
-    argv: ['mcp', name],
     json: true,
     ...(once !== undefined ? { once } : {}),
     ...(includeInDoubt !== undefined ? { includeInDoubt } : {}),
-  };
+  });
   // Several targets answer with a document of their own, which these tools' output schema does not describe.
   if (targetProfiles(sendOptions.profile, ctx.env)) throw usageError(`profile ${JSON.stringify(sendOptions.profile ?? ctx.env.PUSHCTL_PROFILE)} names several targets; ${name} sends to one`, 'call once per profile, or run pushctl send --profile a,b (docs/behaviour.md#targets)');
   // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
-  const { sendRun, deliveryOutcome } = await import('../../send.js');
-  const outcome = await sendRun(sendOptions, callContext(ctx, message.message), scrubber, plainStyle);
+  const { send } = await import('../../send/run.js');
+  // The journal's header keeps the command that started the run.
+  const outcome = await send(sendOptions, { ...callContext(ctx, message.message), scrubber, argv: ['mcp', name], style: plainStyle });
   if (outcome.kind === 'invalid') {
     const { errors, warnings, notes } = outcome.validation;
     const error = { message: `the message is invalid (${errors.length} error${errors.length === 1 ? '' : 's'}): nothing was sent`, hint: 'fix each error at its path (its fix says how), then call again; validate_message checks without sending' };
@@ -52,7 +53,7 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
   const [document, words] =
     outcome.kind === 'skipped'
       ? [skippedDocument(outcome.skipped, outcome.exitCode) as Record<string, unknown>, captured((io) => printSkipped(outcome.skipped, outcome.exitCode, {}, io, plainStyle))]
-      : [{ ...deliveryDocument(deliveryOutcome(outcome)) }, captured((io) => printDelivery(deliveryOutcome(outcome), {}, io, plainStyle))];
+      : [{ ...deliveryDocument(outcome.delivery) }, captured((io) => printDelivery(outcome.delivery, {}, io, plainStyle))];
   const failure = document.error as { message: string; hint?: string } | undefined;
   return { document, text: `${failure ? errorLines(failure) : ''}${words}`, isError: outcome.exitCode !== 0 };
 }

@@ -5,6 +5,8 @@ import { ExitCode } from '../../../errors.js';
 import { formatRunTable } from '../../../output/runs.js';
 import { runsOutputSchema } from '../output-schemas.js';
 import { defineTool } from '../tool.js';
+import { parseOptions } from '../../shared/check-options.js';
+import { runsOptionsSchema } from '../../runs/options.js';
 
 const args = z.strictObject({ limit: z.optional(z.int()) });
 
@@ -17,8 +19,9 @@ export const listRunsTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ limit }: z.infer<typeof args>, { ctx }) {
     // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
-    const { listRuns } = await import('../../runs.js');
-    const { dir, runs } = listRuns(limit === undefined ? {} : { limit }, ctx);
+    const { listRuns } = await import('../../runs/run.js');
+    // Bounded as `pushctl runs --limit` is: by the same schema.
+    const { dir, runs } = listRuns(parseOptions(runsOptionsSchema, limit === undefined ? {} : { limit }), ctx);
     const text = runs.length === 0 ? `no runs yet in ${dir}\n` : formatRunTable(runs, 120);
     return { document: { ok: true, exit_code: ExitCode.ok, runs_dir: dir, runs }, text, isError: false };
   },

@@ -16,7 +16,7 @@ export const showRunTool = defineTool({
   result: runOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ run }: z.infer<typeof args>, { ctx, scrubber }) {
-    const { showRun } = await import('../../runs.js');
+    const { showRun } = await import('../../runs/show/run.js');
     const { detail, results, advice } = await showRun({ run }, ctx, scrubber);
     return { document: { ok: true, exit_code: ExitCode.ok, run: detail }, text: formatRunDetail(detail, results, advice), isError: false };
   },

@@ -20,7 +20,7 @@ export const validateMessageTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(fields: z.infer<typeof args>, { ctx }) {
     // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
-    const { validateRun } = await import('../../validate.js');
+    const { validateRun } = await import('../../validate/run.js');
     const result = await validateRun(messageInputOptions(fields), callContext(ctx, fields.message));
     const valid = result.errors.length === 0;
     const exitCode = valid ? ExitCode.ok : ExitCode.invalidMessage;

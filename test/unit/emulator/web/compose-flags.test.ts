@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addMessageOptions } from '../../../../src/cli-options.js';
+import { addMessageOptions } from '../../../../src/commands/shared/flags.js';
 import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from '../../../../src/emulator/web/compose-flags.js';
 import { shellWords } from '../../../helpers/shell-words.js';
 

@@ -4,27 +4,26 @@
 // The probe is a dry run ("dry_run": true: the service checks it and delivers nothing) addressed to one
 // client ID that no device can have, so even a service that ignored dry_run would reach no one. It is one
 // attempt, never retried: a check answers now, and a retry could only hide what is wrong.
-import type { Ctx } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
-import { MAX_TIMER_MS, parseDurationMs } from '../message/duration.js';
-import { createPushClient } from '../client/proxy-agent.js';
-import { describeStatus } from '../client/codes.js';
-import type { AttemptOutcome } from '../client/outcome.js';
-import { isLoopbackHost } from '../client/loopback.js';
-import { loadSettings, type SettingsOptions } from '../settings/load-settings.js';
-import { requireCredentials } from '../settings/resolve.js';
-import { checkBaseUrl } from '../settings/check-base-url.js';
-import type { SecretSink } from '../output/redact.js';
-import { checkJson, formatCheck, type CheckOutcome } from '../output/check.js';
-import { VERSION } from '../version.js';
-import { configReportOf } from './shared/config-report.js';
-import { choosePushProxy } from './shared/proxy-choice.js';
+import type { Ctx } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
+import { MAX_TIMER_MS, parseDurationMs } from '../../message/duration.js';
+import { createPushClient } from '../../client/proxy-agent.js';
+import { describeStatus } from '../../client/codes.js';
+import type { AttemptOutcome } from '../../client/outcome.js';
+import { isLoopbackHost } from '../../client/loopback.js';
+import { loadSettings } from '../../settings/load-settings.js';
+import { requireCredentials } from '../../settings/resolve.js';
+import { checkBaseUrl } from '../../settings/check-base-url.js';
+import type { SecretSink } from '../../output/redact.js';
+import { printCheck, type CheckOutcome } from '../../output/check.js';
+import { VERSION } from '../../version.js';
+import { configReportOf } from '../shared/config-report.js';
+import { choosePushProxy } from '../shared/proxy-choice.js';
+
+import { runnable } from '../shared/runnable.js';
+import { checkOptionsSchema, type CheckOptions } from './options.js';
 
 export type { CheckOutcome };
-
-export interface CheckCommandOptions extends SettingsOptions {
-  json?: boolean;
-}
 
 /** A client ID no device is given: the probe's only recipient. */
 export const CHECK_CLIENT_ID = 'pushctl-check-no-such-device';
@@ -38,7 +37,7 @@ export const checkProbeBody = () => ({
   notification: { title: 'pushctl check', desc: 'credentials check: a dry run, never delivered' },
 });
 
-const failed = (exitCode: number, message: string, hint: string | undefined, rest: Partial<CheckOutcome> = {}): CheckOutcome => ({
+const failed = (exitCode: ExitCode, message: string, hint: string | undefined, rest: Partial<CheckOutcome> = {}): CheckOutcome => ({
   ok: false,
   exitCode,
   ...rest,
@@ -51,7 +50,8 @@ const failed = (exitCode: number, message: string, hint: string | undefined, res
  * bug: every expected failure (missing credentials, a refused base URL, a rejection, no connection) is an
  * outcome with its exit code, so the action's `mode: check` can word it in its own terms.
  */
-export async function checkCommand(options: CheckCommandOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>, secrets?: SecretSink): Promise<CheckOutcome> {
+export async function check(options: CheckOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'> & { scrubber?: SecretSink }): Promise<CheckOutcome> {
+  const secrets = ctx.scrubber;
   let loaded;
   try {
     loaded = await loadSettings(options, ctx);
@@ -127,14 +127,4 @@ function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']
   return failed(ExitCode.network, `no answer from the service${at.via}: ${outcome.reason} (${where})`, hint, { settings, probe });
 }
 
-/** The CLI's entry: prints the outcome (human or `--json`) and returns its exit code. */
-export async function runCheck(options: CheckCommandOptions, ctx: Ctx, secrets?: SecretSink): Promise<number> {
-  const outcome = await checkCommand(options, ctx, secrets);
-  if (options.json) ctx.stdout.write(checkJson(outcome));
-  else {
-    const text = formatCheck(outcome);
-    ctx.stdout.write(text.stdout);
-    ctx.stderr.write(text.stderr);
-  }
-  return outcome.exitCode;
-}
+export const command = runnable(checkOptionsSchema, check, printCheck);

@@ -1,38 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Ctx } from '../context.js';
-import { printInitOutcome, type InitOutcome } from '../output/init.js';
-import { CliError, configError, ExitCode, usageError } from '../errors.js';
-import { checkBaseUrl } from '../settings/check-base-url.js';
-import { userConfigDir } from '../settings/paths.js';
-import { createPrompter, type Prompter } from '../settings/prompt.js';
-import { readSecret, type ReadSecretOptions } from '../settings/read-secret.js';
-import { isRegion, regionNames } from '../settings/regions.js';
-import type { Audience, ProfileSettings } from '../settings/schema.js';
-import { parseAudienceFlags } from './shared/audience-flag.js';
-import { MIN_SECRET_LENGTH, type SecretSink } from '../output/redact.js';
-import { nearest } from '../suggest.js';
-
-export interface InitOptions extends ReadSecretOptions {
-  /** `-c, --config <path>` / `--path <path>`: the file to write (default `.pushctlrc.json` in cwd). */
-  config?: string;
-  /** `--global`: write `config.json` in the user's config directory (e.g. ~/.config/pushctl/). */
-  global?: boolean;
-  appId?: string;
-  region?: string;
-  baseUrl?: string;
-  /** Write the settings under `profiles.<name>` instead of the top level. */
-  profile?: string;
-  /** Ask nothing: take the flags as they are. */
-  yes?: boolean;
-  /** Replace the settings already in the target section (top level, or the named profile). */
-  force?: boolean;
-  /** Print the outcome as one JSON document. */
-  json?: boolean;
-  /** `--audience name=id,id` (repeatable): named audiences of client IDs for `--to`. */
-  audience?: string[];
-}
+import type { Ctx } from '../../context.js';
+import { printInitOutcome, type InitOutcome } from '../../output/init.js';
+import { runnable } from '../shared/runnable.js';
+import { initOptionsSchema, type InitOptions } from './options.js';
+import { CliError, configError, ExitCode, usageError } from '../../errors.js';
+import { checkBaseUrl } from '../../settings/check-base-url.js';
+import { userConfigDir } from '../../settings/paths.js';
+import { createPrompter, type Prompter } from '../../settings/prompt.js';
+import { readSecret } from '../../settings/read-secret.js';
+import { isRegion, regionNames } from '../../settings/regions.js';
+import type { Audience, ProfileSettings } from '../../settings/schema.js';
+import { parseAudienceFlags } from '../shared/audience-flag.js';
+import { MIN_SECRET_LENGTH, type SecretSink } from '../../output/redact.js';
+import { nearest } from '../../suggest.js';
 
 export type { InitOutcome };
 
@@ -249,7 +231,8 @@ function addAudiences(document: Record<string, unknown>, existing: Record<string
  * settings already in that place without `force`. A file holding a secret gets mode 600. Returns what it
  * wrote; printing it is output/init.ts's business.
  */
-export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<InitOutcome> {
+export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretSink }): Promise<InitOutcome> {
+  const secrets = ctx.scrubber;
   const file = targetPath(options, ctx);
   const warnings: string[] = [];
   const audiences = parseAudienceFlags(options.audience);
@@ -278,6 +261,7 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
   }
   const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
   return {
+    exitCode: ExitCode.ok,
     path: file,
     created: existing === null,
     profile: options.profile ?? null,
@@ -288,8 +272,4 @@ export async function init(options: InitOptions, ctx: Ctx, secrets?: SecretSink)
   };
 }
 
-/** The CLI's entry point: the `(options, ctx, scrubber) → exit code` shape cli.ts runs. */
-export async function initCommand(options: InitOptions, ctx: Ctx, secrets?: SecretSink): Promise<number> {
-  printInitOutcome(await init(options, ctx, secrets), options, ctx);
-  return ExitCode.ok;
-}
+export const command = runnable(initOptionsSchema, init, printInitOutcome);

@@ -1,26 +1,10 @@
-// The option groups the commands share, as commander options. Values are checked later by the commands
-// (and the message schema); here only the shape of each flag is declared.
+// The option groups the commands share, as commander options: the shape of each flag, never its value.
+// Values are checked by each command's options schema (commands/<name>/options.ts), the one place they are bounded.
 import { Option, type Command } from 'commander';
-import { usageError } from './errors.js';
-import { regionNames } from './settings/regions.js';
-import { joinProfiles } from './commands/shared/target-list.js';
+import { regionNames } from '../../settings/regions.js';
+import { joinProfiles } from './target-list.js';
 
 export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-export const integer = (flag: string) => (value: string): number => {
-  if (!/^\d+$/.test(value.trim())) throw usageError(`${flag} ${JSON.stringify(value)} is not a whole number`, `e.g. ${flag} 8`);
-  return Number(value);
-};
-
-/**
- * A whole-number flag within `[min, max]`. Every numeric flag has a range: past it a value is a typo, and
- * unchecked it reaches code that cannot hold it (a typed array sized by --rate, a timer).
- */
-export const ranged = (flag: string, min: number, max: number, why?: string) => (value: string): number => {
-  const n = integer(flag)(value);
-  if (n < min || n > max) throw usageError(`${flag} ${value.trim()} is out of range`, `use ${min} to ${max}${why ? ` (${why})` : ''}`);
-  return n;
-};
-
 /**
  * An option with a fixed set of values, which --help lists and the shells complete. Not commander's
  * .choices(): that would refuse a wrong value with its own message, before pushctl's check (case-insensitive,
@@ -116,11 +100,11 @@ export function addDeliveryOptions(cmd: Command, forMessage = true): Command {
   }
   return cmd
     .option('--include-in-doubt', 'also send to recipients in doubt (the service may already have delivered to them)')
-    .option('--batch-size <n>', 'client IDs per request, at most 1000', ranged('--batch-size', 1, 1000, 'the service takes at most 1000 client IDs per request'))
-    .option('--concurrency <n>', 'most requests in flight at once (default: as many as the rate and latency need, up to 256)', ranged('--concurrency', 1, 1000))
-    .option('--rate <n>', 'requests per second, shared by all batches (default 50)', ranged('--rate', 0, 100_000, '0 = no limit'))
+    .option('--batch-size <n>', 'client IDs per request, at most 1000')
+    .option('--concurrency <n>', 'most requests in flight at once (default: as many as the rate and latency need, up to 256)')
+    .option('--rate <n>', 'requests per second, shared by all batches (default 50)')
     .option('--retry-in-doubt', 'also retry requests that may have been delivered (may double-send)')
-    .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)', ranged('--max-attempts', 1, 5, '1 = no retries'))
+    .option('--max-attempts <n>', 'attempts per batch for retryable failures, 1-5 (default 5)')
     .option('--report <path>', 'write a JSON report listing every client ID under its outcome')
     .option('--force', 'let --report replace an existing file that is not a report of this run')
     .option('--no-wait', 'refuse at once (exit 2) when another pushctl process owns the --once key or the run, instead of waiting for it')
@@ -136,3 +120,15 @@ function alias(flag: string, attribute: string): Option {
   option.attributeName = () => attribute;
   return option;
 }
+
+/** The flags of a command that sends a message: send and dry-run. */
+export const addSendOptions = (cmd: Command): Command => addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true)));
+
+/** The examples of send and dry-run, each under its own name. */
+export const sendExamples = (name: string) =>
+  examples([
+    `pushctl ${name} --all --title "Hello" --desc "It works"`,
+    `pushctl ${name} --client-id abc123 --type data -d action=sync`,
+    `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
+    `pushctl ${name} -f examples/release-announcement.json --var version=2.1.0 --var notes=Fixes --client-ids-file ids.txt --report report.json`,
+  ]);

@@ -1,67 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
-import * as z from 'zod/mini';
-import '../message/zod-jitless.js';
-import type { Ctx } from '../context.js';
-import { checkOptions, wholeNumber } from './shared/check-options.js';
-import { isLoopbackHost } from '../client/loopback.js';
-import { configError, usageError } from '../errors.js';
-import type { Emulator, EmulatorApp, Fleet } from '../emulator/index.js';
-
-/** Options of `pushctl serve`, as the CLI parsed them. */
-export interface ServeOptions {
-  host: string;
-  port: number;
-  /** `id:secret` pairs from repeated `--app`. */
-  app: string[];
-  /** A JSON apps file (`{"apps":[{"id","secret","disabled"?}]}` or a bare array). */
-  apps?: string;
-  rate: number;
-  maxClientIds: number;
-  /** Append accepted messages to this JSON Lines file. */
-  record?: string;
-  chaos?: string;
-  chaosSeed?: number;
-  /** Simulated devices from a file (JSON array or CSV), or a synthetic fleet of this many. */
-  devices?: string;
-  fleet?: number;
-  /** Memory of the emulator beyond Node's own, in MiB: what it keeps (messages, request log, devices) and the garbage collector's room. */
-  keepMb?: number;
-  /** PEM files: serve https (both or neither). */
-  tlsCert?: string;
-  tlsKey?: string;
-}
-
-/** Upper bounds: beyond them a value is a typo, and some would allocate memory in proportion. */
-const MAX_RATE = 1_000_000;
-const MAX_CLIENT_IDS = 10_000_000;
-const MAX_SEED = 2 ** 32 - 1;
-const MAX_KEEP_MB = 16_384;
-const MAX_FLEET = 1_000_000;
-
-/** The numbers `pushctl serve` takes, each in its range. */
-const serveOptionsSchema = z.object({
-  port: wholeNumber('port', 0, 65_535, '--port 8787 (or 0 for any free port)'),
-  rate: wholeNumber('rate', 0, MAX_RATE, '--rate 50 (0 = no limit)'),
-  maxClientIds: wholeNumber('max-client-ids', 0, MAX_CLIENT_IDS, '--max-client-ids 1000 (0 = no limit)'),
-  chaosSeed: z.optional(wholeNumber('chaos-seed', 0, MAX_SEED, '--chaos-seed 7')),
-  keepMb: z.optional(wholeNumber('keep-mb', 1, MAX_KEEP_MB, '--keep-mb 96')),
-  fleet: z.optional(wholeNumber('fleet', 1, MAX_FLEET, '--fleet 10000')),
-});
+import type { Ctx } from '../../context.js';
+import { isLoopbackHost } from '../../client/loopback.js';
+import { configError, ExitCode, usageError } from '../../errors.js';
+import type { Emulator, EmulatorApp, Fleet } from '../../emulator/index.js';
+import { printServe, type ServeOutcome } from '../../output/serve.js';
+import { runnable } from '../shared/runnable.js';
+import { serveOptionsSchema, type ServeOptions } from './options.js';
 
 /**
- * Runs the emulator until `ctx.interrupt` fires, then closes it and returns exit code 0.
+ * Runs the emulator until `ctx.interrupt` fires, then closes it; the outcome counts the messages accepted.
  * The URL goes to stdout alone (so `pushctl serve --port 0` can be captured by a script);
  * instructions and one line per request go to stderr.
  */
-export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
-  checkOptions(serveOptionsSchema, options);
+export async function serve(options: ServeOptions, ctx: Ctx): Promise<ServeOutcome> {
   const chaosSeed = options.chaosSeed ?? 1;
   const keepMb = options.keepMb ?? 96;
 
   boundHeapGrowth(ctx.env.NODE_OPTIONS, process.version);
   // The emulator is loaded only here, so the other commands never pay for it at start-up.
-  const emu = await import('../emulator/index.js');
+  const emu = await import('../../emulator/index.js');
   const fromFlags = appsFromFlags(emu, options.app);
   const fleet = await loadFleet(emu, options, chaosSeed);
 
@@ -115,12 +73,10 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<number> {
   ctx.stderr.write('stopping the emulator...\n');
   await emulator.close();
   log.flush();
-  const { accepted } = emulator.stats();
-  ctx.stderr.write(`emulator stopped (${accepted} message${accepted === 1 ? '' : 's'} accepted)\n`);
-  return 0;
+  return { exitCode: ExitCode.ok, accepted: emulator.stats().accepted };
 }
 
-type EmulatorModule = typeof import('../emulator/index.js');
+type EmulatorModule = typeof import('../../emulator/index.js');
 
 /** The apps given with --app, each checked. */
 function appsFromFlags(emu: EmulatorModule, specs: readonly string[]): EmulatorApp[] {
@@ -262,3 +218,5 @@ async function readTlsFiles(options: ServeOptions): Promise<{ cert: string; key:
     });
   return { cert: await read(options.tlsCert, '--tls-cert'), key: await read(options.tlsKey, '--tls-key') };
 }
+
+export const command = runnable(serveOptionsSchema, serve, printServe);

@@ -1,13 +1,11 @@
+// `pushctl completion <shell>`: a completion script generated from the program being run, so every command
+// and flag is completed without anyone keeping a list.
 import type { Command, Option } from 'commander';
-import type { Ctx } from '../context.js';
-import { ExitCode, usageError } from '../errors.js';
-import { SHELLS, completionScript, type CompletionCommand, type CompletionOption, type CompletionTree, type Shell } from '../output/completion.js';
-
-export interface CompletionCommandOptions {
-  shell: string;
-  /** The program whose commands and options are completed. */
-  program: Command;
-}
+import { CliError, ExitCode } from '../../errors.js';
+import { completionScript, printCompletion, type CompletionCommand, type CompletionOption, type CompletionOutcome, type CompletionTree } from '../../output/completion.js';
+import type { CommandCtx } from '../shared/command.js';
+import { runnable } from '../shared/runnable.js';
+import { completionOptionsSchema, type CompletionOptions } from './options.js';
 
 function describeOption(o: Option): CompletionOption {
   const valueName = /[<[]([^>\]]+?)(\.\.\.)?[>\]]/.exec(o.flags)?.[1];
@@ -48,11 +46,10 @@ function describeCommand(c: Command, topNames: readonly string[]): CompletionCom
   };
 }
 
-/** Prints the completion script for a shell, generated from the command tree. */
-export async function completionCommand(options: CompletionCommandOptions, ctx: Pick<Ctx, 'stdout'>): Promise<number> {
-  if (!(SHELLS as readonly string[]).includes(options.shell)) {
-    throw usageError(`no completion for ${JSON.stringify(options.shell)}`, `choose one of ${SHELLS.join(', ')}`);
-  }
-  ctx.stdout.write(completionScript(options.shell as Shell, describeProgram(options.program)));
-  return ExitCode.ok;
+/** The completion script for a shell, generated from the command tree. */
+export async function completion(options: CompletionOptions, ctx: Pick<CommandCtx, 'program'>): Promise<CompletionOutcome> {
+  if (!ctx.program) throw new CliError('completion describes the CLI program, and none was given', ExitCode.internal);
+  return { exitCode: ExitCode.ok, script: completionScript(options.shell, describeProgram(ctx.program)) };
 }
+
+export const command = runnable(completionOptionsSchema, completion, printCompletion);

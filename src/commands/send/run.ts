@@ -1,68 +1,48 @@
-// `pushctl send` and `pushctl dry-run`: message → (--once: the earlier run) → destination → delivery → output.
-// Each stage is a function of its own (commands/shared/); this file decides their order and what is printed.
-import { withInterrupt, type Ctx } from '../context.js';
-import { usageError } from '../errors.js';
-import { MAX_BATCH_SIZE } from '../client/batches.js';
-import type { MessageInputOptions } from '../input/read-message-input.js';
-import { dedupeNote } from '../message/assemble.js';
-import { isGrowing } from '../message/recipients.js';
-import type { MessageIssue, ValidationResult } from '../message/types.js';
-import { runsDir } from '../journal/runs-dir.js';
-import type { SettingsOptions } from '../settings/load-settings.js';
-import { printDelivery, type DeliveryOutcome } from '../output/delivery.js';
-import { formatIssueList } from '../output/issues.js';
-import type { SecretScrubber } from '../output/redact.js';
-import { printSkipped, type SkippedRun } from '../output/skipped-run.js';
-import { styleFor, type Style } from '../output/style.js';
-import { describeValidation } from '../output/validation.js';
-import { envelopeText } from '../output/envelope.js';
-import { ExitCode } from '../errors.js';
-import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import { asDeliveryOutcome, deliver, type Delivery } from './shared/deliver.js';
-import { prepareMessage, type PreparedMessage } from './shared/prepare-message.js';
-import { applyAudience } from './shared/apply-audience.js';
-import { openReportFile } from './shared/report-file.js';
-import { checkResumable, familyOf, findOnceRun, remainingOf } from './shared/resume.js';
-import { arrangeVariants } from './shared/variant-delivery.js';
-import { resendVariants } from './shared/resend-variants.js';
-import { familyLockName, freshRunId, locksDir, onceLockName, own } from './shared/own-run.js';
-import { connect, type Connection } from './shared/connect.js';
-import type { Lease } from '../journal/ownership.js';
-import { familyRoot, readRunLeft, stateWords } from '../journal/read-run.js';
-import { journalBaseUrl } from '../journal/run-journal.js';
-import type { PushMessage } from '../message/types.js';
-import type { ClientIdSource } from '../message/recipients.js';
-import { escapeControl } from '../output/escape-control.js';
+// `pushctl send` (and `pushctl dry-run`, a send with "dry_run": true): message → (--once: the earlier run) →
+// destination → delivery → outcome. Each stage is a function of its own (commands/shared/); this file decides
+// their order; output/send.ts prints the outcome.
+import { withInterrupt, type Ctx } from '../../context.js';
+import { type CliError, usageError } from '../../errors.js';
+import { MAX_BATCH_SIZE } from '../../client/batches.js';
+import { dedupeNote } from '../../message/assemble.js';
+import { isGrowing } from '../../message/recipients.js';
+import { runsDir } from '../../journal/runs-dir.js';
+import { formatIssueList } from '../../output/issues.js';
+import { styleFor } from '../../output/style.js';
+import { printSend, type SendOutcome } from '../../output/send.js';
+import type { CommandCtx } from '../shared/command.js';
+import { runnable } from '../shared/runnable.js';
+import { messageOptionsSchema } from '../shared/message-options.js';
+import { sendOptionsSchema, type SendOptions } from './options.js';
+import { ExitCode } from '../../errors.js';
+import { deliveryTuning } from '../shared/delivery-options.js';
+import { deliveredOutcome, deliver } from '../shared/deliver.js';
+import { arrangeVariants } from '../shared/variant-delivery.js';
+import { resendVariants } from '../shared/resend-variants.js';
+import { prepareMessage, type PreparedMessage } from '../shared/prepare-message.js';
+import { applyAudience } from '../shared/apply-audience.js';
+import { openReportFile } from '../shared/report-file.js';
+import { checkResumable, familyOf, findOnceRun, remainingOf } from '../shared/resume.js';
+import { familyLockName, freshRunId, locksDir, onceLockName, own } from '../shared/own-run.js';
+import { connect, type Connection } from '../shared/connect.js';
+import type { Lease } from '../../journal/ownership.js';
+import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
+import { journalBaseUrl } from '../../journal/run-journal.js';
+import type { PushMessage } from '../../message/types.js';
+import type { ClientIdSource } from '../../message/recipients.js';
+import { escapeControl } from '../../output/escape-control.js';
 import { resolve } from 'node:path';
-import { targetProfiles } from './shared/target-list.js';
-import type { RunClaim } from './shared/claim.js';
-import { printTargets, type TargetsOutcome } from '../output/targets.js';
+import { targetProfiles } from '../shared/target-list.js';
+import type { RunClaim } from '../shared/claim.js';
 
-export interface SendCommandOptions extends MessageInputOptions, SettingsOptions, DeliveryOptions {
-  dryRun: boolean;
-  /** The command line as typed, for the journal's header. */
-  argv: readonly string[];
-  strict?: boolean;
-  /** false with --no-validate. */
-  validate?: boolean;
-  /** `--once <key>`: send this message to this audience once; a re-run finds the earlier run (docs/behaviour.md#once). */
-  once?: string;
-  /** `--to <name>`: a named audience of the config file (docs/behaviour.md#audiences). */
-  to?: string;
-}
-
-/** What a send came to, for output/ to render and for the action to read. */
-export type SendOutcome =
-  | { kind: 'invalid'; exitCode: number; validation: ValidationResult }
-  | { kind: 'skipped'; exitCode: number; skipped: SkippedRun }
-  | { kind: 'delivered'; exitCode: number; delivery: Delivery; warnings: MessageIssue[]; notes: MessageIssue[]; batched: boolean; resumedFrom?: string }
-  | { kind: 'targets'; exitCode: number; targets: TargetsOutcome };
+export type { SendOutcome };
 
 /** The flags that give a message content or recipients; with none of them there is nothing to send. */
-const MESSAGE_FLAGS = ['file', 'title', 'desc', 'body', 'type', 'data', 'dataFile', 'style', 'icon', 'smallIcon', 'smallIconColor', 'buttonText', 'openApp', 'openUrl', 'openActivity', 'ttl', 'all', 'clientId', 'clientIdsFile', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion', 'to'] as const satisfies readonly (keyof SendCommandOptions)[];
+const NOT_CONTENT = new Set(['var', 'strict', 'placeholderScopes']);
+const MESSAGE_FLAGS = Object.keys(messageOptionsSchema.shape).filter((key) => !NOT_CONTENT.has(key));
 
-function checkSomethingToSend(options: SendCommandOptions): void {
-  if (MESSAGE_FLAGS.some((flag) => options[flag] !== undefined)) return;
+function checkSomethingToSend(options: SendOptions): void {
+  if (MESSAGE_FLAGS.some((flag) => Object.entries(options).some(([key, value]) => key === flag && value !== undefined))) return;
   const command = options.dryRun ? 'dry-run' : 'send';
   throw usageError(
     `nothing to ${options.dryRun ? 'check' : 'send'}: a message needs content (-f message.json, --title/--desc, or -d key=value for data) and recipients (--all, --client-id, --client-ids-file, or targeting such as --country)`,
@@ -71,11 +51,10 @@ function checkSomethingToSend(options: SendCommandOptions): void {
 }
 
 /** Runs a send and returns what happened; prints only progress and diagnostics on the way. */
-export async function sendRun(given: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<SendOutcome> {
-  checkDeliveryOptions(given);
+export async function send(given: SendOptions, ctx: CommandCtx): Promise<SendOutcome> {
   checkSomethingToSend(given);
   // A named audience becomes the recipient flags it stands for: everything after sees only those.
-  const options = await applyAudience(given, ctx);
+  const options = { ...(await applyAudience(given, ctx)), dryRun: given.dryRun === true };
   if (options.once !== undefined && options.journal === false) {
     throw usageError('--once needs the run journal: it is how a re-run finds the earlier run', 'drop --no-journal (PUSHCTL_JOURNAL_DIR chooses where journals go)');
   }
@@ -97,19 +76,22 @@ export async function sendRun(given: SendCommandOptions, ctx: Ctx, scrubber: Sec
   const { clientIds } = prepared;
   try {
     if (profiles) {
-      const { sendTargets } = await import('./shared/targets.js');
-      const targets = await sendTargets(prepared, profiles, options, ctx, scrubber, style, claimRun);
+      const { sendTargets } = await import('../shared/targets.js');
+      const style = ctx.style ?? (await styleFor(ctx.stderr, ctx.env));
+      const targets = await sendTargets(prepared, profiles, { ...options, argv: ctx.argv }, ctx, ctx.scrubber, style, claimRun);
       return { kind: 'targets', exitCode: targets.exitCode, targets };
     }
-    return await sendPrepared(prepared, options, ctx, scrubber, style);
+    return await sendPrepared(prepared, options, ctx);
   } finally {
     // Whatever stopped the send before it delivered (a bad secret, an unreachable proxy): read no further.
     if (isGrowing(clientIds)) clientIds.cancel();
   }
 }
 
-async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<SendOutcome> {
+async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, options: SendOptions & { dryRun: boolean }, ctx: CommandCtx): Promise<SendOutcome> {
   const { human } = deliveryTuning(options);
+  const { scrubber } = ctx;
+  const style = ctx.style ?? (await styleFor(ctx.stderr, ctx.env));
   const { notes } = prepared;
   // Variants become lanes of client IDs or one request per language, refused for every device (docs/behaviour.md#variants).
   const arranged = arrangeVariants(prepared, options.batchSize ?? MAX_BATCH_SIZE);
@@ -146,7 +128,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...(recipients ? { clientIds: recipients } : {}),
         ...(sentVariants ? { variants: sentVariants } : {}),
         dryRun: options.dryRun,
-        argv: options.argv,
+        argv: ctx.argv,
         batchSize,
         ...deliveryTuning(options),
         ...(claim?.once ? { once: claim.once } : {}),
@@ -161,15 +143,8 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
     );
     // Repeats in a list read while sending are known only at its end.
     const repeats = isGrowing(recipients) ? (recipients.list?.duplicates ?? 0) : 0;
-    return {
-      kind: 'delivered',
-      exitCode: lostOwnership(leases, ctx) ?? delivery.exitCode,
-      delivery,
-      warnings,
-      notes: repeats > 0 ? [...notes, dedupeNote(repeats)] : notes,
-      batched: (recipients?.length ?? 0) > batchSize,
-      ...(resume ? { resumedFrom: resume.parent } : {}),
-    };
+    const extra = { batched: (recipients?.length ?? 0) > batchSize, warnings, notes: repeats > 0 ? [...notes, dedupeNote(repeats)] : notes, ...(resume ? { resumedFrom: resume.parent } : {}) };
+    return { kind: 'delivered', ...deliveredOutcome(delivery, extra, lostOwnership(leases)) };
   } finally {
     // deliver closes the client itself; a run that never got there closes it here.
     if (!delivering) connection.client.close();
@@ -184,7 +159,7 @@ type Claim = RunClaim<SendOutcome>;
  * process that owns it), then the family of the run found with it; else a new run's own family. The leases
  * go into `leases` for the caller to release.
  */
-export async function claimRun(options: SendCommandOptions, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
+export async function claimRun(options: SendOptions & { dryRun: boolean }, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
   const runId = freshRunId(ctx.env);
   const wait = options.wait !== false;
   if (options.once === undefined) {
@@ -194,7 +169,7 @@ export async function claimRun(options: SendCommandOptions, body: object, client
   }
   const baseUrl = journalBaseUrl(connection.baseUrl);
   // Loaded here, not with the command: its node:crypto costs every send without --once a millisecond or two.
-  const { messageFingerprint } = await import('../message/fingerprint.js');
+  const { messageFingerprint } = await import('../../message/fingerprint.js');
   const once = { key: options.once, fingerprint: messageFingerprint(body, clientIds) };
   leases.push(await own(onceLockName(once.key, connection.appId, baseUrl, options.dryRun), runId, { what: `--once ${escapeControl(once.key)}`, wait }, ctx));
   const dir = runsDir(ctx.env);
@@ -240,39 +215,13 @@ export async function claimRun(options: SendCommandOptions, body: object, client
   return { runId, lock, once, resume };
 }
 
-/** Exit 2 with a line on stderr when a lease was lost: another process took the run over mid-way. */
-function lostOwnership(leases: readonly Lease[], ctx: Ctx): number | undefined {
+/** The error of a lost lease: another process took the run over mid-way, and no further request started. */
+function lostOwnership(leases: readonly Lease[]): CliError | undefined {
   const lost = leases.find((lease) => lease.lost.aborted);
-  if (!lost) return undefined;
-  ctx.stderr.write(`error: another pushctl process took over ${lost.name} (this one had stopped refreshing its lock); no further request was started\n`);
-  return ExitCode.usage;
+  return lost && usageError(`another pushctl process took over ${lost.name} (this one had stopped refreshing its lock); no further request was started`);
 }
 
-/** The outcome in output/'s terms. */
-export function deliveryOutcome(outcome: Extract<SendOutcome, { kind: 'delivered' }>): DeliveryOutcome {
-  const { delivery, batched, warnings, notes, resumedFrom } = outcome;
-  return asDeliveryOutcome(delivery, { batched, warnings, notes, ...(resumedFrom !== undefined ? { resumedFrom } : {}) });
-}
+/** A command that takes send's options (checked by its schema) and prints send's outcome: send, and dry-run. */
+export const sendShaped = (run: (options: SendOptions, ctx: CommandCtx) => Promise<SendOutcome>) => runnable(sendOptionsSchema, run, printSend);
 
-export async function sendCommand(options: SendCommandOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
-  const style = await styleFor(ctx.stderr, ctx.env);
-  const outcome = await sendRun(options, ctx, scrubber, style);
-  switch (outcome.kind) {
-    case 'invalid': {
-      const { validation } = outcome;
-      if (options.json) ctx.stdout.write(envelopeText(outcome.exitCode, { errors: validation.errors, warnings: validation.warnings, notes: validation.notes }));
-      else ctx.stderr.write(await describeValidation(validation, ctx));
-      break;
-    }
-    case 'skipped':
-      printSkipped(outcome.skipped, outcome.exitCode, options, ctx, style);
-      break;
-    case 'delivered':
-      printDelivery(deliveryOutcome(outcome), options, ctx, style);
-      break;
-    case 'targets':
-      printTargets(outcome.targets, options, ctx, style);
-      break;
-  }
-  return outcome.exitCode;
-}
+export const command = sendShaped(send);

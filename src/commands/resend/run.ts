@@ -2,45 +2,34 @@
 // journal's own validated message (never re-reading message files: a changed or relative `-f` cannot change
 // what is sent), to the run's app and destination unless flags override, and writes a journal of its own
 // that names the first. Not-sent recipients only by default; `--include-in-doubt` adds those in doubt.
-import { withInterrupt, type Ctx } from '../context.js';
-import { ExitCode } from '../errors.js';
-import { MAX_BATCH_SIZE } from '../client/batches.js';
-import type { PushMessage } from '../message/types.js';
-import { familyRoot, readRun, readRunLeft } from '../journal/read-run.js';
-import { runsDir } from '../journal/runs-dir.js';
-import type { Lease } from '../journal/ownership.js';
-import { escapeControl } from '../output/escape-control.js';
-import { freshRunId, familyLockName, locksDir, own } from './shared/own-run.js';
-import { resendSettings } from './shared/resend-destination.js';
+import { withInterrupt, type Ctx } from '../../context.js';
+import { ExitCode } from '../../errors.js';
+import { MAX_BATCH_SIZE } from '../../client/batches.js';
+import type { PushMessage } from '../../message/types.js';
+import { familyRoot, readRun, readRunLeft } from '../../journal/read-run.js';
+import { runsDir } from '../../journal/runs-dir.js';
+import type { Lease } from '../../journal/ownership.js';
+import { escapeControl } from '../../output/escape-control.js';
+import { freshRunId, familyLockName, locksDir, own } from '../shared/own-run.js';
+import { resendSettings } from '../shared/resend-destination.js';
 import { dirname } from 'node:path';
-import type { SettingsOptions } from '../settings/load-settings.js';
-import { printDelivery } from '../output/delivery.js';
-import type { SecretScrubber } from '../output/redact.js';
-import { formatResendPreview, resendPreviewDocument } from '../output/resend-preview.js';
-import { styleFor, type Style } from '../output/style.js';
-import { checkDeliveryOptions, deliveryTuning, type DeliveryOptions } from './shared/delivery-options.js';
-import { connect } from './shared/connect.js';
-import { asDeliveryOutcome, deliver } from './shared/deliver.js';
-import { locateRun } from './shared/locate-run.js';
-import { openReportFile } from './shared/report-file.js';
-import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from './shared/resume.js';
-import { resendVariants } from './shared/resend-variants.js';
-import { readMessageInput } from '../input/read-message-input.js';
-import type { ClientIdSource } from '../message/recipients.js';
-import { usageError } from '../errors.js';
+import { printResend, type ResendOutcome } from '../../output/resend.js';
+import { styleFor } from '../../output/style.js';
+import { deliveryTuning } from '../shared/delivery-options.js';
+import type { CommandCtx } from '../shared/command.js';
+import { runnable } from '../shared/runnable.js';
+import { resendOptionsSchema, type ResendOptions } from './options.js';
+import { connect } from '../shared/connect.js';
+import { deliveredOutcome, deliver } from '../shared/deliver.js';
+import { resendVariants } from '../shared/resend-variants.js';
+import { locateRun } from '../shared/locate-run.js';
+import { openReportFile } from '../shared/report-file.js';
+import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from '../shared/resume.js';
+import { readMessageInput } from '../../input/read-message-input.js';
+import type { ClientIdSource } from '../../message/recipients.js';
+import { usageError } from '../../errors.js';
 
-export interface ResendOptions extends SettingsOptions, DeliveryOptions {
-  run: string;
-  /** The run's own client-ID file again, for a run stopped before it read all of it. */
-  clientIdsFile?: string;
-  /** Show what would be sent, send nothing. */
-  dryRun?: boolean;
-  argv: readonly string[];
-}
-
-export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<number> {
-  checkDeliveryOptions(options);
-  const style = await styleFor(ctx.stderr, ctx.env);
+export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<ResendOutcome> {
   const { human } = deliveryTuning(options);
   const { path, ref } = locateRun(options.run, ctx);
   const locks = locksDir(ctx.env);
@@ -49,19 +38,21 @@ export async function resendCommand(options: ResendOptions, ctx: Ctx, scrubber: 
   const first = readRun(path, locks, false);
   // A run of several targets is resent whole: every target's remainder (docs/behaviour.md#targets).
   if (first.header.targets !== undefined && options.clientIdsFile === undefined) {
-    const { resendTargets } = await import('./shared/targets-resend.js');
-    return resendTargets(options, first.header.targets, dirname(path), ctx, scrubber, style);
+    const { resendTargets } = await import('../shared/targets-resend.js');
+    const exitCode = await resendTargets({ ...options, argv: ctx.argv }, first.header.targets, dirname(path), ctx, ctx.scrubber, ctx.style ?? (await styleFor(ctx.stderr, ctx.env)));
+    return { kind: 'targets', exitCode };
   }
   const runId = freshRunId(ctx.env);
   const lease = options.dryRun ? undefined : await own(familyLockName(familyRoot([dirname(path), runsDir(ctx.env)], first)), runId, { what: `run ${escapeControl(first.header.run_id)}`, wait: options.wait !== false }, ctx);
   try {
-    return await resendOwned(options, { path, ref, runId, lease }, ctx, scrubber, style, human);
+    return await resendOwned(options, { path, ref, runId, lease }, ctx, human);
   } finally {
     lease?.release();
   }
 }
 
-async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; lease: Lease | undefined }, ctx: Ctx, scrubber: SecretScrubber, style: Style, human: boolean): Promise<number> {
+async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; lease: Lease | undefined }, ctx: CommandCtx, human: boolean): Promise<ResendOutcome> {
+  const { scrubber } = ctx;
   const { path, ref } = owned;
   const withInput = options.clientIdsFile !== undefined;
   const run = withInput ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
@@ -75,9 +66,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
 
   if (options.dryRun || !left.any || !loaded) {
     const destination = loaded ? { baseUrl: loaded.settings.baseUrl, source: loaded.sources.baseUrl ?? 'default region' } : undefined;
-    if (options.json) ctx.stdout.write(`${JSON.stringify(resendPreviewDocument(header, left, options.dryRun === true, destination), null, 2)}\n`);
-    else if (!options.quiet) ctx.stderr.write(formatResendPreview(header, left, options.dryRun === true, destination));
-    return ExitCode.ok;
+    return { kind: 'preview', exitCode: ExitCode.ok, header, left, dryRun: options.dryRun === true, ...(destination ? { destination } : {}) };
   }
 
   const connection = await connect(options, ctx, scrubber, { dryRun: header.dry_run, human }, loaded);
@@ -94,7 +83,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       body: header.message as PushMessage,
       ...resendVariants(header, left),
       dryRun: header.dry_run,
-      argv: options.argv,
+      argv: ctx.argv,
       batchSize,
       ...deliveryTuning(options),
       // A resend keeps the run's --once key, so a CI re-run after it finds the newest state.
@@ -106,10 +95,9 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
     },
     owned.lease ? withInterrupt(ctx, AbortSignal.any([ctx.interrupt, owned.lease.lost])) : ctx,
     scrubber,
-    style,
+    ctx.style ?? (await styleFor(ctx.stderr, ctx.env)),
   );
-  printDelivery(asDeliveryOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id }), options, ctx, style);
-  return delivery.exitCode;
+  return { kind: 'delivered', ...deliveredOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id }) };
 }
 
 /** The input of a run stopped before it read all of it, given again: checked to be that input, and where the run stopped in it. */
@@ -120,3 +108,5 @@ async function readRunInput(run: ReadRun, file: string, ctx: Ctx): Promise<{ ids
   }
   return { ids: recipients.ids, after: checkSameInput(run, recipients.ids, file) };
 }
+
+export const command = runnable(resendOptionsSchema, resend, printResend);

@@ -1,0 +1,58 @@
+// `pushctl runs show <run>`: one run's outcome, message_ids and resend command (docs/behaviour.md#runs).
+import { dirname } from 'node:path';
+import type { Ctx } from '../../../context.js';
+import { ExitCode } from '../../../errors.js';
+import { readRun, readRunLeft, resendsOf } from '../../../journal/read-run.js';
+import { runsDir } from '../../../journal/runs-dir.js';
+import { messageIds, overview } from '../../../journal/run-state.js';
+import type { SecretScrubber } from '../../../output/redact.js';
+import { printRunDetail, type RunDetail, type RunShowOutcome } from '../../../output/runs.js';
+import type { ResendAdvice } from '../../../output/resend-advice.js';
+import type { BatchResult } from '../../../client/send-batches.js';
+import { summarizeVariants } from '../../../client/variant-summary.js';
+import type { CommandCtx } from '../../shared/command.js';
+import { locateRun } from '../../shared/locate-run.js';
+import { locksDir } from '../../shared/own-run.js';
+import { openReportFile, writeReport } from '../../shared/report-file.js';
+import { resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
+import { familyOf, remainingOf, resendWithInput } from '../../shared/resume.js';
+import { runnable } from '../../shared/runnable.js';
+import { locateFamily, showFamily } from '../../shared/target-runs.js';
+import { runsShowOptionsSchema, type RunsShowOptions } from './options.js';
+
+/** One run as data: its detail, its batches and what a resend would send (`runs show` and the MCP tool show_run). */
+export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber): Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }> {
+  const { path, ref } = locateRun(options.run, ctx);
+  // The client IDs of what it left (for the resend advice), and all of them only for a report.
+  const run = options.report !== undefined ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
+  const report = options.report === undefined ? undefined : await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds: [run.header.run_id] });
+  if (report) await writeReport(report, run.results, scrubber, run.header.run_id);
+  const base = overview(run);
+  // What a resend of this run would send: what the run and its resends left together.
+  const left = run.incomplete || run.state === 'running' ? undefined : remainingOf(familyOf(run, ctx.env), false);
+  const advice = left ? resendAdvice(resendRun(ref, undefined, settingsFlags(run.header.argv)), left, base.audience) : undefined;
+  // Stopped before it read all of its input: the one command is the resend given that input again.
+  const withInput = run.state === 'running' ? undefined : resendWithInput(run, ref);
+  const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
+  const variants = summarizeVariants(run.results);
+  const detail: RunDetail = {
+    ...base,
+    message_ids: messageIds(run.results),
+    ...(variants ? { variants } : {}),
+    ...(children.length > 0 ? { resent_by: children } : {}),
+    ...(report ? { report: report.path } : {}),
+    ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
+    ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
+    ...(advice?.includeInDoubtCommand ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
+  };
+  return { detail, results: run.results, advice };
+}
+
+export async function runsShow(options: RunsShowOptions, ctx: CommandCtx): Promise<RunShowOutcome> {
+  // A run of several targets shows every target (docs/behaviour.md#targets); --report writes the one run named.
+  const family = options.report === undefined ? locateFamily(options.run, ctx) : undefined;
+  if (family) return { exitCode: ExitCode.ok, family: await showFamily(family, ctx, ctx.scrubber, showRun) };
+  return { exitCode: ExitCode.ok, ...(await showRun(options, ctx, ctx.scrubber)) };
+}
+
+export const command = runnable(runsShowOptionsSchema, runsShow, printRunDetail);

@@ -1,0 +1,45 @@
+// The message flags of validate, send and dry-run (content and recipients), as one schema that each such
+// command's options extend. Their values are checked by the message schema once the message is assembled
+// (message/), which names the field and the flag.
+import * as z from 'zod/mini';
+import '../../message/zod-jitless.js';
+import type { PlaceholderScope } from '../../message/assemble.js';
+
+const text = z.optional(z.string());
+const flag = z.optional(z.boolean());
+/** A repeatable flag, or a variadic one (`--client-id a b`): commander gives a list. */
+const list = z.optional(z.array(z.string()));
+
+export const messageOptionsSchema = z.object({
+  file: text,
+  var: list,
+  type: text,
+  ttl: text,
+  strict: flag,
+  to: text,
+  all: flag,
+  clientId: list,
+  clientIdsFile: text,
+  country: list,
+  language: list,
+  brand: list,
+  model: list,
+  osVersion: list,
+  appVersion: list,
+  title: text,
+  desc: text,
+  /** Hidden alias of --desc. */
+  body: text,
+  style: text,
+  icon: text,
+  smallIcon: text,
+  smallIconColor: text,
+  buttonText: text,
+  openApp: flag,
+  openUrl: text,
+  openActivity: text,
+  data: list,
+  dataFile: text,
+  /** Not a flag: placeholders another source fills (the action's release), see assembleMessage. */
+  placeholderScopes: z.optional(z.readonly(z.array(z.custom<PlaceholderScope>((value) => typeof value === 'object' && value !== null)))),
+});
