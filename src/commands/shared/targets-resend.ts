@@ -1,7 +1,8 @@
 // `pushctl resend <run>` of a run of several targets (docs/behaviour.md#targets): every target's remainder,
 // each to its own destination as resend-destination.ts rules it. As for a send, every target is owned, read
 // and checked (its settings, its secret) before anything is sent to any; then they send side by side.
-import type { Ctx } from '../../context.js';
+import { resendVariants } from './resend-variants.js';
+import { withInterrupt, type Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { Lease } from '../../journal/ownership.js';
@@ -78,7 +79,8 @@ async function sendAll(members: Member[], family: string, options: TargetsResend
         {
           ...m.target.connection,
           body: m.run.header.message as PushMessage,
-          ...(m.left.clientIds ? { clientIds: m.left.clientIds } : {}),
+          // Each remaining ID its own variant again, as the target's journal says (docs/behaviour.md#variants).
+          ...resendVariants(m.run.header, m.left),
           dryRun: m.run.header.dry_run,
           argv: options.argv,
           batchSize: options.batchSize ?? MAX_BATCH_SIZE,
@@ -91,7 +93,7 @@ async function sendAll(members: Member[], family: string, options: TargetsResend
           ...(options.includeInDoubt ? {} : { inheritedInDoubt: m.left.inDoubt }),
           ...(newFamily !== undefined ? { targets: { family: newFamily, profile: m.profile } } : {}),
         },
-        m.lease ? { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, m.lease.lost]) } : ctx,
+        m.lease ? withInterrupt(ctx, AbortSignal.any([ctx.interrupt, m.lease.lost])) : ctx,
         scrubber,
         style,
       );
@@ -107,6 +109,7 @@ async function sendAll(members: Member[], family: string, options: TargetsResend
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         resumedFrom: m.run.header.run_id,
         ...(delivery.audience ? { audience: delivery.audience } : {}),
+        ...(delivery.variants ? { variants: delivery.variants } : {}),
       };
     }),
   );

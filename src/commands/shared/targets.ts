@@ -2,7 +2,7 @@
 // destination. Every target's settings are checked first (target-setup.ts); then, with the journal, each
 // target's `--once` key and run are owned (in one order, so two such runs never wait on each other), and only
 // then do the targets send, side by side, each through the single-target delivery (deliver.ts).
-import type { Ctx } from '../../context.js';
+import { withInterrupt, type Ctx } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { summarizeBatches } from '../../client/report.js';
 import type { RateLimiter } from '../../client/rate-limiter.js';
@@ -160,7 +160,7 @@ async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetR
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
         ...(c.family !== undefined ? { targets: { family: c.family, profile: target.profile } } : {}),
       },
-      { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, ...o.leases.map((lease) => lease.lost)]) },
+      withInterrupt(ctx, AbortSignal.any([ctx.interrupt, ...o.leases.map((lease) => lease.lost)])),
       c.scrubber,
       c.style,
     );
