@@ -127,30 +127,30 @@ describe('send --profile global,india with variants to a CSV fleet (two emulator
   }, 120_000);
 
   for (const finish of ['resend <family>', 'the same send again'] as const) {
-  it(`SIGKILL half-way, then ${finish}: every target finishes, each device once in its language but those in doubt`, async () => {
-    const t = trial(finish === 'resend <family>' ? 'release-3-kill' : 'release-3-rerun');
-    const from = { global: recordLines('global'), india: recordLines('india') };
-    let child!: ChildProcess;
-    const done = runCli([...t.send, '--rate', '8', '--batch-size', '100'], { env: t.env, cwd: dir, onSpawn: (c) => (child = c) });
-    // Killed once each emulator has delivered a part of the run to its own devices.
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if ((['global', 'india'] as const).every((region) => delivered(region, from[region]).size >= 500)) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 20);
-    });
-    child.kill('SIGKILL');
-    await done;
-    for (const region of ['global', 'india'] as const) expect(delivered(region, from[region]).size, `${region} had devices left`).toBeLessThan(3000);
+    it(`SIGKILL half-way, then ${finish}: every target finishes, each device once in its language but those in doubt`, async () => {
+      const t = trial(finish === 'resend <family>' ? 'release-3-kill' : 'release-3-rerun');
+      const from = { global: recordLines('global'), india: recordLines('india') };
+      let child!: ChildProcess;
+      const done = runCli([...t.send, '--rate', '8', '--batch-size', '100'], { env: t.env, cwd: dir, onSpawn: (c) => (child = c) });
+      // Killed once each emulator has delivered a part of the run to its own devices.
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if ((['global', 'india'] as const).every((region) => delivered(region, from[region]).size >= 500)) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
+      });
+      child.kill('SIGKILL');
+      await done;
+      for (const region of ['global', 'india'] as const) expect(delivered(region, from[region]).size, `${region} had devices left`).toBeLessThan(3000);
 
-    const listed = JSON.parse((await runCli(['runs', '--json'], { env: t.env, cwd: dir })).stdout) as { runs: { run_id: string; state: string }[] };
-    expect(listed.runs[0]!.state).toBe('killed');
-    const finished = finish === 'resend <family>' ? await runCli(['resend', listed.runs[0]!.run_id, '-c', t.config], { env: t.env, cwd: dir }) : await runCli(t.send, { env: t.env, cwd: dir });
-    expect(finished.code, finished.stderr).toBe(0);
-    expectEachDeviceOnce('global', from.global, inDoubt(t.journals, REGIONS.global.app));
-    expectEachDeviceOnce('india', from.india, inDoubt(t.journals, REGIONS.india.app));
-  }, 180_000);
+      const listed = JSON.parse((await runCli(['runs', '--json'], { env: t.env, cwd: dir })).stdout) as { runs: { run_id: string; state: string }[] };
+      expect(listed.runs[0]!.state).toBe('killed');
+      const finished = finish === 'resend <family>' ? await runCli(['resend', listed.runs[0]!.run_id, '-c', t.config], { env: t.env, cwd: dir }) : await runCli(t.send, { env: t.env, cwd: dir });
+      expect(finished.code, finished.stderr).toBe(0);
+      expectEachDeviceOnce('global', from.global, inDoubt(t.journals, REGIONS.global.app));
+      expectEachDeviceOnce('india', from.india, inDoubt(t.journals, REGIONS.india.app));
+    }, 180_000);
   }
 });
