@@ -1,4 +1,4 @@
-// The emulator as the CLI (commands/serve.ts) and library users (lib.ts) see it.
+// The emulator as the CLI (commands/serve/run.ts) and library users (lib.ts) see it.
 export { createEmulator, type Emulator, type EmulatorOptions } from './server.js';
 export { EmulatorConfigError, loadAppsFile, parseAppSpec, type EmulatorApp } from './apps.js';
 export { parseChaosSpec } from './chaos.js';

@@ -35,7 +35,7 @@ type Deliver = typeof import('./deliver.js').deliver;
 export type TargetSendOptions = SettingsOptions & DeliveryOptions & { dryRun: boolean; argv: readonly string[]; once?: string; batchSize?: number };
 /** A claim whose skip is send's outcome: a skip (`skipped`) or any other (never, from a claim). */
 type Claim = RunClaim<{ kind: string; exitCode: number; skipped?: SkippedRun }>;
-/** send's claimRun (commands/send.ts), handed in: shared code imports no command. */
+/** send's claimRun (commands/send/run.ts), handed in: shared code imports no command. */
 type ClaimRun<O> = (options: O, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx) => Promise<Claim>;
 
 /** A target with what this process owns of it: its claim (absent with --no-journal) and leases. */
