@@ -391,8 +391,9 @@ describe('README JSON examples', () => {
     // Each sample is preceded by `<!-- output of: <command> -->`; the commands run in order in one directory
     // (a later one may read a file an earlier one wrote), against the README's emulator.
     const samples = [...readme.matchAll(/<!-- output of: (.+?) -->\n```json\n([\s\S]*?)```/g)].map((m) => ({ command: m[1]!, shown: m[2]! }));
-    // The others: the config file, the audiences, the "$schema" line, and the MCP client entry (test/e2e/mcp.test.ts starts it).
-    expect(samples.length + 4).toBe(blocks('json').length);
+    // The others: the config file, the audiences, the "$schema" line, the MCP client entry (test/e2e/mcp.test.ts
+    // starts it), and the release announcement's config and message (test/e2e/release-announcement.test.ts).
+    expect(samples.length + 6).toBe(blocks('json').length);
     const work = mkdtempSync(join(tmpdir(), 'pushctl-readme-samples-'));
     onTestFinished(() => rmSync(work, { recursive: true, force: true }));
     for (const { command, shown } of samples) {

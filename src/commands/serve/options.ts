@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
 import { wholeNumberFlag } from '../shared/check-options.js';
+import { SERVE_DEFAULTS as D } from './defaults.js';
 
 /** Upper bounds: beyond them a value is a typo, and some would allocate memory in proportion. */
 const MAX_RATE = 1_000_000;
@@ -13,14 +14,14 @@ const MAX_FLEET = 1_000_000;
 const text = z.optional(z.string());
 
 export const serveOptionsSchema = z.object({
-  host: z._default(z.string(), '127.0.0.1'),
-  port: z._default(wholeNumberFlag('--port', 0, 65_535, '0 = any free port'), 8787),
+  host: z._default(z.string(), D.host),
+  port: z._default(wholeNumberFlag('--port', 0, 65_535, '0 = any free port'), D.port),
   /** `id:secret` pairs from repeated `--app`. */
   app: z._default(z.array(z.string()), []),
   /** A JSON apps file (`{"apps":[{"id","secret","disabled"}]}` or a bare array). */
   apps: text,
-  rate: z._default(wholeNumberFlag('--rate', 0, MAX_RATE, '0 = no limit'), 50),
-  maxClientIds: z._default(wholeNumberFlag('--max-client-ids', 0, MAX_CLIENT_IDS, '0 = no limit'), 1000),
+  rate: z._default(wholeNumberFlag('--rate', 0, MAX_RATE, '0 = no limit'), D.rate),
+  maxClientIds: z._default(wholeNumberFlag('--max-client-ids', 0, MAX_CLIENT_IDS, '0 = no limit'), D.maxClientIds),
   /** Append accepted messages to this JSON Lines file. */
   record: text,
   chaos: text,

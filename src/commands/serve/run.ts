@@ -1,3 +1,4 @@
+import { SERVE_DEFAULTS } from './defaults.js';
 import { readFile } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { Ctx } from '../../context.js';
@@ -14,8 +15,8 @@ import { serveOptionsSchema, type ServeOptions } from './options.js';
  * instructions and one line per request go to stderr.
  */
 export async function serve(options: ServeOptions, ctx: Ctx): Promise<ServeOutcome> {
-  const chaosSeed = options.chaosSeed ?? 1;
-  const keepMb = options.keepMb ?? 96;
+  const chaosSeed = options.chaosSeed ?? SERVE_DEFAULTS.chaosSeed;
+  const keepMb = options.keepMb ?? SERVE_DEFAULTS.keepMb;
 
   boundHeapGrowth(ctx.env.NODE_OPTIONS, process.version);
   // The emulator is loaded only here, so the other commands never pay for it at start-up.

@@ -122,7 +122,7 @@ function alias(flag: string, attribute: string): Option {
 }
 
 /** The flags of a command that sends a message: send and dry-run. */
-export const addSendOptions = (cmd: Command): Command => addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true)));
+export const addSendOptions = (cmd: Command): Command => addDeliveryOptions(addSettingsOptions(addOutputOptions(addMessageOptions(cmd), true), true));
 
 /** The examples of send and dry-run, each under its own name. */
 export const sendExamples = (name: string) =>
