@@ -147,6 +147,14 @@ describe('send --profile global,india with variants to a CSV fleet (two emulator
 
       const listed = JSON.parse((await runCli(['runs', '--json'], { env: t.env, cwd: dir })).stdout) as { runs: { run_id: string; state: string }[] };
       expect(listed.runs[0]!.state).toBe('killed');
+      // The preview of the family's resend: what each target would send, and nothing sent.
+      const lines = { global: recordLines('global'), india: recordLines('india') };
+      const preview = await runCli(['resend', listed.runs[0]!.run_id, '-c', t.config, '--dry-run', '--json'], { env: t.env, cwd: dir });
+      expect(preview.code, preview.stderr).toBe(0);
+      const previewed = JSON.parse(preview.stdout) as { dry_run: boolean; targets: { profile: string; would_send: number }[] };
+      expect(previewed.dry_run).toBe(true);
+      expect(previewed.targets.map((target) => [target.profile, target.would_send > 0])).toEqual([['global', true], ['india', true]]);
+      expect({ global: recordLines('global'), india: recordLines('india') }).toEqual(lines);
       const finished = finish === 'resend <family>' ? await runCli(['resend', listed.runs[0]!.run_id, '-c', t.config], { env: t.env, cwd: dir }) : await runCli(t.send, { env: t.env, cwd: dir });
       expect(finished.code, finished.stderr).toBe(0);
       expectEachDeviceOnce('global', from.global, inDoubt(t.journals, REGIONS.global.app));

@@ -39,8 +39,7 @@ export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<R
   // A run of several targets is resent whole: every target's remainder (docs/behaviour.md#targets).
   if (first.header.targets !== undefined && options.clientIdsFile === undefined) {
     const { resendTargets } = await import('../shared/targets-resend.js');
-    const exitCode = await resendTargets({ ...options, argv: ctx.argv }, first.header.targets, dirname(path), ctx, ctx.scrubber, ctx.style ?? (await styleFor(ctx.stderr, ctx.env)));
-    return { kind: 'targets', exitCode };
+    return resendTargets({ ...options, argv: ctx.argv }, first.header.targets, dirname(path), ctx, ctx.scrubber, ctx.style ?? (await styleFor(ctx.stderr, ctx.env)));
   }
   const runId = freshRunId(ctx.env);
   const lease = options.dryRun ? undefined : await own(familyLockName(familyRoot([dirname(path), runsDir(ctx.env)], first)), runId, { what: `run ${escapeControl(first.header.run_id)}`, wait: options.wait !== false }, ctx);

@@ -3,11 +3,11 @@
 // or after its resend comes to.
 import type { Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
+import { escapeControl } from '../../output/escape-control.js';
 import type { Lease } from '../../journal/ownership.js';
 import { messageIds } from '../../journal/run-state.js';
-import { escapeControl } from '../../output/escape-control.js';
-import { formatResendPreview } from '../../output/resend-preview.js';
 import type { TargetResult } from '../../output/targets.js';
+import type { TargetPreview, TargetsPreview } from '../../output/resend.js';
 import { readRunLeft } from '../../journal/read-run.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
 import type { DeliveryOptions } from './delivery-options.js';
@@ -50,18 +50,15 @@ export function readMember(path: string, family: string, owned: { runId: string;
   return { run, profile: run.header.profile ?? run.header.run_id, left, ...(owned ?? {}) };
 }
 
-/** `--dry-run`, or nothing left: what each target would send, and where. */
-export async function preview(members: readonly Member[], options: TargetsResendOptions, ctx: Ctx): Promise<number> {
+/** `--dry-run`, or nothing left: what each target would send, and where (output/resend.ts prints it). */
+export async function preview(members: readonly Member[], options: TargetsResendOptions, ctx: Ctx): Promise<TargetsPreview> {
+  const previews: TargetPreview[] = [];
   for (const member of members) {
     const loaded = member.left.any ? await settingsOf(member, options, ctx) : undefined;
     const destination = loaded ? { baseUrl: loaded.settings.baseUrl, source: loaded.sources.baseUrl ?? 'default region' } : undefined;
-    if (!options.quiet && !options.json) ctx.stderr.write(`target ${escapeControl(member.profile)}: ${formatResendPreview(member.run.header, member.left, options.dryRun === true, destination)}`);
+    previews.push({ profile: member.profile, header: member.run.header, left: member.left, ...(destination ? { destination } : {}) });
   }
-  if (options.json) {
-    const targets = members.map((m) => ({ profile: m.profile, run_id: m.run.header.run_id, not_sent: m.left.notSent, in_doubt: m.left.inDoubt, rejected: m.left.rejected, would_send: m.left.clientIds?.length ?? (m.left.sendAudience ? m.left.audience : 0) }));
-    ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: ExitCode.ok, dry_run: options.dryRun === true, targets }, null, 2)}\n`);
-  }
-  return ExitCode.ok;
+  return { kind: 'targets-preview', exitCode: ExitCode.ok, dryRun: options.dryRun === true, previews };
 }
 
 /** A target's settings as a resend's (resend-destination.ts), read with its own profile and secret; an error names the profile. */

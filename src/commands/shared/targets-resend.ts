@@ -14,7 +14,8 @@ import type { PushMessage } from '../../message/types.js';
 import { escapeControl } from '../../output/escape-control.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
-import { printTargets, targetsExitCode, type TargetResult } from '../../output/targets.js';
+import { targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import type { TargetsPreview } from '../../output/resend.js';
 import { deliveryTuning } from './delivery-options.js';
 import { familyLockName, freshRunId, locksDir, own } from './own-run.js';
 import { familyAdvice } from './target-advice.js';
@@ -24,7 +25,7 @@ import { limitersFor } from './target-setup.js';
 export type { TargetsResendOptions };
 
 /** Resends every target of family `family`; returns the exit status. */
-export async function resendTargets(options: TargetsResendOptions, family: string, dir: string, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<number> {
+export async function resendTargets(options: TargetsResendOptions, family: string, dir: string, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<TargetsPreview | { kind: 'targets'; exitCode: number; targets: TargetsOutcome }> {
   checkFamilyOptions(options, ctx.env);
   const dirs = [dir, runsDir(ctx.env)];
   const paths = familyMembers(dirs, family);
@@ -65,7 +66,7 @@ async function connectAll(members: Member[], options: TargetsResendOptions, ctx:
   }
 }
 
-async function sendAll(members: Member[], family: string, options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<number> {
+async function sendAll(members: Member[], family: string, options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<{ kind: 'targets'; exitCode: number; targets: TargetsOutcome }> {
   const { deliver } = await import('./deliver.js');
   const sending = members.filter((m) => m.target);
   const limiters = limitersFor(sending.map((m) => m.target!), options.rate ?? 50);
@@ -119,7 +120,7 @@ async function sendAll(members: Member[], family: string, options: TargetsResend
   const lefts = results.map((r, i) => leftAfter(r, members[i]!, options.includeInDoubt === true));
   const advice = familyAdvice(newFamily ?? family, lefts, options.argv);
   const exitCode = targetsExitCode(results.map((r) => r.exitCode));
-  printTargets({ exitCode, dryRun: members[0]!.run.header.dry_run, ...(newFamily !== undefined ? { family: newFamily } : {}), targets: results, warnings: [], notes: [], ...(advice ? { advice } : {}) }, options, ctx, style);
-  return exitCode;
+  const targets = { exitCode, dryRun: members[0]!.run.header.dry_run, ...(newFamily !== undefined ? { family: newFamily } : {}), targets: results, warnings: [], notes: [], ...(advice ? { advice } : {}) };
+  return { kind: 'targets', exitCode, targets };
 }
 
