@@ -4,8 +4,8 @@
 import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import type { MessageInputOptions } from '../../input/read-message-input.js';
+import { recipientLists } from '../shared/message-options.js';
 
-const list = z.optional(z.array(z.string()));
 const text = z.optional(z.string());
 
 /**
@@ -20,13 +20,7 @@ export const messageFields = {
   type: z.optional(z.enum(['notification', 'data'])),
   ttl: z.optional(z.union([z.string(), z.int()])),
   all: z.optional(z.boolean()),
-  clientId: list,
-  country: list,
-  language: list,
-  brand: list,
-  model: list,
-  osVersion: list,
-  appVersion: list,
+  ...recipientLists,
   title: text,
   desc: text,
   style: z.optional(z.enum(['system', 'button'])),

@@ -10,6 +10,12 @@ const flag = z.optional(z.boolean());
 /** A repeatable flag, or a variadic one (`--client-id a b`): commander gives a list. */
 const list = z.optional(z.array(z.string()));
 
+/**
+ * The recipient flags' fields, which the MCP tools' arguments take under the same names (a tool call and a
+ * command line read alike): each a list of strings.
+ */
+export const recipientLists = { clientId: list, country: list, language: list, brand: list, model: list, osVersion: list, appVersion: list };
+
 export const messageOptionsSchema = z.object({
   file: text,
   var: list,
@@ -18,14 +24,8 @@ export const messageOptionsSchema = z.object({
   strict: flag,
   to: text,
   all: flag,
-  clientId: list,
+  ...recipientLists,
   clientIdsFile: text,
-  country: list,
-  language: list,
-  brand: list,
-  model: list,
-  osVersion: list,
-  appVersion: list,
   title: text,
   desc: text,
   /** Hidden alias of --desc. */
