@@ -209,15 +209,16 @@ export interface DeliveryOutcome {
   runId?: string;
   journalPath?: string;
   /**
-   * What stopped the run from starting requests: a journal that stopped recording (a full disk), or a
-   * client-ID input that failed half-way (an invalid line). Why, and what to do.
+   * What stopped the run from starting requests: another process that took the run over, a journal that
+   * stopped recording (a full disk), or a client-ID input that failed half-way (an invalid line). Why, and what to do.
    */
   stopError?: { message: string; hint?: string };
+  /** The run this one resent (`pushctl resend`, or `--once` resuming). */
   resumedFrom?: string;
-  /** Stopped by a signal: the headline counts what went out. */
-  interrupted?: boolean;
+  /** Stopped by a signal (or by losing its run to another process): the headline counts what went out. */
+  interrupted: boolean;
   /** Seconds from the first request to the last answer, for the summary. */
-  elapsedSeconds?: number;
+  elapsedSeconds: number;
   /** A message with variants: what each variant came to. */
   variants?: VariantSummary[];
 }
@@ -243,7 +244,7 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     exit_code: exitCode,
     dry_run: dryRun,
     skipped: false,
-    state: closedState(summary, outcome.interrupted === true),
+    state: closedState(summary, outcome.interrupted),
     message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
     summary,
     batches: results.map(batchLine),

@@ -5,7 +5,8 @@ import { formatVariants } from './variant-lines.js';
 import type { TextSink } from '../context.js';
 import type { DeliverySummary } from '../client/report.js';
 import { ExitCode } from '../errors.js';
-import { stateWords, type RunState } from '../journal/read-run.js';
+import { closedState, stateWords, type RunState } from '../journal/read-run.js';
+import type { DeliveryOutcome } from './delivery.js';
 import type { MessageIssue } from '../message/types.js';
 import { escapeControl } from './escape-control.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
@@ -31,6 +32,23 @@ export interface TargetResult {
   error?: { message: string; hint?: string };
   /** A message with variants: what each variant came to at this target (docs/behaviour.md#variants). */
   variants?: VariantSummary[];
+}
+
+/** A target's row from its delivery: the same outcome a single-target send prints whole. */
+export function deliveredRow(where: Pick<TargetResult, 'profile' | 'appId' | 'baseUrl'>, delivery: DeliveryOutcome): TargetResult {
+  return {
+    ...where,
+    ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
+    ...(delivery.journalPath !== undefined ? { journalPath: delivery.journalPath } : {}),
+    state: closedState(delivery.summary, delivery.interrupted),
+    exitCode: delivery.exitCode,
+    summary: delivery.summary,
+    messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
+    ...(delivery.resumedFrom !== undefined ? { resumedFrom: delivery.resumedFrom } : {}),
+    ...(delivery.audience ? { audience: delivery.audience } : {}),
+    ...(delivery.variants ? { variants: delivery.variants } : {}),
+    ...(delivery.stopError ? { error: delivery.stopError } : {}),
+  };
 }
 
 export interface TargetsOutcome {

@@ -206,6 +206,47 @@ describe('an owner that dies', () => {
   }, 240_000);
 });
 
+/** Takes lock `name` over as another process would: a generation above the highest one there. */
+function takeOver(journals: string, name: string): void {
+  const locks = join(journals, '.locks');
+  const highest = Math.max(...readdirSync(locks).filter((f) => f.startsWith(`${name}.`)).map((f) => Number(f.slice(name.length + 1))));
+  writeFileSync(join(locks, `${name}.${highest + 1}`), JSON.stringify({ run_id: 'another', pid: process.pid, host: hostname() }));
+}
+
+describe('an owner whose lock is taken over', () => {
+  // Ten batches at one a second: the owner's next refresh (every 2 s) sees the higher generation long before the last.
+  it('send: no further request starts, and the run says who took it (exit 2)', async () => {
+    const { ids, file, env, journals } = trialSetup('lost-send');
+    const owner = start(sendArgs(file, ['--rate', '1']), env);
+    const runId = await journalOf(journals);
+    await firstBatchOf(ids);
+    takeOver(journals, `run-${runId}`);
+    const r = await owner.done;
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`another pushctl process took over run-${runId}`);
+    expect(deliveries(ids).filter((n) => n === 0).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('resend: the same, in the same words, with --json', async () => {
+    const { ids, file, env, journals } = trialSetup('lost-resend');
+    const first = start(sendArgs(file, ['--rate', '10']), env);
+    await firstBatchOf(ids);
+    first.child.kill('SIGKILL');
+    await first.done;
+    const runId = await journalOf(journals);
+    const before = deliveries(ids).filter((n) => n > 0).length;
+    const resend = start(['resend', runId, '--base-url', served.url, '--rate', '1', '--batch-size', '200', '--json'], env);
+    // The resend's first batch out, then its lock taken.
+    for (let i = 0; i < 1000 && deliveries(ids).filter((n) => n > 0).length === before; i++) await new Promise((r) => setTimeout(r, 20));
+    takeOver(journals, `run-${runId}`);
+    const r = await resend.done;
+    expect(r.code, `${r.stderr}\n${r.stdout}\n${readdirSync(join(journals, '.locks')).join(' ')}`).toBe(2);
+    const document = JSON.parse(r.stdout) as { ok: boolean; exit_code: number; error: { message: string } };
+    expect(document.exit_code).toBe(2);
+    expect(document.error.message).toContain(`another pushctl process took over run-${runId}`);
+  }, 60_000);
+});
+
 // A run in another PID namespace sharing the journal directory (a container with the same volume): its pid
 // means nothing here, its refreshed lock says it is alive.
 const canUnshare = (() => {

@@ -2,7 +2,7 @@
 // journal's own validated message (never re-reading message files: a changed or relative `-f` cannot change
 // what is sent), to the run's app and destination unless flags override, and writes a journal of its own
 // that names the first. Not-sent recipients only by default; `--include-in-doubt` adds those in doubt.
-import { withInterrupt, type Ctx } from '../../context.js';
+import type { Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { PushMessage } from '../../message/types.js';
@@ -20,7 +20,7 @@ import type { CommandCtx } from '../shared/command.js';
 import { runnable } from '../shared/runnable.js';
 import { resendOptionsSchema, type ResendOptions } from './options.js';
 import { connect } from '../shared/connect.js';
-import { deliveredOutcome, deliver } from '../shared/deliver.js';
+import { deliver } from '../shared/deliver.js';
 import { resendVariants } from '../shared/resend-variants.js';
 import { locateRun } from '../shared/locate-run.js';
 import { openReportFile } from '../shared/report-file.js';
@@ -91,12 +91,13 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       ...(owned.lease ? { runId: owned.runId, lock: owned.lease.name } : {}),
       ...(options.includeInDoubt ? {} : { inheritedInDoubt: left.inDoubt }),
       ...(report ? { report } : {}),
+      ...(owned.lease ? { leases: [owned.lease] } : {}),
     },
-    owned.lease ? withInterrupt(ctx, AbortSignal.any([ctx.interrupt, owned.lease.lost])) : ctx,
+    ctx,
     scrubber,
     ctx.style ?? (await styleFor(ctx.stderr, ctx.env)),
   );
-  return { kind: 'delivered', ...deliveredOutcome(delivery, { batched: (left.clientIds?.length ?? 0) > batchSize, warnings: [], notes: [], resumedFrom: header.run_id }) };
+  return { kind: 'delivered', exitCode: delivery.exitCode, delivery };
 }
 
 /** The input of a run stopped before it read all of it, given again: checked to be that input, and where the run stopped in it. */

@@ -1,10 +1,9 @@
 // `pushctl send` (and `pushctl dry-run`, a send with "dry_run": true): message → (--once: the earlier run) →
 // destination → delivery → outcome. Each stage is a function of its own (commands/shared/); this file decides
 // their order; output/send.ts prints the outcome.
-import { withInterrupt, type Ctx } from '../../context.js';
-import { type CliError, usageError } from '../../errors.js';
+import type { Ctx } from '../../context.js';
+import { usageError } from '../../errors.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
-import { dedupeNote } from '../../message/assemble.js';
 import { isGrowing } from '../../message/recipients.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import { formatIssueList } from '../../output/issues.js';
@@ -16,7 +15,7 @@ import { messageOptionsSchema } from '../shared/message-options.js';
 import { sendOptionsSchema, type SendOptions } from './options.js';
 import { ExitCode } from '../../errors.js';
 import { deliveryTuning } from '../shared/delivery-options.js';
-import { deliveredOutcome, deliver } from '../shared/deliver.js';
+import { deliver } from '../shared/deliver.js';
 import { arrangeVariants } from '../shared/variant-delivery.js';
 import { resendVariants } from '../shared/resend-variants.js';
 import { prepareMessage, type PreparedMessage } from '../shared/prepare-message.js';
@@ -136,15 +135,15 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
         ...(report ? { report } : {}),
         ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
+        leases,
+        warnings,
+        notes,
       },
-      withInterrupt(ctx, AbortSignal.any([ctx.interrupt, ...leases.map((lease) => lease.lost)])),
+      ctx,
       scrubber,
       style,
     );
-    // Repeats in a list read while sending are known only at its end.
-    const repeats = isGrowing(recipients) ? (recipients.list?.duplicates ?? 0) : 0;
-    const extra = { batched: (recipients?.length ?? 0) > batchSize, warnings, notes: repeats > 0 ? [...notes, dedupeNote(repeats)] : notes, ...(resume ? { resumedFrom: resume.parent } : {}) };
-    return { kind: 'delivered', ...deliveredOutcome(delivery, extra, lostOwnership(leases)) };
+    return { kind: 'delivered', exitCode: delivery.exitCode, delivery };
   } finally {
     // deliver closes the client itself; a run that never got there closes it here.
     if (!delivering) connection.client.close();
@@ -213,12 +212,6 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     ...(left.audiences ? { audiences: left.audiences } : {}),
   };
   return { runId, lock, once, resume };
-}
-
-/** The error of a lost lease: another process took the run over mid-way, and no further request started. */
-function lostOwnership(leases: readonly Lease[]): CliError | undefined {
-  const lost = leases.find((lease) => lease.lost.aborted);
-  return lost && usageError(`another pushctl process took over ${lost.name} (this one had stopped refreshing its lock); no further request was started`);
 }
 
 /** A command that takes send's options (checked by its schema) and prints send's outcome: send, and dry-run. */

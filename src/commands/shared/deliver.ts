@@ -1,7 +1,7 @@
 // Stage 3 of a send (and of a resend): deliver a validated message to its recipients, journaling every step,
 // then write the report. Shared by `send`, `dry-run`, `resend` and `--once` resuming a run; returns what
 // happened as data for output/ to render.
-import type { Ctx } from '../../context.js';
+import { withInterrupt, type Ctx } from '../../context.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { PushClient } from '../../client/push-client.js';
 import { BatchPlan } from '../../client/batches.js';
@@ -10,13 +10,14 @@ import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
 import { sendBatches, type BatchResult, type SendBatchesOptions } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
 import { hasLanes, isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
-import { summarizeVariants, type VariantSummary } from '../../client/variant-summary.js';
+import { summarizeVariants } from '../../client/variant-summary.js';
 import { variantAudienceWords, type VariantDelivery } from './variant-delivery.js';
 import type { MessageIssue, PushMessage } from '../../message/types.js';
 import { audienceWords } from '../../message/audience.js';
+import { dedupeNote } from '../../message/assemble.js';
 import { RunJournal } from '../../journal/run-journal.js';
 import { runsDir } from '../../journal/runs-dir.js';
-import type { JournalWriteError } from '../../journal/writer.js';
+import type { Lease } from '../../journal/ownership.js';
 import type { DeliveryOutcome } from '../../output/delivery.js';
 import { startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
@@ -65,48 +66,18 @@ export interface DeliveryRequest {
   input?: string;
   /** The message's variants (docs/behaviour.md#variants): `clientIds` then are in lanes, or `audiences` lists the requests. */
   variants?: VariantDelivery;
+  /**
+   * The locks this process holds for the run (docs/behaviour.md#ownership). Should another process take one
+   * over (this one stopped refreshing it), no further request starts, and that is the run's error (exit 2).
+   */
+  leases?: readonly Lease[];
+  /** What the message's checks said, shown with the outcome. */
+  warnings?: MessageIssue[];
+  notes?: MessageIssue[];
   human: boolean;
   verbose: boolean;
 }
 
-export interface Delivery {
-  results: BatchResult[];
-  summary: DeliverySummary;
-  exitCode: number;
-  dryRun: boolean;
-  interrupted: boolean;
-  elapsedSeconds: number;
-  /** "all devices" or "condition: …"; absent for client IDs. */
-  audience?: string;
-  runId?: string;
-  journalPath?: string;
-  /** The journal write that failed: the run stopped starting requests there (exit 2). */
-  journalFailure?: JournalWriteError;
-  /**
-   * The client-ID input failed after the first batches had gone out (an invalid line, a read error): nothing
-   * after it was sent, and the rest of the input is resent with it given again. Its exit code is the run's.
-   */
-  inputFailure?: { message: string; hint?: string };
-  reportPath?: string;
-  /** What is left and the one command that sends it. */
-  advice?: ResendAdvice;
-  /** A run that did not fully succeed and wrote no report: the command that writes one. */
-  reportCommand?: string;
-  /** A message with variants: what each variant came to (docs/behaviour.md#variants). */
-  variants?: VariantSummary[];
-}
-
-/**
- * A delivery in output/'s terms, with what the command knows beside it, and its exit code: the run's, or
- * that of the error that stopped it (a journal that stopped recording, an input that failed half-way, a
- * lease another process took over), which the printer shows as the run's error.
- */
-export function deliveredOutcome(delivery: Delivery, extra: { batched: boolean; warnings: MessageIssue[]; notes: MessageIssue[]; resumedFrom?: string }, lost?: CliError): { exitCode: number; delivery: DeliveryOutcome } {
-  const failure = lost ?? delivery.journalFailure;
-  const stopped = failure ? { message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) } : delivery.inputFailure;
-  const exitCode = lost?.exitCode ?? delivery.exitCode;
-  return { exitCode, delivery: { ...delivery, ...extra, exitCode, ...(stopped ? { stopError: stopped } : {}) } };
-}
 
 /** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
 export function deliveryExitCode(results: readonly BatchResult[], interrupted: boolean): number {
@@ -130,7 +101,9 @@ interface OpenRun {
   started: number;
 }
 
-export async function deliver(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<Delivery> {
+export async function deliver(request: DeliveryRequest, given: Ctx, scrubber: SecretScrubber, style: Style): Promise<DeliveryOutcome> {
+  const leases = request.leases ?? [];
+  const ctx = leases.length > 0 ? withInterrupt(given, AbortSignal.any([given.interrupt, ...leases.map((lease) => lease.lost)])) : given;
   const run = await openRun(request, ctx, scrubber);
   const results = await sendAll(request, ctx, style, run);
   if (run.feed?.failure !== undefined && results.every((r) => r.attempts === 0)) {
@@ -254,31 +227,44 @@ function sendOptions(request: DeliveryRequest, ctx: Ctx, plan: BatchPlan): SendB
 }
 
 /** Ends the journal, writes the report asked for, and says what is left and how to send it. */
-async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, run: OpenRun, results: BatchResult[]): Promise<Delivery> {
+async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubber, run: OpenRun, results: BatchResult[]): Promise<DeliveryOutcome> {
   const { plan, journal, feed } = run;
   const inputFailure = feed?.failure === undefined ? undefined : inputError(feed.failure);
   const interrupted = ctx.interrupt.aborted;
   const journalFailure = journal?.failure;
   // A journal that stopped recording stops the run, whatever the batches came to (docs/behaviour.md#journal),
   // and an input that failed half-way is the user's to fix: each error's own exit code is the run's.
-  const exitCode = journalFailure ? journalFailure.exitCode : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
+  const runExitCode = journalFailure ? journalFailure.exitCode : inputFailure ? inputFailure.exitCode : deliveryExitCode(results, interrupted);
   const summary = summarizeBatches(results);
-  journal?.end(summary, exitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
+  journal?.end(summary, runExitCode, interrupted, plan.complete ? undefined : (plan.stoppedBy ?? 'stopped reading'));
   const reportPath = await writeRequestedReport(request, scrubber, results, journal, journalFailure !== undefined);
   const runRef = journal ? runReference(journal, request.journal, ctx.env) : undefined;
   const audience = request.variants ? variantAudienceWords(request.body, request.variants) : audienceWords(request.body);
   const variants = summarizeVariants(results);
+  const lost = request.leases?.find((lease) => lease.lost.aborted);
+  // What stopped the run from starting requests, first the one that makes any other moot.
+  const stopError = lost
+    ? { message: `another pushctl process took over ${lost.name} (this one had stopped refreshing its lock); no further request was started` }
+    : journalFailure
+      ? { message: journalFailure.message, ...(journalFailure.hint ? { hint: journalFailure.hint } : {}) }
+      : inputFailure && halfReadInput(inputFailure, request, runRef);
+  const exitCode = lost ? ExitCode.usage : runExitCode;
+  // Repeats in a list read while sending are known only at its end.
+  const repeats = isGrowing(request.clientIds) ? (request.clientIds.list?.duplicates ?? 0) : 0;
   return {
     results,
     summary,
     exitCode,
     dryRun: request.dryRun,
+    batched: (request.clientIds?.length ?? 0) > request.batchSize,
+    warnings: request.warnings ?? [],
+    notes: repeats > 0 ? [...(request.notes ?? []), dedupeNote(repeats)] : (request.notes ?? []),
     interrupted,
     elapsedSeconds: (monotonicNow() - run.started) / 1000,
+    ...(request.parent !== undefined ? { resumedFrom: request.parent } : {}),
     ...(audience ? { audience } : {}),
     ...(journal ? { runId: journal.runId, journalPath: journal.path } : {}),
-    ...(journalFailure ? { journalFailure } : {}),
-    ...(inputFailure ? { inputFailure: halfReadInput(inputFailure, request, runRef) } : {}),
+    ...(stopError ? { stopError } : {}),
     ...(reportPath !== undefined ? { reportPath } : {}),
     ...adviceFor(request, plan, summary, audience, runRef, reportPath),
     ...(runRef !== undefined && reportPath === undefined && exitCode !== ExitCode.ok ? { reportCommand: reportCommand(runRef) } : {}),

@@ -2,11 +2,10 @@
 // each to its own destination as resend-destination.ts rules it. As for a send, every target is owned, read
 // and checked (its settings, its secret) before anything is sent to any; then they send side by side.
 import { resendVariants } from './resend-variants.js';
-import { withInterrupt, type Ctx } from '../../context.js';
-import { ExitCode } from '../../errors.js';
+import type { Ctx } from '../../context.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { Lease } from '../../journal/ownership.js';
-import { closedState, familyRoot, readRun } from '../../journal/read-run.js';
+import { familyRoot, readRun } from '../../journal/read-run.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import { familyMembers } from '../../journal/target-family.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
@@ -14,7 +13,7 @@ import type { PushMessage } from '../../message/types.js';
 import { escapeControl } from '../../output/escape-control.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
-import { targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { deliveredRow, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
 import type { TargetsPreview } from '../../output/resend.js';
 import { deliveryTuning } from './delivery-options.js';
 import { familyLockName, freshRunId, locksDir, own } from './own-run.js';
@@ -93,25 +92,13 @@ async function sendAll(members: Member[], family: string, options: TargetsResend
           ...(m.lease && m.runId !== undefined ? { runId: m.runId, lock: m.lease.name } : {}),
           ...(options.includeInDoubt ? {} : { inheritedInDoubt: m.left.inDoubt }),
           ...(newFamily !== undefined ? { targets: { family: newFamily, profile: m.profile } } : {}),
+          ...(m.lease ? { leases: [m.lease] } : {}),
         },
-        m.lease ? withInterrupt(ctx, AbortSignal.any([ctx.interrupt, m.lease.lost])) : ctx,
+        ctx,
         scrubber,
         style,
       );
-      return {
-        profile: m.profile,
-        appId: m.target.connection.appId,
-        baseUrl: m.target.baseUrl,
-        ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
-        ...(delivery.journalPath !== undefined ? { journalPath: delivery.journalPath } : {}),
-        state: closedState(delivery.summary, delivery.interrupted),
-        exitCode: m.lease?.lost.aborted ? ExitCode.usage : delivery.exitCode,
-        summary: delivery.summary,
-        messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
-        resumedFrom: m.run.header.run_id,
-        ...(delivery.audience ? { audience: delivery.audience } : {}),
-        ...(delivery.variants ? { variants: delivery.variants } : {}),
-      };
+      return deliveredRow({ profile: m.profile, appId: m.target.connection.appId, baseUrl: m.target.baseUrl }, delivery);
     }),
   );
   const failed = settled.find((s) => s.status === 'rejected');

@@ -2,18 +2,17 @@
 // destination. Every target's settings are checked first (target-setup.ts); then, with the journal, each
 // target's `--once` key and run are owned (in one order, so two such runs never wait on each other), and only
 // then do the targets send, side by side, each through the single-target delivery (deliver.ts).
-import { withInterrupt, type Ctx } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
+import type { Ctx } from '../../context.js';
+import { CliError } from '../../errors.js';
 import { summarizeBatches } from '../../client/report.js';
 import type { RateLimiter } from '../../client/rate-limiter.js';
 import type { Lease } from '../../journal/ownership.js';
-import { closedState } from '../../journal/read-run.js';
 import { messageIds } from '../../journal/run-state.js';
 import { audienceWords } from '../../message/audience.js';
 import { formatIssueList } from '../../output/issues.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
-import { targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { deliveredRow, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
@@ -159,26 +158,13 @@ async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetR
         ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
         ...(c.family !== undefined ? { targets: { family: c.family, profile: target.profile } } : {}),
+        leases: o.leases,
       },
-      withInterrupt(ctx, AbortSignal.any([ctx.interrupt, ...o.leases.map((lease) => lease.lost)])),
+      ctx,
       c.scrubber,
       c.style,
     );
-    const lost = o.leases.find((lease) => lease.lost.aborted);
-    const stop = delivery.journalFailure ?? delivery.inputFailure;
-    return {
-      ...where(target),
-      ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
-      ...(delivery.journalPath !== undefined ? { journalPath: delivery.journalPath } : {}),
-      state: closedState(delivery.summary, delivery.interrupted),
-      exitCode: lost ? ExitCode.usage : delivery.exitCode,
-      summary: delivery.summary,
-      messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
-      ...(resume ? { resumedFrom: resume.parent } : {}),
-      ...(delivery.audience ? { audience: delivery.audience } : {}),
-      ...(delivery.variants ? { variants: delivery.variants } : {}),
-      ...(lost ? { error: { message: `another pushctl process took over ${lost.name}; no further request was started` } } : stop ? { error: { message: stop.message, ...(stop.hint ? { hint: stop.hint } : {}) } } : {}),
-    };
+    return deliveredRow(where(target), delivery);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // A target stopped before its first request (its journal could not be started): nothing of it was sent.

@@ -66,7 +66,7 @@ describe('the end-of-run summary', () => {
     formatSummary(summary, results, false, plainStyle);
     const sink = { write: () => true };
     for (const mode of [{}, { json: true }, { quiet: true }]) {
-      printDelivery({ results, summary, exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false }, mode, { stdout: sink, stderr: sink } as never, plainStyle);
+      printDelivery({ results, summary, exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false, elapsedSeconds: 1 }, mode, { stdout: sink, stderr: sink } as never, plainStyle);
     }
     expect(ids.made).toBe(sent);
   });
