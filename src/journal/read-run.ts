@@ -20,6 +20,7 @@ import { lockLiveness } from './ownership.js';
 export const RUN_STATES = ['sent', 'partly_sent', 'rejected', 'not_sent', 'in_doubt', 'interrupted', 'killed', 'incomplete', 'running'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
+/** A run as its journal tells it: what `runs`, `runs show`, `resend` and `--once` read. */
 export interface RunView {
   path: string;
   header: HeaderRecord;
@@ -27,9 +28,12 @@ export interface RunView {
   state: RunState;
   incomplete?: IncompletePlan;
   summary: DeliverySummary;
-  /** Every batch, when the journal was read whole. */
-  results?: BatchResult[];
+  /** Every batch, with the client IDs asked for. */
+  results: BatchResult[];
 }
+
+/** A run for the list: a closed one is read from its first and last lines, without its batches. */
+export type RunHead = Omit<RunView, 'results'>;
 
 /** A state in words, for people: `partly sent`. */
 export const stateWords = (state: RunState | 'skipped') => state.replace('_', ' ');
@@ -72,7 +76,7 @@ function unreadable(path: string, error: unknown): Error {
  * Throws a usage error naming the file when it cannot be read, is not a regular file of this user, or is
  * not a journal.
  */
-export function readRun(path: string, locks: string, collect: CollectIds = true): RunView & { results: BatchResult[] } {
+export function readRun(path: string, locks: string, collect: CollectIds = true): RunView {
   let run;
   try {
     run = readJournalFile(path, collect);
@@ -96,7 +100,7 @@ export function readRun(path: string, locks: string, collect: CollectIds = true)
  * passes over the file, the first for the outcomes, so a run of ten million recipients mostly sent costs
  * the memory of what it left.
  */
-export function readRunLeft(path: string, locks: string): RunView & { results: BatchResult[] } {
+export function readRunLeft(path: string, locks: string): RunView {
   const counted = readRun(path, locks, false);
   const left = new Set(counted.results.filter((r) => r.status === 'in_doubt' || r.status === 'not_sent').map((r) => r.index));
   return left.size === 0 ? counted : readRun(path, locks, left);
@@ -106,7 +110,7 @@ export function readRunLeft(path: string, locks: string): RunView & { results: B
  * A run for the list: a closed run from its first and last lines alone (the closing record holds its
  * summary); any other read for its counts. Undefined for a file that is not a journal of this user.
  */
-export function readRunHead(path: string, locks: string): RunView | undefined {
+export function readRunHead(path: string, locks: string): RunHead | undefined {
   try {
     const header = journalHeader(path);
     if (!header) return undefined;
@@ -168,7 +172,7 @@ function rootIn(byId: Map<string, { header: HeaderRecord }>, header: HeaderRecor
  * A run and every run that resent it, and those that resent them, oldest first: one announcement to one
  * audience, sent in several runs. `run` may be any member; its first ancestor found is the start.
  */
-export function runFamily(dirs: readonly string[], run: RunView): string[] {
+export function runFamily(dirs: readonly string[], run: RunHead): string[] {
   const byId = headersIn(dirs);
   byId.set(run.header.run_id, { path: run.path, header: run.header });
   const root = rootIn(byId, run.header);

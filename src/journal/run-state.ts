@@ -2,7 +2,7 @@
 import type { DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
 import { audienceWords } from '../message/audience.js';
-import type { RunState, RunView } from './read-run.js';
+import type { RunHead, RunState } from './read-run.js';
 
 export type { RunState };
 
@@ -32,7 +32,7 @@ export interface RunOverview {
 }
 
 /** A run's overview, from what its journal says. */
-export function overview(view: RunView): RunOverview {
+export function overview(view: RunHead): RunOverview {
   const { header, end } = view;
   const audience = audienceWords(header.message);
   return {

@@ -1,13 +1,12 @@
 // `--once <key>` found the run already done: what it sent, and that nothing was sent now.
 import type { TextSink } from '../context.js';
-import type { BatchResult } from '../client/send-batches.js';
 import { stateWords, type RunView } from '../journal/read-run.js';
 import { messageIds, overview } from '../journal/run-state.js';
 import { escapeControl } from './escape-control.js';
 import type { Style } from './style.js';
 
 export interface SkippedRun {
-  run: RunView & { results: BatchResult[] };
+  run: RunView;
   key: string;
   /** What the run left: recipients (batches, for an audience) in doubt, none certainly unsent. */
   left: { inDoubt: number; audience?: string };

@@ -6,7 +6,7 @@ import type { Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { PushMessage } from '../../message/types.js';
-import { familyRoot, readRun, readRunLeft } from '../../journal/read-run.js';
+import { familyRoot, readRun, readRunLeft, type RunView } from '../../journal/read-run.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import type { Lease } from '../../journal/ownership.js';
 import { escapeControl } from '../../output/escape-control.js';
@@ -24,7 +24,7 @@ import { deliver } from '../shared/deliver.js';
 import { resendVariants } from '../shared/resend-variants.js';
 import { locateRun } from '../shared/locate-run.js';
 import { openReportFile } from '../shared/report-file.js';
-import { checkResumable, checkSameInput, familyOf, remainingOf, type ReadRun } from '../shared/resume.js';
+import { checkResumable, checkSameInput, familyOf, remainingOf } from '../shared/resume.js';
 import { readMessageInput } from '../../input/read-message-input.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { usageError } from '../../errors.js';
@@ -101,7 +101,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
 }
 
 /** The input of a run stopped before it read all of it, given again: checked to be that input, and where the run stopped in it. */
-async function readRunInput(run: ReadRun, file: string, ctx: Ctx): Promise<{ ids: ClientIdSource; after: number }> {
+async function readRunInput(run: RunView, file: string, ctx: Ctx): Promise<{ ids: ClientIdSource; after: number }> {
   const { recipients } = await readMessageInput({ clientIdsFile: file }, ctx);
   if (!recipients || recipients.fromReport) {
     throw usageError(`--client-ids-file ${file} is a report or a journal; a resend of run ${run.header.run_id} needs the client-ID file the run read`, `give that file${run.header.input !== undefined && run.header.input !== '-' ? ` (${run.header.input})` : ''}`);

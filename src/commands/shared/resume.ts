@@ -12,7 +12,6 @@ import { locksDir } from './own-run.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { resendRun, settingsFlags } from './resend-command.js';
 
-export type ReadRun = RunView & { results: BatchResult[] };
 
 export interface Remaining {
   /** The client IDs to send, in run order (unknown first when included); absent for an audience without IDs. */
@@ -34,7 +33,7 @@ export interface Remaining {
 }
 
 /** Whether any request of a run went out: a run cut short while planning may still have sent the batches it had read. */
-export function sentAny(run: ReadRun): boolean {
+export function sentAny(run: RunView): boolean {
   return run.results.some((r) => r.attempts > 0);
 }
 
@@ -42,7 +41,7 @@ export function sentAny(run: ReadRun): boolean {
  * The resend of a run stopped before it read all of its client-ID input: its input has to be given again,
  * for the recipients the journal never saw. Undefined for any other run.
  */
-export function resendWithInput(run: ReadRun, ref: string): string | undefined {
+export function resendWithInput(run: RunView, ref: string): string | undefined {
   return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>', settingsFlags(run.header.argv))(false) : undefined;
 }
 
@@ -50,7 +49,7 @@ export function resendWithInput(run: ReadRun, ref: string): string | undefined {
  * Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete
  * and not given its input again (`withInput`), or given an input it does not need.
  */
-export function checkResumable(run: ReadRun, ref: string, withInput = false): void {
+export function checkResumable(run: RunView, ref: string, withInput = false): void {
   if (run.state === 'running') {
     throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
   }
@@ -79,7 +78,7 @@ export function checkResumable(run: ReadRun, ref: string, withInput = false): vo
  * read, so its batches are the input's first recipients, in order. Throws a usage error naming the first
  * difference. Returns how many recipients the run planned.
  */
-export function checkSameInput(run: ReadRun, input: ClientIdSource, name: string): number {
+export function checkSameInput(run: RunView, input: ClientIdSource, name: string): number {
   let at = 0;
   for (const result of run.results) {
     const ids = input.slice(at, at + result.clientIds.length);
@@ -101,7 +100,7 @@ export function checkSameInput(run: ReadRun, input: ClientIdSource, name: string
  * what a resend of any of them sends, so resending the same run twice never sends anyone the message twice.
  * Members still running are refused; members cut short while planning that sent nothing are left out.
  */
-export function familyOf(run: ReadRun, env: Record<string, string | undefined>): ReadRun[] {
+export function familyOf(run: RunView, env: Record<string, string | undefined>): RunView[] {
   const paths = runFamily([dirname(run.path), runsDir(env)], run);
   const locks = locksDir(env);
   // The first run matters for what it left; every later member for all it sent (its word replaces the first
@@ -118,7 +117,7 @@ export function familyOf(run: ReadRun, env: Record<string, string | undefined>):
  * `input`: the first run's input given again (it stopped before reading all of it), from `after` (what that
  * run planned) on: its recipients no run of the family has seen are not sent.
  */
-export function remainingOf(family: readonly ReadRun[], includeInDoubt: boolean, input?: { ids: ClientIdSource; after: number }): Remaining {
+export function remainingOf(family: readonly RunView[], includeInDoubt: boolean, input?: { ids: ClientIdSource; after: number }): Remaining {
   const newest = family[family.length - 1]!;
   const audience = audienceWords(newest.header.message);
   if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(newest.results, audience, includeInDoubt);

@@ -8,12 +8,12 @@ import type { Lease } from '../../journal/ownership.js';
 import { messageIds } from '../../journal/run-state.js';
 import type { TargetResult } from '../../output/targets.js';
 import type { TargetPreview, TargetsPreview } from '../../output/resend.js';
-import { readRunLeft } from '../../journal/read-run.js';
+import { readRunLeft, type RunView } from '../../journal/read-run.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import { locksDir } from './own-run.js';
 import { resendSettings } from './resend-destination.js';
-import { checkResumable, familyOf, remainingOf, type ReadRun, type Remaining } from './resume.js';
+import { checkResumable, familyOf, remainingOf, type Remaining } from './resume.js';
 import { profileSecretEnv, targetEnv } from './target-list.js';
 import type { Target } from './target-setup.js';
 
@@ -24,7 +24,7 @@ export interface TargetsResendOptions extends SettingsOptions, DeliveryOptions {
 
 /** One target of the family: its newest word on what is left, and (when something is) where it goes. */
 export interface Member {
-  run: ReadRun;
+  run: RunView;
   profile: string;
   left: Remaining;
   /** The run id this resend of the target takes, and the lease on the target's family of runs. */
