@@ -20,7 +20,7 @@ import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
 import { actionRequest, getInput, type ActionRequest } from './inputs.js';
-import { actionOutputs, jobSummary, type ActionResult } from './summary.js';
+import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
 import { printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
@@ -183,15 +183,15 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
     case 'delivered': {
       const { delivery } = outcome;
-      const rendered = delivery;
+      const { stopError } = delivery;
       // What is left is said once, in the action's terms (a re-run), by the annotation and the summary.
-      printDelivery({ ...rendered, advice: undefined }, {}, ctx, plainStyle);
-      const failed = outcome.exitCode !== 0 && !rendered.stopError ? failureOf(delivery.results) : undefined;
+      printDelivery({ ...delivery, advice: undefined }, {}, ctx, plainStyle);
+      const failed = outcome.exitCode !== 0 && !stopError ? failureOf(delivery.results) : undefined;
       const failure = failed && { message: inActionTerms(failed.message), ...(failed.hint ? { hint: inActionTerms(failed.hint) } : {}) };
       return {
         ...base,
         exitCode: outcome.exitCode,
-        state: stateWords(closedState(delivery.summary, delivery.interrupted === true)),
+        state: stateWords(closedState(delivery.summary, delivery.interrupted)),
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         summary: delivery.summary,
         ...(delivery.audience ? { audience: delivery.audience } : {}),
@@ -200,8 +200,9 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         ...(delivery.advice ? { advice: delivery.advice } : {}),
         ...(request.once ? { once: request.once } : {}),
         ...(delivery.resumedFrom ? { resumedFrom: delivery.resumedFrom } : {}),
-        ...(rendered.stopError ? { error: { message: inActionTerms(rendered.stopError.message), ...(rendered.stopError.hint ? { hint: inActionTerms(rendered.stopError.hint) } : {}) } } : {}),
-        ...(outcome.exitCode !== 0 && !rendered.stopError ? { error: failure ?? { message: outcomeLine(rendered.summary, outcome.exitCode) } } : {}),
+        ...(delivery.variants ? { languages: languageRows(delivery.variants) } : {}),
+        ...(stopError ? { error: { message: inActionTerms(stopError.message), ...(stopError.hint ? { hint: inActionTerms(stopError.hint) } : {}) } } : {}),
+        ...(outcome.exitCode !== 0 && !stopError ? { error: failure ?? { message: outcomeLine(delivery.summary, outcome.exitCode) } } : {}),
       };
     }
   }
@@ -221,10 +222,15 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
     ...(outcome.family !== undefined ? { runId: outcome.family } : skipped && outcome.targets[0]?.runId !== undefined ? { runId: outcome.targets[0].runId } : {}),
     ...(outcome.advice ? { advice: outcome.advice } : {}),
     ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
-    targets: outcome.targets.map((t) => {
-      const counts = t.audience ? t.summary.batches : t.summary.recipients;
-      return { profile: t.profile, appId: t.appId, baseUrl: t.baseUrl, ...(t.runId !== undefined ? { runId: t.runId } : {}), state: stateWords(t.state), accepted: `${counts.accepted}/${counts.total}`, left: counts.not_sent + counts.in_doubt };
-    }),
+    targets: outcome.targets.map((t) => ({
+      profile: t.profile,
+      appId: t.appId,
+      baseUrl: t.baseUrl,
+      ...(t.runId !== undefined ? { runId: t.runId } : {}),
+      state: stateWords(t.state),
+      ...acceptedAndLeft(t.audience ? t.summary.batches : t.summary.recipients),
+    })),
+    ...(outcome.targets.some((t) => t.variants) ? { languages: outcome.targets.flatMap((t) => languageRows(t.variants ?? [], t.profile)) } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 // The action's step outputs and job summary, from what the command functions returned. Pure.
 import { exitMeaning } from '../errors.js';
 import type { DeliverySummary } from '../client/report.js';
+import type { VariantCounts, VariantSummary } from '../client/variant-summary.js';
 import type { MessageIssue } from '../message/types.js';
 import { adviceCount, type ResendAdvice } from '../output/resend-advice.js';
 import { codeBlock, codeSpan } from '../output/markdown.js';
@@ -32,6 +33,8 @@ export interface ActionResult {
   checkLine?: string;
   /** Several targets (docs/behaviour.md#targets): a row each. */
   targets?: readonly TargetRow[];
+  /** A message with variants (docs/behaviour.md#variants): a row per language (per target, with several). */
+  languages?: readonly LanguageRow[];
 }
 
 /** One target of a run of several, as the job summary lists it. */
@@ -43,6 +46,26 @@ export interface TargetRow {
   state: string;
   accepted: string;
   left: number;
+}
+
+/** One variant language of the message, as the job summary counts it. */
+export interface LanguageRow {
+  /** The target it went to, in a run of several. */
+  profile?: string;
+  /** The language tag, or "base" for the base message. */
+  language: string;
+  accepted: string;
+  left: number;
+}
+
+/** `accepted/total` and what is left (not sent or in doubt): the cells of a target's or a language's row. */
+export function acceptedAndLeft(counts: VariantCounts): { accepted: string; left: number } {
+  return { accepted: `${counts.accepted}/${counts.total}`, left: counts.not_sent + counts.in_doubt };
+}
+
+/** A row per variant: its client IDs, or for condition targeting (no IDs to count) its requests. */
+export function languageRows(variants: readonly VariantSummary[], profile?: string): LanguageRow[] {
+  return variants.map((v) => ({ ...(profile !== undefined ? { profile } : {}), language: v.label, ...acceptedAndLeft(v.recipients.total > 0 ? v.recipients : v.requests) }));
 }
 
 
@@ -97,6 +120,11 @@ export function jobSummary(result: ActionResult): string {
     const recipients = recipientOutputs(result);
     const audience = result.audience;
     lines.push(markdownTable(['outcome', 'batches', audience ? 'audience' : 'recipients'], OUTCOMES.map((o) => [o.replace('_', ' '), batches[o], audience ? (batches[o] > 0 ? audience : '0') : recipients[o]])), '\n');
+  }
+  if (result.languages && result.languages.length > 0) {
+    const several = result.languages.some((row) => row.profile !== undefined);
+    const header = [...(several ? ['profile'] : []), 'language', 'accepted', 'left'];
+    lines.push(markdownTable(header, result.languages.map((row) => [...(several ? [code(row.profile ?? '')] : []), code(row.language), row.accepted, row.left])), '\n');
   }
   const findings = [...(result.errors ?? []).map((e) => ['error', e] as const), ...(result.warnings ?? []).map((w) => ['warning', w] as const)];
   if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(e.message)])), '\n');

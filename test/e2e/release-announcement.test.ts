@@ -117,6 +117,10 @@ describe('README: Release announcements (examples/announce-release.yml)', () => 
     expect(sent!.body).toMatchObject({ notification: { open_content: 'https://github.com/octo-org/weather-app/releases/tag/v2.4.0' } });
     expect(JSON.stringify(sent!.body)).not.toMatch(/\{\{|\*\*|##/);
     for (const secret of Object.values(SECRETS)) expect(first.stdout + first.stderr + readFileSync(join(work, '.step-summary'), 'utf8')).not.toContain(secret);
+    // The job summary counts each language at each target: one request per listed language with a variant, one for the rest.
+    const summary = readFileSync(join(work, '.step-summary'), 'utf8');
+    expect(summary).toContain('| profile | language | accepted | left |');
+    for (const profile of ['global', 'india']) for (const language of ['fr', 'hi', 'base']) expect(summary).toContain(`| \`${profile}\` | \`${language}\` | 1/1 | 0 |`);
 
     const again = await runStep();
     expect(again.code, again.stdout + again.stderr).toBe(0);

@@ -3,7 +3,7 @@
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { codeBlock, codeSpan, markdownText } from '../../../src/output/markdown.js';
-import { jobSummary } from '../../../src/action/summary.js';
+import { jobSummary, languageRows } from '../../../src/action/summary.js';
 
 const md = new MarkdownIt({ html: true, linkify: true });
 const render = (markdown: string) => md.render(markdown);
@@ -77,5 +77,20 @@ describe('the job summary', () => {
     expect(text).toContain('r`e<p>ort.json');
     expect(text).toContain("pushctl send -f 'x```y.json' --client-ids-file report.json");
     expect(summary.split('\n').some((line) => line.startsWith('::'))).toBe(false);
+  });
+
+  it('counts each language of a message with variants: its client IDs, else its requests; no profile column for one target', () => {
+    const counts = (total: number, accepted: number, in_doubt = 0) => ({ total, accepted, rejected: 0, in_doubt, not_sent: total - accepted - in_doubt });
+    const languages = languageRows([
+      { language: 'fr', label: 'fr', requests: counts(1, 1), recipients: counts(400, 400) },
+      { language: 'pt-BR', label: 'pt-BR', requests: counts(2, 1, 1), recipients: counts(1200, 1000, 200) },
+      { language: null, label: 'base', requests: counts(1, 0), recipients: counts(0, 0) },
+    ]);
+    const summary = jobSummary({ mode: 'send', exitCode: 7, skipped: false, messageIds: [], languages });
+    expect(summary).toContain('| language | accepted | left |');
+    expect(summary).toContain('| `fr` | 400/400 | 0 |');
+    expect(summary).toContain('| `pt-BR` | 1000/1200 | 200 |');
+    expect(summary).toContain('| `base` | 0/1 | 1 |');
+    expect(render(summary).match(/<tr>/g)).toHaveLength(4);
   });
 });
