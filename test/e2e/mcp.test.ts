@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { closedPort } from '../helpers/scripted-server.js';
 import { BIN, cleanEnv, runCli, runProcess } from '../helpers/run-cli.js';
@@ -194,6 +194,38 @@ describe('pushctl mcp: settings as in the CLI', () => {
     expect(r.isError, textOf(r)).toBeFalsy();
     const [id] = r.structuredContent.message_ids as string[];
     expect(emulator.messages(APP).find((m) => m.message_id === id)?.body.notification?.title).toBe('By profile');
+  });
+});
+
+describe('pushctl mcp: several targets, as in the CLI', () => {
+  it('send_message to a profile list sends to each target once, a row each; the same once key again sends nothing', async () => {
+    const work = mkdtempSync(join(home, 'targets-'));
+    // The second region's service of its own: the other tests count what the shared ones received.
+    const us = await createEmulator({ port: 0, apps: [{ id: APP, secret: CANARY }], rate: 0 });
+    onTestFinished(() => us.close());
+    writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: APP, baseUrl: emulator.url }, us: { appId: APP, baseUrl: us.url } } }));
+    // Each profile's own secret; a single one for both would be refused, as in the CLI.
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--allow-send'], env: env({ PUSHCTL_APP_SECRET: undefined, PUSHCTL_APP_SECRET_EU: CANARY, PUSHCTL_APP_SECRET_US: CANARY }), cwd: work, stderr: 'ignore' });
+    const client = new Client({ name: 'pushctl-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    open.push(client);
+    const args = { clientId: ['both-1', 'both-2'], title: 'Both regions', profile: 'eu,us', once: 'both-regions-1' };
+    const sentTo = (server: Emulator) => server.messages(APP).filter((m) => m.body.notification?.title === 'Both regions');
+
+    const first = await call(client, 'send_message', args);
+    expect(first.isError, textOf(first)).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ ok: true, exit_code: 0, skipped: false });
+    const targets = first.structuredContent.targets as { profile: string; state: string; base_url: string; message_ids: string[] }[];
+    expect(targets.map((t) => [t.profile, t.state])).toEqual([['eu', 'sent'], ['us', 'sent']]);
+    expect(sentTo(emulator).map((m) => m.message_id)).toEqual(targets[0]!.message_ids);
+    expect(sentTo(us).map((m) => m.message_id)).toEqual(targets[1]!.message_ids);
+    expect(textOf(first)).toMatch(/eu[\s\S]*us/);
+
+    const second = await call(client, 'send_message', args);
+    expect(second.isError, textOf(second)).toBeFalsy();
+    expect(second.structuredContent).toMatchObject({ ok: true, skipped: true });
+    expect(sentTo(emulator)).toHaveLength(1);
+    expect(sentTo(us)).toHaveLength(1);
   });
 });
 

@@ -63,7 +63,7 @@ export const FIELD_DESCRIPTIONS: Record<string, string> = {
   strict: '--strict: treat warnings as errors',
   once: '--once: send this message to this audience once; a second call with the same key finds the earlier run and sends nothing, or finishes it',
   includeInDoubt: '--include-in-doubt: with once, also send to recipients an earlier run left in doubt (they may get it twice)',
-  profile: '--profile: a profile of the config file, instead of the server\'s',
+  profile: '--profile: a profile of the config file, instead of the server\'s; a list (eu,us) sends to each',
   limit: 'how many to list, newest first',
   run: 'a run id (from list_runs) or the path of a journal file',
 };

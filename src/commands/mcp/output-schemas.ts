@@ -29,6 +29,20 @@ export const validationOutputSchema = z.looseObject({
 
 const batch = z.looseObject({ batch: z.int(), status: z.string(), recipients: z.int(), attempts: z.int(), message_id: z.optional(z.string()), code: z.optional(z.int()), hint: z.optional(z.string()) });
 
+/** One target of a run of several (docs/behaviour.md#targets): the row of `pushctl send --profile a,b --json`. */
+const targetRow = z.looseObject({
+  profile: z.string(),
+  app_id: z.string(),
+  base_url: z.string(),
+  run_id: z.optional(z.string()),
+  state: z.enum([...RUN_STATES, 'skipped']),
+  exit_code: z.int(),
+  skipped: z.boolean(),
+  summary,
+  message_ids: z.array(z.string()),
+  error: z.optional(z.object({ message: z.string(), hint: z.optional(z.string()) })),
+});
+
 export const deliveryOutputSchema = z.looseObject({
   ...envelope,
   dry_run: z.optional(z.boolean()),
@@ -47,6 +61,8 @@ export const deliveryOutputSchema = z.looseObject({
   resend_command: z.optional(z.string()),
   in_doubt: z.optional(z.int()),
   include_in_doubt_command: z.optional(z.string()),
+  /** A profile list: a row per target, the counts above added up. */
+  targets: z.optional(z.array(targetRow)),
 });
 
 const runOverview = z.looseObject({

@@ -14,8 +14,7 @@ import { deliveryOutputSchema } from '../output-schemas.js';
 import { errorLines } from '../results.js';
 import { settingsOptions } from '../settings-options.js';
 import { defineTool, type ToolAnswer, type ToolCall } from '../tool.js';
-import { targetProfiles } from '../../shared/target-list.js';
-import { usageError } from '../../../errors.js';
+import { printTargets, targetsDocument } from '../../../output/targets.js';
 
 const args = z.strictObject({
   ...messageFields,
@@ -37,8 +36,6 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
     ...(once !== undefined ? { once } : {}),
     ...(includeInDoubt !== undefined ? { includeInDoubt } : {}),
   });
-  // Several targets answer with a document of their own, which these tools' output schema does not describe.
-  if (targetProfiles(sendOptions.profile, ctx.env)) throw usageError(`profile ${JSON.stringify(sendOptions.profile ?? ctx.env.PUSHCTL_PROFILE)} names several targets; ${name} sends to one`, 'call once per profile, or run pushctl send --profile a,b (docs/behaviour.md#targets)');
   // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
   const { send } = await import('../../send/run.js');
   // The journal's header keeps the command that started the run.
@@ -49,17 +46,18 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
     const words = await describeValidation(outcome.validation, { stderr: { write: () => true }, env: PLAIN_ENV });
     return { document: { ok: false, exit_code: outcome.exitCode, errors, warnings, notes, error }, text: `${errorLines(error)}${words}`, isError: true };
   }
-  if (outcome.kind === 'targets') throw new Error('several targets reached a tool that sends to one');
   const [document, words] =
     outcome.kind === 'skipped'
       ? [skippedDocument(outcome.skipped, outcome.exitCode) as Record<string, unknown>, captured((io) => printSkipped(outcome.skipped, outcome.exitCode, {}, io, plainStyle))]
-      : [{ ...deliveryDocument(outcome.delivery) }, captured((io) => printDelivery(outcome.delivery, {}, io, plainStyle))];
+      : outcome.kind === 'targets'
+        ? [targetsDocument(outcome.targets) as Record<string, unknown>, captured((io) => printTargets(outcome.targets, {}, io, plainStyle))]
+        : [{ ...deliveryDocument(outcome.delivery) }, captured((io) => printDelivery(outcome.delivery, {}, io, plainStyle))];
   const failure = document.error as { message: string; hint?: string } | undefined;
   return { document, text: `${failure ? errorLines(failure) : ''}${words}`, isError: outcome.exitCode !== 0 };
 }
 
 const DELIVERY_WORDS =
-  'Give a message object in the service\'s own shape and/or the fields of the CLI\'s flags, and recipients (all, clientId, or targeting such as country). `once` makes a second call with the same key send nothing (or finish what the first left). Settings (app ID, base URL, profile) are the server\'s; every run is journaled (list_runs, show_run).';
+  'Give a message object in the service\'s own shape and/or the fields of the CLI\'s flags, and recipients (all, clientId, or targeting such as country). `once` makes a second call with the same key send nothing (or finish what the first left). Settings (app ID, base URL, profile) are the server\'s; a profile list (`eu,us`) sends to each of those targets, a row each in `targets`; every run is journaled (list_runs, show_run).';
 
 export const dryRunTool = defineTool({
   name: 'dry_run',
