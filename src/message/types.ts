@@ -1,43 +1,14 @@
-// The shapes of a valid message, written out so the published type declarations need no zod. They are the
-// schema's (src/message/schema.ts) and cannot drift from it: test/unit/message/types.test.ts fails to
-// compile unless each equals the z.infer of its schema.
+// The shapes of a valid message are the schema's (src/message/schema.ts), derived, never written again. The
+// published declarations must not need zod: the build writes PushMessage out as the plain object type the
+// compiler finds here (scripts/expand-message-types.mjs), and the package test checks the two are the same.
+import type * as z from 'zod/mini';
+import type { pushMessageSchema } from './schema.js';
 
 /** The request body of `POST /v1/message/push/{AppID}` after validation and normalisation. */
-export interface PushMessage {
-  dry_run?: boolean;
-  type: 1 | 2;
-  time_to_live: number;
-  condition: Condition;
-  notification?: Notification;
-  data?: Record<string, string>;
-}
-
-export interface Condition {
-  type: 0 | 1 | 2;
-  client_ids?: string[];
-  targeting?: Targeting;
-}
-
-export interface Targeting {
-  country?: string[];
-  language?: string[];
-  brand?: string[];
-  model?: string[];
-  os_version?: string[];
-  app_version?: string[];
-}
-
-export interface Notification {
-  notification_type?: 1 | 3;
-  title?: string;
-  desc?: string;
-  icon?: string;
-  small_icon?: string;
-  small_icon_color?: string;
-  open_type?: '1' | '2';
-  open_content?: string;
-  button_text?: string;
-}
+export type PushMessage = z.infer<typeof pushMessageSchema>;
+export type Condition = PushMessage['condition'];
+export type Targeting = NonNullable<Condition['targeting']>;
+export type Notification = NonNullable<PushMessage['notification']>;
 
 /** One finding about a message: where (a JSON path such as `condition.targeting.country[2]`), which rule, and a fix. */
 export interface MessageIssue {
