@@ -39,8 +39,8 @@ const journalFile = () => {
 };
 
 /** `pushctl send --client-ids-file -` with its stdin held open by the test. */
-function sendFromStdin(): { child: ChildProcess; exit: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, 'send', '--base-url', server.url, '--app-id', 'app', '--title', 'Streamed', '--client-ids-file', '-', '--rate', '0', '--json'], {
+function sendFromStdin(message: string[] = ['--title', 'Streamed']): { child: ChildProcess; exit: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, 'send', '--base-url', server.url, '--app-id', 'app', ...message, '--client-ids-file', '-', '--rate', '0', '--json'], {
     cwd: work,
     env: env() as NodeJS.ProcessEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -181,4 +181,43 @@ describe('a long client-ID list is sent while it is read', () => {
     expect(needless.code).toBe(2);
     expect(needless.stderr).toContain('lists every recipient');
   }, 90_000);
+});
+
+describe('a CSV with a language column, sent in its variants, stopped half-read', () => {
+  it('the resend given the fixed CSV sends each remaining ID once, in its own language; another CSV is refused', async () => {
+    writeFileSync(join(work, 'message.json'), JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 2 }, notification: { title: 'Hello' }, variants: { fr: { notification: { title: 'Bonjour' } } } }));
+    // Three lanes' worth of languages: French (the fr variant), English and none (the base message).
+    const languageOf = (i: number) => ['fr-FR', 'en', ''][i % 3]!;
+    const titleFor = (i: number) => (languageOf(i) === 'fr-FR' ? 'Bonjour' : 'Hello');
+    const all = ids(90_000);
+    const rows = (from: number, to: number) => all.slice(from, to).map((id, k) => `${id},${languageOf(from + k)}\n`).join('');
+    const sending = sendFromStdin(['-f', 'message.json']);
+    sending.child.stdin!.write(`client_id,language\n${rows(0, 61_000)}`);
+    await requestsReach(1, sending.exit);
+    sending.child.stdin!.end(`bad\u0001id,fr\n${rows(61_000, 90_000)}`);
+    const result = await sending.exit;
+    expect(result.code, result.stderr).toBe(3);
+    const doc = JSON.parse(result.stdout) as { run_id: string; error: { hint: string } };
+    expect(doc.error.hint).toContain(`pushctl resend ${doc.run_id} --client-ids-file -`);
+    const sentBefore = server.requests.length;
+    expect(sentBefore).toBeGreaterThan(0);
+
+    const other = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--base-url', server.url], `client_id,language\n${rows(1, 90_000)}`);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`is not run ${doc.run_id}'s input`);
+    expect(server.requests).toHaveLength(sentBefore);
+
+    const fixed = `client_id,language\n${rows(0, 61_000)}fixed-id,fr\n${rows(61_000, 90_000)}`;
+    const resend = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--base-url', server.url, '--rate', '0'], fixed);
+    expect(resend.code, resend.stderr).toBe(0);
+    const titles = new Map<string, string[]>();
+    for (const r of server.requests) {
+      const body = JSON.parse(r.body) as { condition: { client_ids: string[] }; notification: { title: string } };
+      for (const id of body.condition.client_ids) titles.set(id, [...(titles.get(id) ?? []), body.notification.title]);
+    }
+    const wrong = all.filter((id, i) => titles.get(id)?.join() !== titleFor(i));
+    expect(wrong.slice(0, 5), `${wrong.length} IDs not sent once in their language`).toEqual([]);
+    expect(titles.get('fixed-id')).toEqual(['Bonjour']);
+    expect(titles.size).toBe(90_001);
+  }, 60_000);
 });

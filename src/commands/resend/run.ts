@@ -24,9 +24,8 @@ import { deliver } from '../shared/deliver.js';
 import { resendVariants } from '../shared/resend-variants.js';
 import { locateRun } from '../shared/locate-run.js';
 import { openReportFile } from '../shared/report-file.js';
-import { checkResumable, checkSameInput, familyOf, remainingOf } from '../shared/resume.js';
+import { checkResumable, checkSameInput, familyOf, remainingOf, type RunInput } from '../shared/resume.js';
 import { readMessageInput } from '../../input/read-message-input.js';
-import type { ClientIdSource } from '../../message/recipients.js';
 import { usageError } from '../../errors.js';
 
 export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<ResendOutcome> {
@@ -101,12 +100,14 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
 }
 
 /** The input of a run stopped before it read all of it, given again: checked to be that input, and where the run stopped in it. */
-async function readRunInput(run: RunView, file: string, ctx: Ctx): Promise<{ ids: ClientIdSource; after: number }> {
+async function readRunInput(run: RunView, file: string, ctx: Ctx): Promise<RunInput> {
   const { recipients } = await readMessageInput({ clientIdsFile: file }, ctx);
   if (!recipients || recipients.fromReport) {
     throw usageError(`--client-ids-file ${file} is a report or a journal; a resend of run ${run.header.run_id} needs the client-ID file the run read`, `give that file${run.header.input !== undefined && run.header.input !== '-' ? ` (${run.header.input})` : ''}`);
   }
-  return { ids: recipients.ids, after: checkSameInput(run, recipients.ids, file) };
+  const input = { ids: recipients.ids, languages: recipients.languages };
+  checkSameInput(run, input, file);
+  return input;
 }
 
 export const command = runnable(resendOptionsSchema, resend, printResend);

@@ -9,7 +9,8 @@ import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/rea
 import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
 import type { HeaderRecord } from '../../journal/records.js';
 import { locksDir } from './own-run.js';
-import type { ClientIdSource } from '../../message/recipients.js';
+import type { ClientIdSource, RecipientLanguageSource } from '../../message/recipients.js';
+import { variantFor } from '../../message/variants.js';
 import { resendRun, settingsFlags } from './resend-command.js';
 
 
@@ -26,7 +27,10 @@ export interface Remaining {
   rejected: number;
   /** Whether anything is to be sent. */
   any: boolean;
-  /** A run with variants (docs/behaviour.md#variants): the variant each client ID to send carried (null: the base message). */
+  /**
+   * A run with variants (docs/behaviour.md#variants): the variant each client ID to send carried (null: the base
+   * message), or for an ID first read from the input given again, its language, which chooses its variant.
+   */
   variantOf?: ReadonlyMap<string, string | null>;
   /** A run with variants to an audience: the variant of each request to send again, in order. */
   audiences?: (string | null)[];
@@ -73,26 +77,54 @@ export function checkResumable(run: RunView, ref: string, withInput = false): vo
   }
 }
 
+/** A client-ID input given again to a resend: its IDs, and each one's language when it is a CSV with one. */
+export interface RunInput {
+  ids: ClientIdSource;
+  languages?: RecipientLanguageSource | undefined;
+}
+
+/** How many IDs a pass over a long input takes at a time. */
+const CHUNK = 65_536;
+
+/** Each position of `ids` with its ID, a chunk at a time: an input of millions is never copied whole. */
+function forEachId(ids: ClientIdSource, visit: (id: string, position: number) => void): void {
+  for (let start = 0; start < ids.length; start += CHUNK) ids.slice(start, Math.min(ids.length, start + CHUNK)).forEach((id, k) => visit(id, start + k));
+}
+
 /**
- * Checks that `input` is the run's own input: the run planned its recipients in the order they were first
- * read, so its batches are the input's first recipients, in order. Throws a usage error naming the first
- * difference. Returns how many recipients the run planned.
+ * Checks that `input` is the run's own input. The run planned each lane's recipients in the order they were
+ * read (one lane, unless it had variants: one per variant, docs/behaviour.md#variants), so each lane's batches
+ * are the first of the input's recipients of that lane, in order. Throws a usage error naming the first
+ * difference.
  */
-export function checkSameInput(run: RunView, input: ClientIdSource, name: string): number {
-  let at = 0;
-  for (const result of run.results) {
-    const ids = input.slice(at, at + result.clientIds.length);
-    for (let i = 0; i < result.clientIds.length; i++, at++) {
-      if (ids[i] !== result.clientIds[i]) {
-        const found = ids[i] === undefined ? 'the file ends' : `it has ${JSON.stringify(ids[i])}`;
-        throw usageError(
-          `--client-ids-file ${name} is not run ${run.header.run_id}'s input: its recipient ${at + 1} was ${JSON.stringify(result.clientIds[i])}, where ${found}`,
-          `give the client-ID file the run read${run.header.input !== undefined && run.header.input !== '-' ? ` (${run.header.input})` : ''}, as it was then`,
-        );
-      }
-    }
+export function checkSameInput(run: RunView, input: RunInput, name: string): void {
+  const lanes = run.results.some((r) => r.variant !== undefined);
+  const tags = lanes && run.header.variants !== undefined ? Object.keys(run.header.variants) : [];
+  const planned = new Map<string | null, string[]>();
+  for (const r of run.results) {
+    const lane = r.variant ?? null;
+    const list = planned.get(lane) ?? [];
+    for (const id of r.clientIds) list.push(id);
+    planned.set(lane, list);
   }
-  return at;
+  const matched = new Map<string | null, number>();
+  const differs = (position: number, expected: string, found: string) =>
+    usageError(
+      `--client-ids-file ${name} is not run ${run.header.run_id}'s input: its recipient ${position + 1} was ${JSON.stringify(expected)}, where ${found}`,
+      `give the client-ID file the run read${run.header.input !== undefined && run.header.input !== '-' ? ` (${run.header.input})` : ''}, as it was then`,
+    );
+  forEachId(input.ids, (id, position) => {
+    const lane = lanes ? (variantFor(input.languages?.at(position), tags) ?? null) : null;
+    const want = planned.get(lane);
+    const at = matched.get(lane) ?? 0;
+    if (!want || at >= want.length) return;
+    if (want[at] !== id) throw differs(position, want[at]!, `it has ${JSON.stringify(id)}`);
+    matched.set(lane, at + 1);
+  });
+  for (const [lane, want] of planned) {
+    const at = matched.get(lane) ?? 0;
+    if (at < want.length) throw differs(input.ids.length, want[at]!, 'the file ends');
+  }
 }
 
 /**
@@ -114,10 +146,10 @@ export function familyOf(run: RunView, env: Record<string, string | undefined>):
 
 /**
  * What a family of runs (see familyOf) left: each recipient's word is that of the newest run that sent to it.
- * `input`: the first run's input given again (it stopped before reading all of it), from `after` (what that
- * run planned) on: its recipients no run of the family has seen are not sent.
+ * `input`: the first run's input given again (it stopped before reading all of it): its recipients no run of
+ * the family has seen are not sent.
  */
-export function remainingOf(family: readonly RunView[], includeInDoubt: boolean, input?: { ids: ClientIdSource; after: number }): Remaining {
+export function remainingOf(family: readonly RunView[], includeInDoubt: boolean, input?: RunInput): Remaining {
   const newest = family[family.length - 1]!;
   const audience = audienceWords(newest.header.message);
   if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(newest.results, audience, includeInDoubt);
@@ -139,7 +171,15 @@ export function remainingOf(family: readonly RunView[], includeInDoubt: boolean,
       }
     }
   }
-  if (input) for (const id of input.ids.slice(input.after, input.ids.length)) if (!statusOf.has(id)) statusOf.set(id, 'not_sent');
+  // The input given again: what no run of the family planned is not sent, in the variant of its language.
+  if (input) {
+    forEachId(input.ids, (id, position) => {
+      if (statusOf.has(id)) return;
+      statusOf.set(id, 'not_sent');
+      const language = input.languages?.at(position);
+      if (language !== undefined) variantOf.set(id, language);
+    });
+  }
   const inDoubtIds: string[] = [];
   const notSent: string[] = [];
   let rejected = 0;
