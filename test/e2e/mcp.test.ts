@@ -226,6 +226,16 @@ describe('pushctl mcp: several targets, as in the CLI', () => {
     expect(second.structuredContent).toMatchObject({ ok: true, skipped: true });
     expect(sentTo(emulator)).toHaveLength(1);
     expect(sentTo(us)).toHaveLength(1);
+
+    // One secret for every profile would go to both destinations: refused before anything is sent, as in the CLI.
+    const shared = new Client({ name: 'pushctl-e2e', version: '1.0.0' });
+    await shared.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--allow-send'], env: env(), cwd: work, stderr: 'ignore' }));
+    open.push(shared);
+    const refused = await call(shared, 'send_message', { ...args, once: 'both-regions-2' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ ok: false, exit_code: 2, error: { message: expect.stringContaining('PUSHCTL_APP_SECRET') } });
+    expect(sentTo(emulator)).toHaveLength(1);
+    expect(sentTo(us)).toHaveLength(1);
   });
 });
 
