@@ -2,9 +2,10 @@
 // jsonc-parser finds the first error (V8 gives a position for some errors and none for others); JSON.parse
 // still makes the value, so `__proto__` stays an own key as in any JSON document.
 //
-// The one door to jsonc-parser: the CLI's files take this module from main.cjs (scripts/build.mjs FROM_MAIN),
-// so the package carries one copy of the parser. Its ES module build, by path: the package's `main` is a UMD
-// wrapper whose require() calls a bundler cannot follow.
+// The one door to jsonc-parser: the CLI's files that read JSON require this module's own file (json.cjs,
+// scripts/build.mjs SHARED_MODULES), so the package carries one copy of the parser and `--help` loads
+// none. Its ES module build, by path: the package's `main` is a UMD wrapper whose require() calls a bundler
+// cannot follow.
 import { visit, type JSONPath, type JSONVisitor, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { jsonMistake } from './json-mistake.js';
 
