@@ -23,6 +23,13 @@ const SHARED = {
   // zod, which most commands' files import (statically): one copy a run loads and compiles once, where a
   // send would otherwise evaluate one in its own file and another in each file it loads.
   'vendor/zod': 'pushctl:zod',
+  // zod's JSON Schema generator (a third of zod's code), for the few commands that print a schema (schema,
+  // mcp): apart from vendor/zod, so that validate and send do not compile it. zod keeps its registry and
+  // config on globalThis, so this file's own copy of zod's helpers shares them with vendor/zod's.
+  'vendor/zod-json-schema': 'pushctl:zod-json-schema',
+  // The JSON parser that locates mistakes (jsonc-parser), one copy for the files that read JSON; not in
+  // main.cjs, so `--help` and a send without a message file do not load it.
+  json: 'src/message/parse-json.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',
   'vendor/cosmiconfig': 'cosmiconfig',
@@ -49,10 +56,12 @@ const CLI_ISLANDS = {
   ...SHARED,
 };
 /**
- * Modules every CLI file takes from main.cjs, which every run has loaded first, instead of bundling a copy:
- * the error classes, so that one class, and a plain `instanceof`, holds across files. main.cjs exports them.
+ * Modules the CLI's files share instead of bundling a copy (module → the island that holds it): the error
+ * classes, in main.cjs, which every run has loaded first, so that one class, and a plain `instanceof`, holds
+ * across files (main.cjs exports them); the JSON parser, in a file of its own, loaded by the files that
+ * read JSON, so the package carries one copy and `--help` does not load it.
  */
-const FROM_MAIN = ['src/errors.ts', 'src/message/parse-json.ts'];
+const SHARED_MODULES = { 'src/errors.ts': 'main', 'src/message/parse-json.ts': 'json' };
 // The library is one file: nothing it exports loads another island (the emulator, the client and the
 // validator are all in it), so ES module copies of the CLI's shared islands would be dead weight.
 const LIB_ISLANDS = { lib: 'src/lib.ts' };
@@ -90,23 +99,25 @@ const islands = (self, set, extension) => ({
 });
 
 /**
- * The CLI's shared modules (FROM_MAIN): main.cjs bundles them and exports them beside `run`; every other file
- * requires main.cjs for them, so each exists once in the running process.
+ * The CLI's shared modules (SHARED_MODULES): main.cjs bundles those it holds and exports them beside `run`,
+ * another island is the module itself; every other file requires the holder's file for them, so each exists
+ * once in the running process.
  */
-const fromMain = (self) => ({
-  name: 'from-main',
+const sharedModules = (self) => ({
+  name: 'shared-modules',
   setup(b) {
-    const shared = new Set(FROM_MAIN.map((src) => path.resolve(src).replace(/\.ts$/, '')));
+    const holders = new Map(Object.entries(SHARED_MODULES).map(([src, island]) => [path.resolve(src).replace(/\.ts$/, ''), island]));
+    const inMain = Object.keys(SHARED_MODULES).filter((src) => SHARED_MODULES[src] === 'main');
     b.onResolve({ filter: /^pushctl:main$/ }, () => ({ path: 'main', namespace: 'main-entry' }));
     b.onLoad({ filter: /.*/, namespace: 'main-entry' }, () => ({
-      contents: [CLI_ISLANDS.main, ...FROM_MAIN].map((src) => `export * from ${JSON.stringify(`./${src}`)};`).join('\n'),
+      contents: [CLI_ISLANDS.main, ...inMain].map((src) => `export * from ${JSON.stringify(`./${src}`)};`).join('\n'),
       resolveDir: process.cwd(),
       loader: 'js',
     }));
-    if (self === 'main') return;
     b.onResolve({ filter: /^\./ }, (args) => {
-      if (args.kind !== 'import-statement' || !shared.has(islandKey(args.path, args.resolveDir))) return undefined;
-      const relative = path.relative(path.dirname(path.join(OUT, self)), path.join(OUT, 'main.cjs'));
+      const holder = args.kind === 'import-statement' ? holders.get(islandKey(args.path, args.resolveDir)) : undefined;
+      if (holder === undefined || holder === self) return undefined;
+      const relative = path.relative(path.dirname(path.join(OUT, self)), path.join(OUT, `${holder}.cjs`));
       return { path: relative.startsWith('.') ? relative : `./${relative}`, external: true };
     });
   },
@@ -117,7 +128,7 @@ const fromMain = (self) => ({
  * other file requires the island's file instead of bundling a copy, so a run that loads two of them loads
  * the package once.
  */
-const SHARED_PACKAGES = { 'zod/mini': 'vendor/zod' };
+const SHARED_PACKAGES = { 'zod/mini': 'vendor/zod', 'zod/v4/core': 'vendor/zod-json-schema' };
 
 /**
  * The names of zod/mini that src/ uses as values (`z.string(`, `z.globalRegistry`, `import { config }`):
@@ -142,8 +153,12 @@ async function zodNamesUsed() {
 const zodEntry = {
   name: 'zod-entry',
   setup(b) {
-    b.onResolve({ filter: /^pushctl:zod$/ }, () => ({ path: 'zod', namespace: 'zod-entry' }));
-    b.onLoad({ filter: /.*/, namespace: 'zod-entry' }, async () => ({ contents: `export { ${(await zodNamesUsed()).join(', ')} } from 'zod/mini';`, resolveDir: process.cwd(), loader: 'js' }));
+    b.onResolve({ filter: /^pushctl:zod(-json-schema)?$/ }, (args) => ({ path: args.path, namespace: 'zod-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-entry' }, async (args) => ({
+      contents: args.path === 'pushctl:zod' ? `export { ${(await zodNamesUsed()).join(', ')} } from 'zod/mini';` : "export { toJSONSchema } from 'zod/v4/core';",
+      resolveDir: process.cwd(),
+      loader: 'js',
+    }));
   },
 };
 const sharedPackages = (self) => ({
@@ -228,7 +243,7 @@ const results = await Promise.all([
       entryPoints: { [name]: name === 'main' ? 'pushctl:main' : entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [fromMain(name), sharedPackages(name), zodEntry, islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
+      plugins: [sharedModules(name), sharedPackages(name), zodEntry, islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
       define: { ...common.define, 'import.meta.url': META_URL },
       // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
       // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES

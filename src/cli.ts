@@ -3,7 +3,7 @@
 // client or the emulator), checks the options with its schema, runs and prints. Errors are not reported
 // here: they go back to main.ts with what it needs to report them (--json, --verbose).
 import { Command, CommanderError, type Option } from 'commander';
-import type { Ctx } from './context.js';
+import { extendCtx, type Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
 import { examples } from './commands/shared/flags.js';
@@ -191,7 +191,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     const given = { ...command.optsWithGlobals(), ...Object.fromEntries(command.registeredArguments.map((a, i) => [camel(a.name()), command.processedArgs[i]])) };
     mode = { json: given.json === true, verbose: given.verbose === true };
     const loaded = await definition.load();
-    outcome = await loaded.execute(given, { ...ctx, scrubber, argv, program });
+    outcome = await loaded.execute(given, extendCtx(ctx, { scrubber, argv, program }));
   });
   if (argv.length === 0) {
     ctx.stderr.write(program.helpInformation());

@@ -6,7 +6,8 @@
 // accepts it too: it may accept a file `validate` rejects (the data size limit, a URL that does not
 // parse), never the other way round.
 import { MAX_TTL_SECONDS } from './duration.js';
-import * as z from 'zod/mini';
+// toJSONSchema from zod's core, which scripts/build.mjs keeps out of the file every command loads.
+import { toJSONSchema } from 'zod/v4/core';
 import { COUNTRY_CODES } from './countries.js';
 import {
   API_LEVEL,
@@ -120,7 +121,7 @@ function variantsSchema(properties: Record<string, JsonSchema>): JsonSchema {
  * Point a file's `"$schema"` at it (validation ignores that key) for completion and checks in editors.
  */
 export function messageJsonSchema(): JsonSchema {
-  const generated = z.toJSONSchema(pushMessageSchema, {
+  const generated = toJSONSchema(pushMessageSchema, {
     target: 'draft-2020-12',
     io: 'input',
     override: ({ zodSchema, jsonSchema }) => translateChecks(zodSchema, jsonSchema as JsonSchema),

@@ -2,10 +2,13 @@
 // jsonc-parser finds the first error (V8 gives a position for some errors and none for others); JSON.parse
 // still makes the value, so `__proto__` stays an own key as in any JSON document.
 //
-// The one door to jsonc-parser: the CLI's files take this module from main.cjs (scripts/build.mjs FROM_MAIN),
-// so the package carries one copy of the parser. Its ES module build, by path: the package's `main` is a UMD
-// wrapper whose require() calls a bundler cannot follow.
-import { visit, type JSONPath, type JSONVisitor, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+// The one door to jsonc-parser: the CLI's files that read JSON require this module's own file (json.cjs,
+// scripts/build.mjs SHARED_MODULES), so the package carries one copy of the parser and `--help` loads
+// none. Its ES module build, by path: the package's `main` is a UMD wrapper whose require() calls a bundler
+// cannot follow; and its parser module alone, since the entry also loads the formatter, which builds tables
+// of indentation strings at load (a fifth of the file, for nothing pushctl does).
+import type { JSONPath, JSONVisitor, ParseError } from 'jsonc-parser/lib/esm/main.js';
+import { visit } from 'jsonc-parser/lib/esm/impl/parser.js';
 import { jsonMistake } from './json-mistake.js';
 
 export class JsonSyntaxError extends Error {
@@ -32,6 +35,10 @@ export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfe
 
 export function parseJson(text: string): unknown {
   const source = withoutBom(text);
+  // Most input is valid JSON, which JSON.parse (native) takes at once; jsonc-parser's scan, whose first run
+  // compiles its whole scanner (2 ms of a `validate` on Node 20), runs only to say where a mistake is.
+  const value = parsedOrFailed(source);
+  if (value !== FAILED && withinDepth(value, MAX_JSON_DEPTH)) return value;
   const { errors, tooDeep } = scanJson(source);
   const first = errors[0];
   if (first) {
@@ -46,6 +53,31 @@ export function parseJson(text: string): unknown {
     throw new JsonSyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels`, line, column);
   }
   return JSON.parse(source);
+}
+
+const FAILED = Symbol('not JSON');
+
+function parsedOrFailed(source: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch {
+    return FAILED;
+  }
+}
+
+/** Whether no array or object in `value` opens level `maxDepth + 1` (the top one is level 1), as scanJson counts. */
+function withinDepth(value: unknown, maxDepth: number): boolean {
+  // A loop over a list of containers, not recursion: the value may nest deeper than the call stack.
+  let level: object[] = typeof value === 'object' && value !== null ? [value] : [];
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > maxDepth) return false;
+    const next: object[] = [];
+    for (const container of level) {
+      for (const item of Array.isArray(container) ? container : Object.values(container)) if (typeof item === 'object' && item !== null) next.push(item);
+    }
+    level = next;
+  }
+  return true;
 }
 
 export interface JsonScan {

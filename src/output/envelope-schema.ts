@@ -3,6 +3,8 @@
 // `pushctl schema --envelope`. Loaded only by `pushctl schema` and the tests: printing an envelope
 // (output/envelope.ts) needs no zod.
 import * as z from 'zod/mini';
+// toJSONSchema from zod's core, which scripts/build.mjs keeps out of the file every command loads.
+import { toJSONSchema } from 'zod/v4/core';
 import '../message/zod-jitless.js';
 import { EXIT_MEANINGS, ExitCode } from '../errors.js';
 
@@ -35,7 +37,7 @@ export const envelopeSchema = z.looseObject({
 export type Envelope = z.infer<typeof envelopeSchema>;
 
 export function envelopeJsonSchema(): object {
-  const generated = z.toJSONSchema(envelopeSchema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+  const generated = toJSONSchema(envelopeSchema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
   return {
     $schema,

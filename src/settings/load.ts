@@ -1,6 +1,6 @@
 // Synchronous on purpose: a handful of small reads on the start-up path of every command, where each
 // asynchronous one costs a thread-pool round trip (and node:fs/promises a module load).
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CliError, configError } from '../errors.js';
 import { settingsSchemas, type ConfigFile } from './schema.js';
@@ -110,10 +110,28 @@ async function permissionWarnings(filepath: string, config: ConfigFile, platform
  * with plain directory listings, so that nothing is loaded (or run) before it is checked.
  */
 function configFilesIn(dir: string, places: readonly string[]): string[] {
+  if (!mayHoldAny(dir, places)) return [];
   const names = new Set(listDir(dir));
   const nested = places.some((p) => p.startsWith('.config/')) && names.has('.config') ? listDir(path.join(dir, '.config')) : [];
   for (const nestedName of nested) names.add(`.config/${nestedName}`);
   return places.filter((place) => names.has(place) && (place !== 'package.json' || hasPushctlKey(path.join(dir, place)))).map((place) => path.join(dir, place));
+}
+
+/**
+ * Whether any of `places` may be in `dir`: a look at each name (lstat, so a dangling link counts, as in a
+ * listing) costs the same in any directory, where listing one costs by its size, and the search walks
+ * through large shared ones (/tmp, a home). Only a directory that may hold one is then listed, which
+ * decides by exact name as before (a case-insensitive file system also answers for `PACKAGE.JSON`).
+ */
+function mayHoldAny(dir: string, places: readonly string[]): boolean {
+  return places.some((place) => {
+    try {
+      return lstatSync(path.join(dir, place), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      // Not a plain "no such file" (a file where a directory was expected, no permission): the listing decides.
+      return true;
+    }
+  });
 }
 
 function hasPushctlKey(file: string): boolean {

@@ -48,16 +48,56 @@ describe('the start-up path of the built CLI', () => {
     expect(r.stdout).toMatch(/^Usage: pushctl /);
   });
 
-  it('validate needs main.cjs, its own file and zod', async () => {
-    const r = await runWithOnly(['main.cjs', 'commands/validate/run.cjs', 'vendor/zod.cjs'], ['validate', '-f', 'message.json']);
+  it('validate needs main.cjs, its own file, zod and the JSON parser', async () => {
+    const r = await runWithOnly(['main.cjs', 'commands/validate/run.cjs', 'vendor/zod.cjs', 'json.cjs'], ['validate', '-f', 'message.json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toContain('valid');
   });
 
   it('a one-message send needs main.cjs, its own file and zod: no emulator, spinner, cosmiconfig, proxy agents or colour', async () => {
-    const r = await runWithOnly(['main.cjs', 'commands/send/run.cjs', 'vendor/zod.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
+    const r = await runWithOnly(['main.cjs', 'commands/send/run.cjs', 'vendor/zod.cjs', 'json.cjs'], ['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-1', '--title', 'Hi', '--desc', 'there']);
     expect(r.code, r.stderr).toBe(0);
     expect(emulator.messages('demo-app').map((m) => m.body.condition.client_ids)).toContainEqual(['device-1']);
+  });
+});
+
+/**
+ * What a run of the built CLI loads, seen from inside it by a module preloaded with --require: the CLI files
+ * it compiled (require.cache) and whether it created process.stdin, which costs milliseconds (Node builds
+ * its stream on first use) that a run which never reads stdin should not pay.
+ */
+async function loadedBy(args: string[]): Promise<{ files: string[]; stdin: boolean }> {
+  const probe = join(dir, 'probe.cjs');
+  const report = join(dir, `loaded-${args[0]}.json`);
+  writeFileSync(
+    probe,
+    [
+      "const descriptor = Object.getOwnPropertyDescriptor(process, 'stdin');",
+      'let stdin = false;',
+      "Object.defineProperty(process, 'stdin', { ...descriptor, get() { stdin = true; return descriptor.get.call(this); } });",
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_REPORT, JSON.stringify({ files: Object.keys(require.cache), stdin })));",
+    ].join('\n'),
+  );
+  const env = cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), PUSHCTL_APP_SECRET: 'demo-secret', PROBE_REPORT: report });
+  const r = await runProcess(process.execPath, ['--require', probe, join(ROOT, 'bin', 'pushctl.cjs'), ...args], { env, cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  const seen = JSON.parse(readFileSync(report, 'utf8')) as { files: string[]; stdin: boolean };
+  const dist = join(ROOT, 'dist');
+  return { files: seen.files.filter((file) => file.startsWith(dist)).map((file) => relative(dist, file)).sort(), stdin: seen.stdin };
+}
+
+describe('what a run of the built CLI loads', () => {
+  it('--help: main.cjs alone (no JSON parser, no zod), and no stdin', async () => {
+    expect(await loadedBy(['--help'])).toEqual({ files: ['main.cjs'], stdin: false });
+  });
+
+  it('validate -f: main.cjs, its own file, zod without its JSON Schema generator, the JSON parser, and no stdin', async () => {
+    expect(await loadedBy(['validate', '-f', 'message.json'])).toEqual({ files: ['commands/validate/run.cjs', 'json.cjs', 'main.cjs', 'vendor/zod.cjs'], stdin: false });
+  });
+
+  it('a one-message send: no stdin', async () => {
+    const { stdin } = await loadedBy(['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-2', '--title', 'Hi', '--desc', 'there']);
+    expect(stdin).toBe(false);
   });
 });
 

@@ -3,6 +3,8 @@
 // goes; outputs are draft-07, the dialect clients check structuredContent with.
 import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
+// toJSONSchema from zod's core, which scripts/build.mjs keeps out of the file every command loads.
+import { toJSONSchema } from 'zod/v4/core';
 import { messageJsonSchema, type JsonSchema } from '../../message/json-schema.js';
 import { FIELD_DESCRIPTIONS, messageObject } from './message-arguments.js';
 
@@ -16,7 +18,7 @@ function messageProperty(): JsonSchema {
 
 export function inputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Generated {
   const message = messageProperty();
-  const generated = z.toJSONSchema(schema, {
+  const generated = toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',
     override: ({ zodSchema, jsonSchema }) => {
@@ -43,7 +45,7 @@ function openObjects(json: unknown): void {
 }
 
 export function outputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Generated {
-  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Generated;
+  const { $schema: _schema, ...rest } = toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Generated;
   openObjects(rest);
   return { ...rest, type: 'object' };
 }

@@ -2,6 +2,7 @@
 // flags (the one place their values are bounded) and send's own. `pushctl dry-run` and the GitHub Action
 // build their send options through this same schema, so their bounds are the CLI's.
 import * as z from 'zod/mini';
+import { optionalFlag, optionalText } from '../shared/option-kinds.js';
 import { deliveryOptionsSchema } from '../shared/delivery-options.js';
 import { messageOptionsSchema } from '../shared/message-options.js';
 import { settingsOptionsSchema } from '../shared/settings-options.js';
@@ -11,11 +12,11 @@ export const sendOptionsSchema = z.object({
   ...settingsOptionsSchema.shape,
   ...deliveryOptionsSchema.shape,
   /** false with `--no-validate`: send the body as assembled. */
-  validate: z.optional(z.boolean()),
+  validate: optionalFlag,
   /** `--once <key>`: send this message to this audience once; a re-run finds the earlier run (docs/behaviour.md#once). */
-  once: z.optional(z.string()),
+  once: optionalText,
   /** Not a flag of send: true for `pushctl dry-run` (and the action's mode dry-run), "dry_run": true in the body. */
-  dryRun: z.optional(z.boolean()),
+  dryRun: optionalFlag,
 });
 
 export type SendOptions = z.infer<typeof sendOptionsSchema>;

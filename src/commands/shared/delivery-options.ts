@@ -4,6 +4,7 @@
 // zod/mini, as the message schema: the full zod API weighs 450 kB in every command file that loads it.
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
+import { optionalFlag, optionalText } from './option-kinds.js';
 import { wholeNumberFlag } from './check-options.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import { DEFAULT_RETRY_POLICY } from '../../client/retry.js';
@@ -13,18 +14,18 @@ export const deliveryOptionsSchema = z.object({
   concurrency: z.optional(wholeNumberFlag('--concurrency', 1, 1000)),
   maxAttempts: z.optional(wholeNumberFlag('--max-attempts', 1, DEFAULT_RETRY_POLICY.maxAttempts, '1 = no retries')),
   rate: z.optional(wholeNumberFlag('--rate', 0, 100_000, '0 = no limit')),
-  retryInDoubt: z.optional(z.boolean()),
-  report: z.optional(z.string()),
+  retryInDoubt: optionalFlag,
+  report: optionalText,
   /** `--force`: `--report` may replace a file that is not a report of this run. */
-  force: z.optional(z.boolean()),
+  force: optionalFlag,
   /** false with `--no-wait`: refuse when another process owns the key or the run. */
-  wait: z.optional(z.boolean()),
+  wait: optionalFlag,
   /** `--journal <path>`, or false with `--no-journal`. */
   journal: z.optional(z.union([z.string(), z.boolean()])),
-  includeInDoubt: z.optional(z.boolean()),
-  json: z.optional(z.boolean()),
-  quiet: z.optional(z.boolean()),
-  verbose: z.optional(z.boolean()),
+  includeInDoubt: optionalFlag,
+  json: optionalFlag,
+  quiet: optionalFlag,
+  verbose: optionalFlag,
 });
 
 export type DeliveryOptions = z.infer<typeof deliveryOptionsSchema>;

@@ -3,12 +3,12 @@
 // (message/), which names the field and the flag.
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
+import { optionalFlag, optionalList, optionalText } from './option-kinds.js';
 import type { PlaceholderScope } from '../../message/assemble.js';
 
-const text = z.optional(z.string());
-const flag = z.optional(z.boolean());
-/** A repeatable flag, or a variadic one (`--client-id a b`): commander gives a list. */
-const list = z.optional(z.array(z.string()));
+const text = optionalText;
+const flag = optionalFlag;
+const list = optionalList;
 
 /**
  * The recipient flags' fields, which the MCP tools' arguments take under the same names (a tool call and a

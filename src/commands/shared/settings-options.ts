@@ -3,19 +3,20 @@
 // names the flag, the environment variable or the config file a bad one came from.
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
+import { optionalFlag, optionalText } from './option-kinds.js';
 
-const text = z.optional(z.string());
+const text = optionalText;
 
 export const settingsOptionsSchema = z.object({
   appId: text,
   appSecretFile: text,
-  appSecretStdin: z.optional(z.boolean()),
+  appSecretStdin: optionalFlag,
   region: text,
   baseUrl: text,
   profile: text,
   config: text,
-  insecure: z.optional(z.boolean()),
+  insecure: optionalFlag,
   proxy: text,
   timeout: text,
-  verbose: z.optional(z.boolean()),
+  verbose: optionalFlag,
 });

@@ -1,7 +1,7 @@
 // The targets of a run of several as a resend reads them (docs/behaviour.md#targets): the options it refuses,
 // what each target left, where each goes (its own profile and secret), and what a target with nothing left
 // or after its resend comes to.
-import type { Ctx } from '../../context.js';
+import { extendCtx, type Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
 import { escapeControl } from '../../output/escape-control.js';
 import type { Lease } from '../../journal/ownership.js';
@@ -63,7 +63,7 @@ export async function preview(members: readonly Member[], options: TargetsResend
 
 /** A target's settings as a resend's (resend-destination.ts), read with its own profile and secret; an error names the profile. */
 export async function settingsOf(member: Member, options: TargetsResendOptions, ctx: Ctx) {
-  return resendSettings({ ...options, profile: member.profile }, member.run.header, { ...ctx, env: targetEnv(ctx.env, member.profile) }).catch((error: unknown) => {
+  return resendSettings({ ...options, profile: member.profile }, member.run.header, extendCtx(ctx, { env: targetEnv(ctx.env, member.profile) })).catch((error: unknown) => {
     throw named(member.profile, error);
   });
 }

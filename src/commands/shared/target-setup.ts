@@ -1,7 +1,7 @@
 // The steps before a run of several targets sends anything (docs/behaviour.md#targets): the options that
 // cannot apply to several apps are refused, then every target's settings are loaded and checked, so a
 // missing secret in the last target means nothing is sent to the first.
-import type { Ctx } from '../../context.js';
+import { extendCtx, type Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
 import { RateLimiter } from '../../client/rate-limiter.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
@@ -50,7 +50,7 @@ export async function resolveTargets(profiles: readonly string[], options: Setti
   const targets: Target[] = [];
   try {
     for (const profile of profiles) {
-      const connection = await connect({ ...options, profile }, { ...ctx, env: targetEnv(ctx.env, profile) }, scrubber, mode).catch((error: unknown) => {
+      const connection = await connect({ ...options, profile }, extendCtx(ctx, { env: targetEnv(ctx.env, profile) }), scrubber, mode).catch((error: unknown) => {
         if (!(error instanceof CliError)) throw error;
         // PUSHCTL_APP_SECRET is refused with several profiles: the hint names the profile's own variable too.
         const own = error.exitCode === ExitCode.config ? `; with several profiles, a profile's secret may also come from ${profileSecretEnv(profile)}` : '';

@@ -1,14 +1,15 @@
 // The options of `pushctl validate`: the message flags, the output flags, and where `--to` finds its audience.
 import * as z from 'zod/mini';
+import { optionalFlag, optionalText } from '../shared/option-kinds.js';
 import { messageOptionsSchema } from '../shared/message-options.js';
 
 export const validateOptionsSchema = z.extend(messageOptionsSchema, {
-  json: z.optional(z.boolean()),
-  quiet: z.optional(z.boolean()),
+  json: optionalFlag,
+  quiet: optionalFlag,
   /** The config file (`--config`) and profile (`--profile`) whose audiences `--to` may name. */
-  config: z.optional(z.string()),
-  profile: z.optional(z.string()),
-  verbose: z.optional(z.boolean()),
+  config: optionalText,
+  profile: optionalText,
+  verbose: optionalFlag,
 });
 
 export type ValidateOptions = z.infer<typeof validateOptionsSchema>;

@@ -43,6 +43,22 @@ describe('parseJson', () => {
   it('names the word that is no JSON value', () => {
     expect(() => parseJson('{"a": tru}')).toThrow('unexpected "tru" at line 1, column 7');
   });
+  it('takes 64 levels of arrays and objects and refuses 65, at the bracket that opens the 65th', () => {
+    // Arrays and objects in turn, so both kinds count; the deepest one is empty and still a level.
+    const text = (levels: number) => {
+      let t = levels % 2 ? '[]' : '{}';
+      for (let level = levels - 1; level >= 1; level--) t = level % 2 ? `[${t}]` : `{"k":${t}}`;
+      return t;
+    };
+    expect(JSON.stringify(parseJson(text(64)))).toBe(text(64));
+    expect(() => parseJson(text(65))).toThrow(`nested deeper than 64 levels at line 1, column ${text(65).indexOf('[]') + 1}`);
+    expect(() => parseJson(`[${text(64)}, 1]`)).toThrow('nested deeper than 64 levels');
+  });
+  it('keeps __proto__ an own key', () => {
+    const value = parseJson('{"__proto__": {"x": 1}}') as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
   it('agrees with JSON.parse on valid documents', () => {
     for (const text of ['{"a":[1,2,{"b":null}],"c":"\\u00e9\\n","d":-1.5e3}', '[]', '"x"', 'true']) {
       expect(firstErrorOffset(text)).toBe(text.length);

@@ -1,0 +1,21 @@
+// What `--to <name>` stands for: the config file's audience of that name as recipient options (see
+// apply-audience.ts, which loads this module only when --to is given).
+import type { Ctx } from '../../context.js';
+import { audienceOptions, audiencesOf, checkToAlone } from '../../settings/audiences.js';
+import { loadConfigFile } from '../../settings/load.js';
+import { selectProfile } from '../../settings/resolve.js';
+import type { AudienceChoice } from './apply-audience.js';
+import { targetProfiles } from './target-list.js';
+
+/** The options with `to` replaced by the recipient options of its audience. */
+export async function audienceRecipients<T extends AudienceChoice & { to: string }>(options: T, ctx: Pick<Ctx, 'cwd' | 'env'> & Partial<Pick<Ctx, 'runJavaScriptConfig'>>): Promise<T> {
+  // Refused before the config is read: the mistake is in the command line, whatever the file holds.
+  checkToAlone(options);
+  const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config, allowJavaScript: ctx.runJavaScriptConfig ?? true });
+  // With several targets (docs/behaviour.md#targets) the audiences are the top level's: a profile's are one target's.
+  const several = targetProfiles(options.profile, ctx.env) !== undefined;
+  const profile = several ? undefined : selectProfile({ flags: { profile: options.profile }, env: ctx.env, file }).name;
+  const recipients = audienceOptions(options.to, audiencesOf(file?.config, profile), file?.filepath);
+  const { to: _to, ...rest } = options;
+  return { ...rest, ...recipients } as T;
+}
