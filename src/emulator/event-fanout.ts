@@ -71,6 +71,10 @@ export class EventFanout {
   }
 
   add(reader: EventReader): () => void {
+    // What the window holds was answered before this reader came: a page that connects now loads those
+    // entries with its list, and would count them twice if the stream sent them too. They go to the readers
+    // that were there, now.
+    if (this.events > 0 || this.full.length > 0) this.flush();
     this.readers.set(reader, { skipped: 0 });
     return () => this.readers.delete(reader);
   }

@@ -50,6 +50,11 @@ export interface RequestPage {
   total: number;
   /** Entries the filters (app, outcome, kind, q) select, on every page. */
   matched: number;
+  /**
+   * The seq of the newest request answered when this page was read (0 before the first): an event stream
+   * reader that loaded the page skips `request` events up to it, which the page already holds or counts.
+   */
+  last_seq: number;
 }
 
 /** A `request` event carries the entry's JSON text, so that no reader serialises it again. */
@@ -131,7 +136,7 @@ export class RequestLog {
       entries.push(entry ?? (JSON.parse(item.json) as RequestLogEntry));
       pageBytes += item.bytes;
     }
-    return { entries, next_before: nextBefore, total: this.size, matched };
+    return { entries, next_before: nextBefore, total: this.size, matched, last_seq: this.seq };
   }
 
   /** Forgets one entry and tells the subscribers; returns it (its message_id), or undefined when none has `seq`. */

@@ -12,8 +12,15 @@ import { forgetUnread } from './unread.js';
 function connect(): void {
   const events = new EventSource('/v1/emulator/events');
   const status = $('#live');
-  events.addEventListener('open', () => ((status.textContent = 'live'), (status.className = 'live on')));
-  events.addEventListener('error', () => ((status.textContent = 'reconnecting…'), (status.className = 'live off')));
+  let reconnecting = false;
+  events.addEventListener('open', () => {
+    status.textContent = 'live';
+    status.className = 'live on';
+    // Back after a break (the emulator restarted, the network dropped): what was missed is loaded afresh.
+    if (reconnecting) route();
+    reconnecting = false;
+  });
+  events.addEventListener('error', () => ((status.textContent = 'reconnecting…'), (status.className = 'live off'), (reconnecting = true)));
   events.addEventListener('request', (event) => {
     addLive(JSON.parse((event as MessageEvent<string>).data) as Entry);
     refreshDevices();

@@ -19,6 +19,12 @@ export const counts = { shown: 0, total: 0 };
 /** Entries the list holds at most: a page, and a page more for each "show older". */
 let kept = LIST_SIZE;
 let loading = 0;
+/**
+ * The newest request the list was loaded with (the server's `last_seq`): a live event for it or an older one
+ * is in the list, or in its counts, already. Live events that come while a list is loading wait for it.
+ */
+let loadedUpTo = 0;
+let waiting: Entry[] | undefined;
 
 const currentFilters = (): Filters => ({ app: inputs.app.value, kind: inputs.kind.value, outcome: inputs.outcome.value, q: inputs.q.value });
 const inListView = () => document.body.dataset.view === 'list';
@@ -37,15 +43,24 @@ function showCount(): void {
   $('#empty').hidden = list.children.length > 0 || !inListView();
 }
 
-async function fetchPage(before?: string): Promise<{ entries: Entry[]; total: number; matched?: number }> {
+async function fetchPage(before?: string): Promise<{ entries: Entry[]; total: number; matched?: number; last_seq?: number }> {
   const params = new URLSearchParams(searchFromFilters(currentFilters()));
   params.set('limit', String(LIST_SIZE));
   if (before !== undefined) params.set('before', before);
   return (await fetch(`/v1/emulator/requests?${params}`)).json();
 }
 
+/** The list now holds everything up to `upTo`: the live entries that waited are applied, those it holds skipped. */
+function settle(upTo: number | undefined): void {
+  loadedUpTo = upTo ?? 0;
+  const queued = waiting ?? [];
+  waiting = undefined;
+  for (const entry of queued) addLive(entry);
+}
+
 async function loadList(): Promise<void> {
   const mine = ++loading;
+  waiting ??= [];
   const answer = await fetchPage();
   if (mine !== loading) return;
   for (const entry of answer.entries) noteApp(entry.app_id);
@@ -55,6 +70,7 @@ async function loadList(): Promise<void> {
   list.replaceChildren(...answer.entries.map((entry) => card(entry)));
   showCount();
   showOlderButton();
+  settle(answer.last_seq);
 }
 
 /** The list says when it holds less than the filter selects, and loads the next older page on request. */
@@ -80,7 +96,8 @@ async function loadOlder(): Promise<void> {
 /** A permalink: the one message, its JSON open, whatever the filters say. */
 async function loadMessage(messageId: string): Promise<void> {
   const mine = ++loading;
-  const answer = (await (await fetch(`/v1/emulator/requests?${new URLSearchParams({ q: messageId, limit: '500' })}`)).json()) as { entries: Entry[]; total: number };
+  waiting ??= [];
+  const answer = (await (await fetch(`/v1/emulator/requests?${new URLSearchParams({ q: messageId, limit: '500' })}`)).json()) as { entries: Entry[]; total: number; last_seq?: number };
   if (mine !== loading) return;
   const entry = answer.entries.find((e) => e.message_id === messageId);
   const back = el('a', '', '← all requests');
@@ -89,6 +106,7 @@ async function loadMessage(messageId: string): Promise<void> {
   list.replaceChildren(bar, entry ? card(entry, true) : el('p', 'empty', 'This message is no longer in the emulator (the list was cleared, or the emulator restarted or dropped it past its bound).'));
   counts.total = answer.total;
   showCount();
+  settle(answer.last_seq);
 }
 
 /** Shows what the address says: a permalink, or the list under the filters. */
@@ -100,6 +118,8 @@ export function route(): void {
 
 /** A request answered while the page is open: counted, and shown when it passes the filters (the server's own test). */
 export function addLive(entry: Entry): void {
+  if (waiting) return void waiting.push(entry);
+  if (entry.seq <= loadedUpTo) return;
   noteApp(entry.app_id);
   counts.total += 1;
   const filters = currentFilters();

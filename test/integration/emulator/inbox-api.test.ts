@@ -41,6 +41,15 @@ describe('the API under the inbox page', () => {
     expect((await getJson<{ matched: number }>(`${emu.url}/v1/emulator/requests?outcome=rejected`)).matched).toBe(1);
   });
 
+  it('says the newest request answered when the list was read, whatever the filters and the page: what a live reader has already', async () => {
+    emu = await createEmulator({ port: 0, rate: 0 });
+    expect((await getJson<{ last_seq: number }>(`${emu.url}/v1/emulator/requests`)).last_seq).toBe(0);
+    for (let i = 0; i < 5; i++) await push(emu.url, message(`title ${i}`));
+    const page = await getJson<{ entries: { seq: number }[]; last_seq: number }>(`${emu.url}/v1/emulator/requests?q=title%200&limit=1`);
+    expect(page.entries.map((e) => e.seq)).toEqual([1]);
+    expect(page.last_seq).toBe(5);
+  });
+
   it('the device list pages to device 1,000 with its total', async () => {
     emu = await createEmulator({ port: 0, rate: 0, fleet: syntheticFleet(1000) });
     const last = await getJson<{ devices: { client_id: string }[]; total: number; next_offset: number | null }>(`${emu.url}/v1/emulator/devices?offset=900&limit=100`);

@@ -40,6 +40,22 @@ describe('EventFanout', () => {
     expect(readers.every((reader) => reader.chunks.length === 1 && reader.chunks[0] === first)).toBe(true);
   });
 
+  it('gives a reader that joins mid-window only what is answered after it joined: the list it loaded has the rest', () => {
+    const log = new RequestLog();
+    const fanout = new EventFanout(log);
+    const early = new Reader();
+    fanout.add(early);
+    log.add(entry('before'));
+    // The inbox page opens now: its list already counts "before", so the stream must not add it again.
+    const late = new Reader();
+    fanout.add(late);
+    log.add(entry('after'));
+    vi.runAllTimers();
+    expect(early.text()).toMatch(/"title":"before".*"title":"after"/s);
+    expect(late.text()).not.toContain('"title":"before"');
+    expect(late.text()).toContain('"title":"after"');
+  });
+
   it('skips a reader that is 4 MiB behind, counts it, and tells it how many it missed once it drains', () => {
     const log = new RequestLog();
     const fanout = new EventFanout(log);
