@@ -84,6 +84,11 @@ describe('pushctl resend', () => {
       const old = json(await cli(['resend', runId, '--dry-run', '--base-url', second.url, '--include-unknown', '--json']));
       expect(old).toMatchObject({ would_send: true, recipients: 500, client_ids: ids.slice(2000) });
       expect((await cli(['resend', '--help'])).stdout).not.toContain('--include-unknown');
+      // The preview with the flag says the in-doubt ones are in, never to add the flag it was given.
+      const withDoubt = await cli(['resend', runId, '--dry-run', '--base-url', second.url, '--include-in-doubt']);
+      expect(withDoubt.stderr).toContain('would resend run');
+      expect(withDoubt.stderr).toContain('500 recipients in doubt, included by --include-in-doubt');
+      expect(withDoubt.stderr).not.toContain('add --include-in-doubt');
       const included = await cli(['resend', runId, '--base-url', second.url, '--include-in-doubt']);
       expect(included.code, included.stderr).toBe(0);
       expect(idsOf(second, 1)).toEqual(ids.slice(2000));

@@ -23,6 +23,8 @@ export interface Remaining {
   /** Recipients (batches, for an audience) certainly not sent, and those in doubt, whether or not included. */
   notSent: number;
   inDoubt: number;
+  /** Whether the in-doubt ones are among those to send (--include-in-doubt): a preview then says so, not to add the flag. */
+  inDoubtIncluded: boolean;
   /** Recipients (batches, for an audience) the service refused: a resend does not send them again. */
   rejected: number;
   /** Whether anything is to be sent. */
@@ -158,7 +160,7 @@ export function remainingOf(family: readonly RunView[], includeInDoubt: boolean,
     const notSent = status === 'not_sent' ? 1 : 0;
     const inDoubt = status === 'in_doubt' ? 1 : 0;
     const sendAudience = notSent > 0 || (includeInDoubt && inDoubt > 0);
-    return { sendAudience, audience, notSent, inDoubt, rejected: status === 'rejected' ? 1 : 0, any: sendAudience };
+    return { sendAudience, audience, notSent, inDoubt, inDoubtIncluded: includeInDoubt, rejected: status === 'rejected' ? 1 : 0, any: sendAudience };
   }
   // Insertion order is first-seen order: the order of the first run's input.
   const statusOf = new Map<string, BatchResult['status']>();
@@ -189,14 +191,14 @@ export function remainingOf(family: readonly RunView[], includeInDoubt: boolean,
     else if (status === 'rejected') rejected += 1;
   }
   const clientIds = includeInDoubt ? [...inDoubtIds, ...notSent] : notSent;
-  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, rejected, any: clientIds.length > 0, ...(variantOf.size > 0 ? { variantOf } : {}) };
+  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, inDoubtIncluded: includeInDoubt, rejected, any: clientIds.length > 0, ...(variantOf.size > 0 ? { variantOf } : {}) };
 }
 
 /** An audience sent in one request per variant: the requests not sent (and those in doubt, when included) go again. */
 function remainingAudiences(results: readonly BatchResult[], audience: string, includeInDoubt: boolean): Remaining {
   const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
   const audiences = results.filter((r) => r.status === 'not_sent' || (includeInDoubt && r.status === 'in_doubt')).map((r) => r.variant ?? null);
-  return { sendAudience: audiences.length > 0, audience, notSent: count('not_sent'), inDoubt: count('in_doubt'), rejected: count('rejected'), any: audiences.length > 0, audiences };
+  return { sendAudience: audiences.length > 0, audience, notSent: count('not_sent'), inDoubt: count('in_doubt'), inDoubtIncluded: includeInDoubt, rejected: count('rejected'), any: audiences.length > 0, audiences };
 }
 
 /** Where a run went, as its journal says: app ID and base URL (a journal of 0.2 may have only the host). */
