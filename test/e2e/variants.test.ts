@@ -117,6 +117,24 @@ describe('variants to a CSV fleet of several languages', () => {
     }
   });
 
+  it('with condition targeting, the run read back names every language its requests went to, as the send did', async () => {
+    const journal = mkdtempSync(join(dir, 'runs-condition-'));
+    const args = ['send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--country', 'KE', '--language', 'en,fr,fr-CA,pt-BR,sw', '--once', 'cond-words'];
+    const sent = await cli([...args, '--json'], journal);
+    expect(sent.code, sent.stderr).toBe(0);
+    const audience = (JSON.parse(sent.stdout) as { audience: string }).audience;
+    expect(audience).toMatch(/^condition: country KE, language (?=.*\ben\b)(?=.*\bfr-CA\b)(?=.*\bpt-BR\b)(?=.*\bsw\b)/);
+    const run = readdirSync(journal).find((f) => f.endsWith('.jsonl'))!;
+    // Not the base message's languages (en, sw) alone: the run went to all five.
+    const shown = await cli(['runs', 'show', join(journal, run), '--json'], journal);
+    expect((JSON.parse(shown.stdout) as { run: { audience: string } }).run.audience).toBe(audience);
+    const listed = await cli(['runs', '--json'], journal);
+    expect((JSON.parse(listed.stdout) as { runs: { audience: string }[] }).runs[0]!.audience).toBe(audience);
+    const again = await cli(args, journal);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`to ${audience}; nothing was sent now`);
+  });
+
   it('refuses --all, and targeting without --language, with variants: exit 3, nothing sent, the fix shown', async () => {
     for (const recipients of [['--all'], ['--country', 'KE']]) {
       const r = await send(...recipients);

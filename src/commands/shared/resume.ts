@@ -3,7 +3,7 @@
 // (the service may have delivered to them) only when asked.
 import { usageError } from '../../errors.js';
 import type { BatchResult } from '../../client/send-batches.js';
-import { audienceWords } from '../../message/audience.js';
+import { runAudience } from '../../journal/run-state.js';
 import { dirname } from 'node:path';
 import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/read-run.js';
 import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
@@ -153,7 +153,7 @@ export function familyOf(run: RunView, env: Record<string, string | undefined>):
  */
 export function remainingOf(family: readonly RunView[], includeInDoubt: boolean, input?: RunInput): Remaining {
   const newest = family[family.length - 1]!;
-  const audience = audienceWords(newest.header.message);
+  const audience = runAudience(newest.header);
   if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(newest.results, audience, includeInDoubt);
   if (audience) {
     const status = newest.results[0]?.status;
