@@ -135,6 +135,13 @@ describe('variants to a CSV fleet of several languages', () => {
     expect(again.stderr).toContain(`to ${audience}; nothing was sent now`);
   });
 
+  it('with condition targeting, the human summary counts requests to the audience, never "0 recipients"', async () => {
+    const r = await send('--country', 'KE', '--language', 'en,fr,fr-CA,pt-BR,sw');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^sent: 3 batches to condition: country KE, language [^\n]+ \(one request per language variant\) in \d+\.\d s\n {2}accepted +3 batches\n/m);
+    expect(r.stderr).not.toContain('0 recipients');
+  });
+
   it('refuses --all, and targeting without --language, with variants: exit 3, nothing sent, the fix shown', async () => {
     for (const recipients of [['--all'], ['--country', 'KE']]) {
       const r = await send(...recipients);
