@@ -86,7 +86,10 @@ function flagValue(flags: SettingsFlags, key: Exclude<Key, 'appSecret'> | 'profi
   const value = flags[key];
   if (value === '') {
     const flag = key === 'profile' ? '--profile' : flagNames[key];
-    throw usageError(`${flag} needs a non-empty value`);
+    // An empty value is usually an unset shell or CI variable: say both ways forward (docs/behaviour.md#exit-codes).
+    const from = key === 'profile' ? 'a profile of the config file (pushctl config lists them)' : 'a value';
+    const variable = key === 'timeout' ? undefined : envNames[key];
+    throw usageError(`${flag} needs a non-empty value`, `give ${flag} ${from}, or leave the flag out to use ${variable ? `${variable} or ` : ''}the config file`);
   }
   return value;
 }
