@@ -163,6 +163,6 @@ export function printTargets(outcome: TargetsOutcome, mode: { json?: boolean; qu
   const ids = outcome.targets.flatMap((t) => t.messageIds);
   if (ids.length > 0) io.stdout.write(`${ids.map(escapeControl).join('\n')}\n`);
   if (!mode.quiet || outcome.exitCode !== ExitCode.ok) io.stderr.write(formatTargetsTable(outcome, style));
-  if (!mode.quiet) for (const t of outcome.targets) if (t.variants) io.stderr.write(`${t.profile} ${formatVariants(t.variants, style)}`);
+  if (!mode.quiet) for (const t of outcome.targets) if (t.variants) io.stderr.write(`${escapeControl(t.profile)} ${formatVariants(t.variants, style)}`);
   if (outcome.advice) io.stderr.write(formatResendAdvice(outcome.advice));
 }

@@ -146,6 +146,21 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expectEachOnce('india', t.ids);
   }, 30_000);
 
+  it('a profile name holding control characters is printed escaped on every line, the per-language lines too', async () => {
+    const t = trial('escaped', 2);
+    const odd = 'glob\u001b[31mal';
+    const profile = (region: Region) => ({ appId: REGIONS[region].app, appSecret: REGIONS[region].secret, baseUrl: served.get(region)!.url });
+    writeFileSync(t.config, JSON.stringify({ profiles: { [odd]: profile('global'), india: profile('india') } }), { mode: 0o600 });
+    const message = join(dir, 'escaped.json');
+    writeFileSync(message, JSON.stringify({ type: 1, time_to_live: 60, notification: { title: 'Hi' }, variants: { fr: { notification: { title: 'Salut' } } } }));
+    const csv = join(dir, 'escaped.csv');
+    writeFileSync(csv, `client_id,language\n${t.ids[0]},fr\n${t.ids[1]},en\n`);
+    const result = await runCli(['send', '-c', t.config, '-f', message, '--client-ids-file', csv, '--profile', `${odd},india`], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('glob\\x1b[31mal by language:');
+    expect(result.stderr).not.toContain('\u001b');
+  }, 30_000);
+
   it('--to names an audience of the config file\'s top level, the same for every target', async () => {
     const t = trial('audience', 0, {}, { audiences: { phones: { client_ids: ['phone-1', 'phone-2'] } } });
     const result = await runCli(['send', '-c', t.config, '--title', 'Hi', '--desc', 'There', '--to', 'phones', '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
