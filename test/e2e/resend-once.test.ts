@@ -154,6 +154,25 @@ describe('send --once <key>', () => {
     expect(json(dry)).toMatchObject({ skipped: false, dry_run: true });
   });
 
+  it('a key whose run the service refused is not "already done": exit 4, as that run, and nothing sent again', async () => {
+    writeFileSync(join(work, 'ids.txt'), ids.slice(0, 1500).join('\n'));
+    const server = await startScriptedServer(() => ({ status: 200, body: { status: 21005, message: 'message illegal' } }));
+    const send = (extra: string[] = []) => cli(['send', '--title', 'Refused', '--client-ids-file', 'ids.txt', '--base-url', server.url, '--app-id', 'app', '--once', 'refused', ...extra]);
+    try {
+      const first = await send(['--json']);
+      expect(first.code, first.stderr).toBe(4);
+      const again = await send(['--json']);
+      expect(again.code, again.stderr).toBe(4);
+      expect(json(again)).toMatchObject({ ok: false, skipped: true, run_id: json(first).run_id });
+      const human = await send();
+      expect(human.code).toBe(4);
+      expect(human.stderr).not.toContain('✓');
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a key whose run a resume finished answers with the resume's verdict, whichever of the two it finds first", async () => {
     writeFileSync(join(work, 'ids.txt'), ids.slice(0, 1500).join('\n'));
     // First: batch 0 accepted, batch 1 a reset (in doubt), batch 2 a 503 (not sent); afterwards every answer ok.

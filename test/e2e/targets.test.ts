@@ -243,6 +243,18 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expectEachOnce('global', t.ids);
     expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);
     expect(JSON.stringify(doc)).not.toContain('not-the-india-secret');
+
+    // Under a --once key, a re-run finds india's run refused: that is no success, and nothing is sent again.
+    const keyed = [...t.send, '--profile', 'global,india', '--once', 'partly-key', '--json'];
+    expect((await runCli(keyed, { env: t.env, cwd: dir })).code).toBe(7);
+    const again = await runCli(keyed, { env: t.env, cwd: dir });
+    expect(again.code, again.stderr).toBe(7);
+    expect(json(again).targets.map((target) => [target.profile, target.state, target.exit_code])).toEqual([
+      ['global', 'skipped', 0],
+      ['india', 'skipped', 4],
+    ]);
+    expect(deliveries('global', t.ids)).toEqual([2, 2, 2, 2]);
+    expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);
   }, 30_000);
 
   it('a secret given once for several apps is refused before anything is read or sent', async () => {

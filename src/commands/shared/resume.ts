@@ -2,7 +2,7 @@
 // resuming a run. Only not_sent recipients by default — they cannot have been delivered; the in-doubt ones
 // (the service may have delivered to them) only when asked.
 import { usageError } from '../../errors.js';
-import type { BatchResult } from '../../client/send-batches.js';
+import { recipientCount, type BatchResult } from '../../client/send-batches.js';
 import { runAudience } from '../../journal/run-state.js';
 import { dirname } from 'node:path';
 import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/read-run.js';
@@ -184,7 +184,12 @@ export function remainingOf(family: readonly RunView[], includeInDoubt: boolean,
   }
   const inDoubtIds: string[] = [];
   const notSent: string[] = [];
+  // A run read for what it left (readRunLeft) holds no IDs of its refused batches: they count by their size,
+  // or a refused run would read as done. No run sends a refused ID again, so no later word replaces theirs.
   let rejected = 0;
+  for (const member of family) {
+    for (const r of member.results) if (r.status === 'rejected') rejected += recipientCount(r) - r.clientIds.length;
+  }
   for (const [id, status] of statusOf) {
     if (status === 'in_doubt') inDoubtIds.push(id);
     else if (status === 'not_sent') notSent.push(id);
