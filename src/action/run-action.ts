@@ -92,7 +92,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
 
   const meaning = exitMeaning(result.exitCode) ?? 'unknown exit status';
-  stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? ', skipped: once found the run already done' : ''}.\n`);
+  stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'it already ran'}` : ''}.\n`);
   if (result.exitCode !== 0) {
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
     stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));

@@ -64,6 +64,19 @@ describe('the action with profiles: global,india', () => {
     }
   });
 
+  it('a re-run whose key finds one target refused says it already ran, exit 7, never that it is done', async () => {
+    const inputs = { file: 'release.json', vars: 'version=2.1', profiles: 'global,india', once: 'release-2.1', 'journal-dir': join(work, 'journals') };
+    const wrong = { ...secrets, PUSHCTL_APP_SECRET_INDIA: 'not-the-india-secret' };
+    expect((await runStep(work, inputs, wrong)).code).toBe(7);
+    const again = await runStep(work, inputs, wrong);
+    expect(again.code, again.stdout).toBe(7);
+    expect(again.outputs).toMatchObject({ skipped: 'true', 'exit-code': '7' });
+    expect(again.stdout).toContain('skipped: once found the run it already ran');
+    expect(again.stdout).not.toContain('already done');
+    expect(again.summary).toContain('already ran (exit 7)');
+    expect(global.messages(GLOBAL.app)).toHaveLength(1);
+  });
+
   it('refuses app-secret beside several profiles: one secret would go to every target (exit 2, nothing sent)', async () => {
     const run = await runStep(work, { file: 'release.json', vars: 'version=2.0', profiles: 'global\nindia', 'app-secret': GLOBAL.secret });
     expect(run.code).toBe(2);
