@@ -188,6 +188,12 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     const family = (JSON.parse(listed.stdout) as { runs: { run_id: string; state: string; target_runs?: unknown[] }[] }).runs[0]!;
     expect(family.state).toBe('killed');
     expect(family.target_runs).toHaveLength(2);
+    // Every command shown for the family or one of its targets is one resend accepts: no --profile, which it
+    // refuses for a run of several targets.
+    const shown = await runCli(['runs', 'show', family.run_id, '--json'], { env: t.env, cwd: dir });
+    const commands = (JSON.stringify(JSON.parse(shown.stdout)).match(/pushctl resend [^"]*/g) ?? []);
+    expect(commands.length).toBeGreaterThan(2);
+    for (const command of commands) expect(command).not.toContain('--profile');
 
     const resent = await runCli(['resend', family.run_id, '-c', t.config, '--json'], { env: t.env, cwd: dir });
     expect(resent.code, resent.stderr).toBe(0);
