@@ -131,6 +131,11 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(shown.stdout).toMatch(/target global: run .*\n[\s\S]*target india: run /);
     const shownJson = await runCli(['runs', 'show', String(doc.run_id), '--json'], { env: t.env, cwd: dir });
     expect((JSON.parse(shownJson.stdout) as { run: { target_runs: { profile: string }[] } }).run.target_runs.map((r) => r.profile)).toEqual(['global', 'india']);
+    // The family's line names every target's profile, as it names every app and host, not the first alone.
+    const familyLine = (JSON.parse(shownJson.stdout) as { run: { profile: string; app_id: string } }).run;
+    expect(familyLine).toMatchObject({ profile: 'global, india', app_id: `${REGIONS.global.app}, ${REGIONS.india.app}` });
+    const listed = (JSON.parse((await runCli(['runs', '--json'], { env: t.env, cwd: dir })).stdout) as { runs: { run_id: string; profile: string }[] }).runs;
+    expect(listed.find((r) => r.run_id === doc.run_id)?.profile).toBe('global, india');
   }, 60_000);
 
   it('PUSHCTL_PROFILE=global,india chooses the same targets as the flag; people read a row per target', async () => {
