@@ -194,6 +194,20 @@ function inert(result: BatchResult): ResultText {
   return out;
 }
 
+/**
+ * Why a send did not fully succeed, in one line: the first cause of a batch not accepted (as the summary
+ * words it) and how many more, with the service code's hint. A row of several targets carries it, since its
+ * summary is not printed whole.
+ */
+export function failureCause(results: readonly BatchResult[]): { message: string; hint?: string } | undefined {
+  const failed = results.filter((r) => r.status !== 'accepted');
+  if (failed.length === 0) return undefined;
+  const first = inert(failed[0]!);
+  const cause = first.code !== undefined ? describeCode(first.code, first.message) : (first.reason ?? first.status);
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more batch${failed.length === 2 ? '' : 'es'} not accepted)` : '';
+  return { message: `${first.status.replace('_', ' ')}: ${cause}${more}`, ...(first.code !== undefined ? { hint: describeStatus(first.code).hint } : {}) };
+}
+
 /** Everything a finished send reports. */
 export interface DeliveryOutcome {
   results: readonly BatchResult[];

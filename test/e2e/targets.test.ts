@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/reader.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+import { closedPort } from '../helpers/scripted-server.js';
 
 const REGIONS = {
   global: { app: 'global-app', secret: 'global-S3CRET-4f1a' },
@@ -266,6 +267,17 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     ]);
     expect(deliveries('global', t.ids)).toEqual([2, 2, 2, 2]);
     expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);
+  }, 30_000);
+
+  it('a target that could not be reached says why, in its row and in --json, as a single send does', async () => {
+    const t = trial('unreachable', 3, { india: { baseUrl: `http://127.0.0.1:${await closedPort()}` } });
+    const args = [...t.send, '--profile', 'global,india', '--max-attempts', '1'];
+    const human = await runCli(args, { env: t.env, cwd: dir });
+    expect(human.code, human.stderr).toBe(7);
+    expect(human.stderr).toMatch(/^ {2}india: not sent: could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): nothing listens there/m);
+    const doc = json(await runCli([...args, '--json'], { env: t.env, cwd: dir }));
+    expect((doc.targets[1] as { error?: { message: string } }).error?.message).toContain('could not connect');
+    expect((doc.targets[0] as { error?: unknown }).error).toBeUndefined();
   }, 30_000);
 
   it('a secret given once for several apps is refused before anything is read or sent', async () => {
