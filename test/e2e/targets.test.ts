@@ -280,6 +280,17 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect((doc.targets[0] as { error?: unknown }).error).toBeUndefined();
   }, 30_000);
 
+  it('PUSHCTL_PROFILE=global,india, set for sends, is named as a list by a command that takes one profile', async () => {
+    const t = trial('onelist', 1);
+    for (const command of [['check'], ['config']]) {
+      const r = await runCli([...command, '-c', t.config], { env: { ...t.env, PUSHCTL_PROFILE: 'global,india' }, cwd: dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('error: env PUSHCTL_PROFILE names several profiles (global, india)');
+      expect(r.stderr).toMatch(/\nhint: .*--profile global/);
+      expect(r.stderr).not.toContain('does not exist');
+    }
+  });
+
   it('a secret given once for several apps is refused before anything is read or sent', async () => {
     const t = trial('onesecret', 2);
     const result = await runCli([...t.send, '--profile', 'global,india'], { env: { ...t.env, PUSHCTL_APP_SECRET: 'shared' }, cwd: dir });
