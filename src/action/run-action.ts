@@ -92,7 +92,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
 
   const meaning = exitMeaning(result.exitCode) ?? 'unknown exit status';
-  stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? ', skipped: once found the run already done' : ''}.\n`);
+  stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'it already ran'}` : ''}.\n`);
   if (result.exitCode !== 0) {
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
     stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));
@@ -213,7 +213,11 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
   const skipped = outcome.targets.every((t) => t.state === 'skipped');
   const failed = outcome.targets.filter((t) => t.exitCode !== 0);
   const doc = targetsDocument(outcome) as { error?: { message: string; hint?: string } };
+  // Every target is sent the same recipients: an audience without client IDs is the output and the table's
+  // column, as with one profile (a target stopped before sending still knows it).
+  const audience = outcome.targets.find((t) => t.audience !== undefined)?.audience;
   return {
+    ...(audience !== undefined ? { audience } : {}),
     exitCode: outcome.exitCode,
     skipped,
     state: skipped ? 'skipped' : outcome.exitCode === 0 ? 'sent' : failed.length < outcome.targets.length ? 'partly sent' : stateWords(failed[0]!.state),

@@ -265,11 +265,28 @@ function firstLineOf(start: Buffer): string {
 const ID_HEADER = /^\s*"?\s*(client[ _-]?ids?|clientids?|ids?|tokens?|device[ _-]?(ids?|tokens?)?|reg(istration)?[ _-]?ids?)\s*"?\s*$/i;
 
 /**
+ * A spreadsheet saved in a locale whose decimal mark is a comma writes its CSV with semicolons (or tabs): a
+ * header whose first field names client IDs is such a file, whose lines would each go out as one client ID
+ * that reaches no one, the header among them. A list of IDs that merely hold a semicolon has no such header.
+ */
+function refuseOtherSeparator(line: string): void {
+  const separator = [';', '\t'].find((s) => line.includes(s) && ID_HEADER.test(line.split(s, 1)[0]!));
+  if (separator === undefined) return;
+  const name = separator === ';' ? 'semicolons' : 'tabs';
+  const shown = JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}…` : line);
+  throw invalidMessageError(
+    `the client-ID input looks like CSV separated by ${name}: line 1 ${shown} is a header; it takes one client ID per line, or a CSV with commas`,
+    `save it as CSV with commas and a client_id column (a language column chooses each ID's variant), or keep the first column without the header: ${separator === ';' ? "cut -d';' -f1" : 'cut -f1'} <file> | tail -n +2 > ids.txt`,
+  );
+}
+
+/**
  * No client ID holds a comma (the --client-id flag splits on them), so a comma on the first line means a
  * CSV file, whose lines would each go out as one client ID that reaches no one: refused like a JSON array.
  */
 function refuseCsv(start: string): void {
   const line = start.split(/\r?\n/, 1)[0]!;
+  refuseOtherSeparator(line);
   if (!line.includes(',')) return;
   const shown = JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}…` : line);
   const header = ID_HEADER.test(line.split(',', 1)[0]!);

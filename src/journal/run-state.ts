@@ -1,7 +1,8 @@
 // What a journal says about its run as a whole, as `pushctl runs` and `runs show` print it. Pure.
 import type { DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
-import { audienceWords } from '../message/audience.js';
+import { audienceWords, variantsAudienceWords } from '../message/audience.js';
+import type { HeaderRecord } from './records.js';
 import type { RunHead, RunState } from './read-run.js';
 
 export type { RunState };
@@ -34,7 +35,7 @@ export interface RunOverview {
 /** A run's overview, from what its journal says. */
 export function overview(view: RunHead): RunOverview {
   const { header, end } = view;
-  const audience = audienceWords(header.message);
+  const audience = runAudience(header);
   return {
     run_id: header.run_id,
     path: view.path,
@@ -53,6 +54,11 @@ export function overview(view: RunHead): RunOverview {
     batches: view.summary.batches,
     recipients: view.summary.recipients,
   };
+}
+
+/** Who a run without client IDs went to, in words: with variants, every language its requests named. */
+export function runAudience(header: HeaderRecord): string | undefined {
+  return header.variants ? variantsAudienceWords(header.message, Object.values(header.variants)) : audienceWords(header.message);
 }
 
 /** The title of a notification, or `data: key1, key2` for a data message. */

@@ -48,6 +48,8 @@ export function familyOverview(members: readonly RunOverview[]): RunOverview & {
     run_id: lead.targets ?? lead.run_id,
     app_id: members.map((m) => m.app_id).join(', '),
     host: members.map((m) => m.host).join(', '),
+    // Every target's, as app_id and host: the lead's alone would read as a run of one profile.
+    ...(members.some((m) => m.profile !== undefined) ? { profile: members.map((m) => m.profile ?? '?').join(', ') } : {}),
     state: familyState(members.map((m) => m.state)),
     exit_code: familyExitCode(codes),
     batches: sum('batches'),

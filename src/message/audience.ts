@@ -25,3 +25,20 @@ export function audienceWords(message: object | undefined): string | undefined {
   );
   return parts.length > 0 ? `condition: ${parts.join(', ')}` : 'condition: (no criteria)';
 }
+
+/**
+ * The audience of a condition sent as one request per language variant (docs/behaviour.md#variants), in words:
+ * every language its requests name together, never the base message's languages alone. The variants are each
+ * variant's whole message as sent; the live send and a run read back from its journal say the same.
+ */
+export function variantsAudienceWords(base: object, variants: readonly object[]): string | undefined {
+  const condition = (base as { condition?: ConditionLike }).condition;
+  if (condition?.type !== 1) return audienceWords(base);
+  const languageOf = (m: object) => (m as { condition?: ConditionLike }).condition?.targeting?.language;
+  const languages = [...variants, base].flatMap((m) => {
+    const list = languageOf(m);
+    return Array.isArray(list) ? list.map(String) : [];
+  });
+  const all = { ...base, condition: { ...condition, targeting: { ...condition.targeting, language: [...new Set(languages)] } } };
+  return `${audienceWords(all) ?? 'condition'} (one request per language variant)`;
+}

@@ -107,21 +107,25 @@ const batchesWord = (n: number) => `${n} batch${n === 1 ? '' : 'es'}`;
 
 /**
  * The outcome of a run in one line: what happened, not what was planned. After a stop it counts the batches
- * that went out.
+ * that went out. A run to an audience (all devices, a condition) has no client IDs to count: it names the
+ * audience and counts requests, never "0 recipients".
  */
-export function deliveryHeadline(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, interrupted = false): string {
+export function deliveryHeadline(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, interrupted = false, audience?: string): string {
   const { batches, recipients } = summary;
   const verb = dryRun ? 'checked' : 'sent';
+  const of = (part: number) => (audience ? '' : ` (${part} of ${recipients.total} recipients)`);
   if (interrupted) {
     const out = results.filter((r) => r.attempts > 0);
     const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
-    return `stopped: ${out.length} of ${batches.total} batches went out (${outRecipients} of ${recipients.total} recipients); ${batches.accepted} accepted, ${batches.not_sent} not sent`;
+    return `stopped: ${out.length} of ${batches.total} batches went out${of(outRecipients)}; ${batches.accepted} accepted, ${batches.not_sent} not sent`;
   }
-  if (batches.accepted === batches.total) return `${verb}: ${batchesWord(batches.total)}, ${recipients.total} recipients`;
-  if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${batchesWord(batches.total)} (${recipients.total} recipients)`;
+  const whom = audience ? ` to ${audience}` : '';
+  if (batches.accepted === batches.total) return `${verb}: ${batchesWord(batches.total)}${audience ? whom : `, ${recipients.total} recipients`}`;
+  const total = audience ? whom : ` (${recipients.total} recipients)`;
+  if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${batchesWord(batches.total)}${total}`;
   const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
-  if (batches.accepted === 0) return `nothing ${verb}: ${rest} of ${batchesWord(batches.total)} (${recipients.total} recipients)`;
-  return `partly ${verb}: ${batches.accepted} of ${batchesWord(batches.total)} accepted (${recipients.accepted} of ${recipients.total} recipients); ${rest}`;
+  if (batches.accepted === 0) return `nothing ${verb}: ${rest} of ${batchesWord(batches.total)}${total}`;
+  return `partly ${verb}: ${batches.accepted} of ${batchesWord(batches.total)} accepted${of(recipients.accepted)}; ${rest}`;
 }
 
 /** The hints of the service codes a run met, once each (21006 → lower --batch-size). */
@@ -131,12 +135,12 @@ export function codeHints(results: readonly BatchResult[]): string[] {
 }
 
 /** The end-of-run summary for a batched send. */
-export function formatSummary(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, style: Style, interrupted = false, elapsedSeconds?: number): string {
+export function formatSummary(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, style: Style, interrupted = false, elapsedSeconds?: number, audience?: string): string {
   const { batches, recipients } = summary;
   const row = (label: string, n: number, r: number, mark: (s: string) => string) =>
-    n > 0 ? `  ${mark(label.padEnd(9))} ${String(n).padStart(6)} batch${n === 1 ? '' : 'es'}  ${String(r).padStart(9)} recipients\n` : '';
+    n > 0 ? `  ${mark(label.padEnd(9))} ${String(n).padStart(6)} batch${n === 1 ? '' : 'es'}${audience ? '' : `  ${String(r).padStart(9)} recipients`}\n` : '';
   const lines = [
-    `${deliveryHeadline(summary, results, dryRun, interrupted)}${elapsedSeconds === undefined ? '' : ` in ${elapsedSeconds.toFixed(1)} s`}\n`,
+    `${deliveryHeadline(summary, results, dryRun, interrupted, audience)}${elapsedSeconds === undefined ? '' : ` in ${elapsedSeconds.toFixed(1)} s`}\n`,
     row('accepted', batches.accepted, recipients.accepted, style.ok),
     row('rejected', batches.rejected, recipients.rejected, style.error),
     row('in doubt', batches.in_doubt, recipients.in_doubt, style.warn),
@@ -190,6 +194,20 @@ function inert(result: BatchResult): ResultText {
   return out;
 }
 
+/**
+ * Why a send did not fully succeed, in one line: the first cause of a batch not accepted (as the summary
+ * words it) and how many more, with the service code's hint. A row of several targets carries it, since its
+ * summary is not printed whole.
+ */
+export function failureCause(results: readonly BatchResult[]): { message: string; hint?: string } | undefined {
+  const failed = results.filter((r) => r.status !== 'accepted');
+  if (failed.length === 0) return undefined;
+  const first = inert(failed[0]!);
+  const cause = first.code !== undefined ? describeCode(first.code, first.message) : (first.reason ?? first.status);
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more batch${failed.length === 2 ? '' : 'es'} not accepted)` : '';
+  return { message: `${first.status.replace('_', ' ')}: ${cause}${more}`, ...(first.code !== undefined ? { hint: describeStatus(first.code).hint } : {}) };
+}
+
 /** Everything a finished send reports. */
 export interface DeliveryOutcome {
   results: readonly BatchResult[];
@@ -232,7 +250,7 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   if (outcome.advice?.includeInDoubtCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeInDoubtCommand}`);
   const single = outcome.results.length === 1 ? outcome.results[0]! : undefined;
   const cause = single && single.status !== 'accepted' ? (single.code !== undefined ? describeCode(single.code, single.message) : single.reason) : undefined;
-  const message = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted);
+  const message = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted, outcome.audience);
   return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
 }
 
@@ -272,7 +290,7 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   }
   const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
   if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
-  const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds) : formatSingle(results[0]!, dryRun, style);
+  const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds, outcome.audience) : formatSingle(results[0]!, dryRun, style);
   // Even in quiet mode a failed single request says why, on stderr.
   if (!mode.quiet) io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}`);
   else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);

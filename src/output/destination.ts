@@ -3,6 +3,7 @@
 // own server: when the host is neither a vendor region nor loopback, a warning names the setting.
 import { isLoopbackHost } from '../settings/check-base-url.js';
 import { regionUrls } from '../settings/regions.js';
+import { escapeControl } from './escape-control.js';
 
 export interface Destination {
   /** "sending to pushapi.twibida.com (region global (default))". */
@@ -17,6 +18,8 @@ export interface Destination {
  */
 export function describeDestination(baseUrl: string, source: string, secretSource: string | undefined, dryRun: boolean): Destination {
   const url = new URL(baseUrl);
+  // The source names a config file's path and a profile's name: text from a directory or a flag, printed as data.
+  source = escapeControl(source);
   const line = `${dryRun ? 'dry run at' : 'sending to'} ${url.host}${url.pathname === '/' ? '' : url.pathname} (${source})\n`;
   const vendor = Object.values(regionUrls).some((region) => new URL(region).host === url.host);
   if (vendor || isLoopbackHost(url.hostname)) return { line };

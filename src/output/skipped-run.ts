@@ -45,9 +45,13 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
   if (mode.quiet) return;
   const o = overview(run);
   const who = o.audience ?? `${o.recipients.total} recipients`;
+  // A run that left recipients in doubt or refused is no success to tick: its exit code and the next step.
+  const verdict = exitCode === 0 ? style.ok('✓ already done') : style.error(`✗ already ran, not in full (exit ${exitCode})`);
+  const rejectedHint = exitCode !== 0 && skipped.left.inDoubt === 0 ? 'hint: what it did not deliver was rejected by the service: fix the cause and send with a new --once key\n' : '';
   io.stderr.write(
-    `${style.ok('✓ already done')}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}) to ${who}; nothing was sent now\n` +
+    `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}) to ${who}; nothing was sent now\n` +
       `  accepted ${o.audience ? `${o.batches.accepted} of ${o.batches.total} batches` : `${o.recipients.accepted} of ${o.recipients.total} recipients`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
-      (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : ''),
+      (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : '') +
+      rejectedHint,
   );
 }

@@ -6,7 +6,7 @@ import type { TextSink } from '../context.js';
 import type { DeliverySummary } from '../client/report.js';
 import { ExitCode } from '../errors.js';
 import { closedState, stateWords, type RunState } from '../journal/read-run.js';
-import type { DeliveryOutcome } from './delivery.js';
+import { failureCause, type DeliveryOutcome } from './delivery.js';
 import type { MessageIssue } from '../message/types.js';
 import { escapeControl } from './escape-control.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
@@ -28,7 +28,7 @@ export interface TargetResult {
   resumedFrom?: string;
   /** "all devices" or "condition: …" for a message with no client IDs. */
   audience?: string;
-  /** What stopped this target (a journal that could not be written, an owner that took over). */
+  /** What stopped this target (a journal that could not be written, an owner that took over), or why it failed. */
   error?: { message: string; hint?: string };
   /** A message with variants: what each variant came to at this target (docs/behaviour.md#variants). */
   variants?: VariantSummary[];
@@ -36,6 +36,8 @@ export interface TargetResult {
 
 /** A target's row from its delivery: the same outcome a single-target send prints whole. */
 export function deliveredRow(where: Pick<TargetResult, 'profile' | 'appId' | 'baseUrl'>, delivery: DeliveryOutcome): TargetResult {
+  // Why it failed, under the table: the target's own summary, with its causes, is not printed.
+  const cause = delivery.exitCode === ExitCode.ok ? undefined : failureCause(delivery.results);
   return {
     ...where,
     ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
@@ -47,7 +49,7 @@ export function deliveredRow(where: Pick<TargetResult, 'profile' | 'appId' | 'ba
     ...(delivery.resumedFrom !== undefined ? { resumedFrom: delivery.resumedFrom } : {}),
     ...(delivery.audience ? { audience: delivery.audience } : {}),
     ...(delivery.variants ? { variants: delivery.variants } : {}),
-    ...(delivery.stopError ? { error: delivery.stopError } : {}),
+    ...(delivery.stopError ? { error: delivery.stopError } : cause ? { error: cause } : {}),
   };
 }
 
@@ -163,6 +165,6 @@ export function printTargets(outcome: TargetsOutcome, mode: { json?: boolean; qu
   const ids = outcome.targets.flatMap((t) => t.messageIds);
   if (ids.length > 0) io.stdout.write(`${ids.map(escapeControl).join('\n')}\n`);
   if (!mode.quiet || outcome.exitCode !== ExitCode.ok) io.stderr.write(formatTargetsTable(outcome, style));
-  if (!mode.quiet) for (const t of outcome.targets) if (t.variants) io.stderr.write(`${t.profile} ${formatVariants(t.variants, style)}`);
+  if (!mode.quiet) for (const t of outcome.targets) if (t.variants) io.stderr.write(`${escapeControl(t.profile)} ${formatVariants(t.variants, style)}`);
   if (outcome.advice) io.stderr.write(formatResendAdvice(outcome.advice));
 }

@@ -86,7 +86,10 @@ function flagValue(flags: SettingsFlags, key: Exclude<Key, 'appSecret'> | 'profi
   const value = flags[key];
   if (value === '') {
     const flag = key === 'profile' ? '--profile' : flagNames[key];
-    throw usageError(`${flag} needs a non-empty value`);
+    // An empty value is usually an unset shell or CI variable: say both ways forward (docs/behaviour.md#exit-codes).
+    const from = key === 'profile' ? 'a profile of the config file (pushctl config lists them)' : 'a value';
+    const variable = key === 'timeout' ? undefined : envNames[key];
+    throw usageError(`${flag} needs a non-empty value`, `give ${flag} ${from}, or leave the flag out to use ${variable ? `${variable} or ` : ''}the config file`);
   }
   return value;
 }
@@ -112,6 +115,15 @@ export function selectProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'file'
   const values = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   if (values === undefined) {
     const names = Object.keys(profiles);
+    // PUSHCTL_PROFILE=a,b is how several targets are chosen for send and dry-run (docs/behaviour.md#targets):
+    // any other command uses one profile, and "profile a,b does not exist" would send the user looking for a typo.
+    const parts = name.split(',').map((part) => part.trim());
+    if (parts.length > 1 && parts.every((part) => Object.hasOwn(profiles, part))) {
+      throw usageError(
+        `${source} names several profiles (${parts.join(', ')}); this command uses one`,
+        `send and dry-run take a list; here choose one with --profile ${parts[0]!} (a flag wins over ${envNames.profile})`,
+      );
+    }
     const guess = nearest(name, names);
     throw configError(
       `profile "${name}" (from ${source}) does not exist in ${file.filepath}`,

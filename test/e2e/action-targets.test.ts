@@ -43,12 +43,15 @@ describe('the action with profiles: global,india', () => {
     const ids = [global.messages(GLOBAL.app)[0]!.message_id, india.messages(INDIA.app)[0]!.message_id];
     expect(JSON.parse(first.outputs['message-ids']!)).toEqual(ids);
     expect(first.outputs).toMatchObject({ 'exit-code': '0', skipped: 'false', state: 'sent' });
+    // A message to all devices has no client IDs to count: its audience is said, as with one profile.
+    expect(first.outputs).toMatchObject({ accepted: '0', audience: 'all devices' });
+    expect(first.summary).toContain('| outcome | batches | audience |\n| --- | --- | --- |\n| accepted | 2 | all devices |');
     expect(first.summary).toMatch(new RegExp(`\\| \`global\` \\| \`${GLOBAL.app}\` \\| \`${global.url}\` \\| \`\\d{8}-\\d{6}-[0-9a-f]{4}\` \\| sent \\|`));
     expect(first.summary).toMatch(new RegExp(`\\| \`india\` \\| \`${INDIA.app}\` \\| \`${india.url}\` \\| .* \\| sent \\|`));
 
     const again = await runStep(work, inputs, secrets);
     expect(again.code, again.stdout).toBe(0);
-    expect(again.outputs).toMatchObject({ skipped: 'true', state: 'skipped' });
+    expect(again.outputs).toMatchObject({ skipped: 'true', state: 'skipped', audience: 'all devices' });
     expect(global.messages(GLOBAL.app)).toHaveLength(1);
     expect(india.messages(INDIA.app)).toHaveLength(1);
     // The runner masks the secrets it was given; pushctl writes them nowhere.
@@ -59,6 +62,19 @@ describe('the action with profiles: global,india', () => {
       expect(text, name).not.toContain(GLOBAL.secret);
       expect(text, name).not.toContain(INDIA.secret);
     }
+  });
+
+  it('a re-run whose key finds one target refused says it already ran, exit 7, never that it is done', async () => {
+    const inputs = { file: 'release.json', vars: 'version=2.1', profiles: 'global,india', once: 'release-2.1', 'journal-dir': join(work, 'journals') };
+    const wrong = { ...secrets, PUSHCTL_APP_SECRET_INDIA: 'not-the-india-secret' };
+    expect((await runStep(work, inputs, wrong)).code).toBe(7);
+    const again = await runStep(work, inputs, wrong);
+    expect(again.code, again.stdout).toBe(7);
+    expect(again.outputs).toMatchObject({ skipped: 'true', 'exit-code': '7' });
+    expect(again.stdout).toContain('skipped: once found the run it already ran');
+    expect(again.stdout).not.toContain('already done');
+    expect(again.summary).toContain('already ran (exit 7)');
+    expect(global.messages(GLOBAL.app)).toHaveLength(1);
   });
 
   it('refuses app-secret beside several profiles: one secret would go to every target (exit 2, nothing sent)', async () => {

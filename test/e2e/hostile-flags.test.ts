@@ -69,3 +69,13 @@ describe('a value that looks like a flag', () => {
     expect(r.code).toBe(5);
   });
 });
+
+describe('an empty settings flag', () => {
+  it.each([['--profile'], ['--app-id'], ['--base-url'], ['--timeout']])('%s "" is a usage error naming the flag and the next step', async (flag) => {
+    const r = await send(['--all', '--title', 'x', flag, '']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${flag} needs a non-empty value`);
+    expect(r.stderr).toMatch(/\nhint: .*(give|leave)/);
+    expect(r.stderr).not.toContain('internal error');
+  });
+});

@@ -221,6 +221,14 @@ describe('pushctl mcp: several targets, as in the CLI', () => {
     expect(sentTo(us).map((m) => m.message_id)).toEqual(targets[1]!.message_ids);
     expect(textOf(first)).toMatch(/eu[\s\S]*us/);
 
+    // show_run of the family, as runs show: every target, not the first alone.
+    const shown = await call(client, 'show_run', { run: first.structuredContent.run_id as string });
+    expect(shown.isError, textOf(shown)).toBeFalsy();
+    const run = shown.structuredContent.run as { state: string; target_runs?: { profile: string }[]; recipients: { accepted: number } };
+    expect(run.target_runs?.map((t) => t.profile)).toEqual(['eu', 'us']);
+    expect(run).toMatchObject({ state: 'sent', recipients: { accepted: 4 } });
+    expect(textOf(shown)).toMatch(/target eu[\s\S]*target us/);
+
     const second = await call(client, 'send_message', args);
     expect(second.isError, textOf(second)).toBeFalsy();
     expect(second.structuredContent).toMatchObject({ ok: true, skipped: true });

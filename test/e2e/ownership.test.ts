@@ -160,6 +160,22 @@ describe('resends of one run', () => {
   }, 240_000);
 });
 
+describe('a process that waits', () => {
+  it('waits as long as the owner sends without piling up listeners: no warning of Node on its stderr', async () => {
+    const { ids, file, env, journals } = trialSetup('long-wait');
+    // Ten batches at 3 a second: the resend polls the lock well over the 10 listeners Node warns at.
+    const first = start(sendArgs(file, ['--rate', '3']), env);
+    const runId = await journalOf(journals);
+    const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
+    expect(resend.code, resend.stderr).toBe(0);
+    expect((await first.done).code).toBe(0);
+    expect(resend.stderr).toContain(`waiting for run ${runId}`);
+    expect(resend.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(resend.stderr).not.toMatch(/\(node:\d+\)/);
+    expectExactlyOnce('long-wait', 2, ids);
+  }, 60_000);
+});
+
 describe('an owner that dies', () => {
   it(`SIGKILLed while three others wait: one takes over and resumes; in-doubt IDs are never sent again (${TRIALS} trials)`, async () => {
     for (let trial = 0; trial < TRIALS; trial++) {

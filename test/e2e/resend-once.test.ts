@@ -84,6 +84,11 @@ describe('pushctl resend', () => {
       const old = json(await cli(['resend', runId, '--dry-run', '--base-url', second.url, '--include-unknown', '--json']));
       expect(old).toMatchObject({ would_send: true, recipients: 500, client_ids: ids.slice(2000) });
       expect((await cli(['resend', '--help'])).stdout).not.toContain('--include-unknown');
+      // The preview with the flag says the in-doubt ones are in, never to add the flag it was given.
+      const withDoubt = await cli(['resend', runId, '--dry-run', '--base-url', second.url, '--include-in-doubt']);
+      expect(withDoubt.stderr).toContain('would resend run');
+      expect(withDoubt.stderr).toContain('500 recipients in doubt, included by --include-in-doubt');
+      expect(withDoubt.stderr).not.toContain('add --include-in-doubt');
       const included = await cli(['resend', runId, '--base-url', second.url, '--include-in-doubt']);
       expect(included.code, included.stderr).toBe(0);
       expect(idsOf(second, 1)).toEqual(ids.slice(2000));
@@ -147,6 +152,25 @@ describe('send --once <key>', () => {
     // A dry run's key is its own: it does not stand for a send.
     const dry = await cli(['dry-run', '--all', '--title', 'Release 1.4', '--base-url', emulator.url, '--app-id', 'app', '--once', 'release-1.4', '--json']);
     expect(json(dry)).toMatchObject({ skipped: false, dry_run: true });
+  });
+
+  it('a key whose run the service refused is not "already done": exit 4, as that run, and nothing sent again', async () => {
+    writeFileSync(join(work, 'ids.txt'), ids.slice(0, 1500).join('\n'));
+    const server = await startScriptedServer(() => ({ status: 200, body: { status: 21005, message: 'message illegal' } }));
+    const send = (extra: string[] = []) => cli(['send', '--title', 'Refused', '--client-ids-file', 'ids.txt', '--base-url', server.url, '--app-id', 'app', '--once', 'refused', ...extra]);
+    try {
+      const first = await send(['--json']);
+      expect(first.code, first.stderr).toBe(4);
+      const again = await send(['--json']);
+      expect(again.code, again.stderr).toBe(4);
+      expect(json(again)).toMatchObject({ ok: false, skipped: true, run_id: json(first).run_id });
+      const human = await send();
+      expect(human.code).toBe(4);
+      expect(human.stderr).not.toContain('✓');
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
   });
 
   it("a key whose run a resume finished answers with the resume's verdict, whichever of the two it finds first", async () => {

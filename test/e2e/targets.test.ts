@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/reader.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+import { closedPort } from '../helpers/scripted-server.js';
 
 const REGIONS = {
   global: { app: 'global-app', secret: 'global-S3CRET-4f1a' },
@@ -131,6 +132,11 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(shown.stdout).toMatch(/target global: run .*\n[\s\S]*target india: run /);
     const shownJson = await runCli(['runs', 'show', String(doc.run_id), '--json'], { env: t.env, cwd: dir });
     expect((JSON.parse(shownJson.stdout) as { run: { target_runs: { profile: string }[] } }).run.target_runs.map((r) => r.profile)).toEqual(['global', 'india']);
+    // The family's line names every target's profile, as it names every app and host, not the first alone.
+    const familyLine = (JSON.parse(shownJson.stdout) as { run: { profile: string; app_id: string } }).run;
+    expect(familyLine).toMatchObject({ profile: 'global, india', app_id: `${REGIONS.global.app}, ${REGIONS.india.app}` });
+    const listed = (JSON.parse((await runCli(['runs', '--json'], { env: t.env, cwd: dir })).stdout) as { runs: { run_id: string; profile: string }[] }).runs;
+    expect(listed.find((r) => r.run_id === doc.run_id)?.profile).toBe('global, india');
   }, 60_000);
 
   it('PUSHCTL_PROFILE=global,india chooses the same targets as the flag; people read a row per target', async () => {
@@ -144,6 +150,21 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(result.stdout.trim().split('\n')).toHaveLength(2);
     expectEachOnce('global', t.ids);
     expectEachOnce('india', t.ids);
+  }, 30_000);
+
+  it('a profile name holding control characters is printed escaped on every line, the per-language lines too', async () => {
+    const t = trial('escaped', 2);
+    const odd = 'glob\u001b[31mal';
+    const profile = (region: Region) => ({ appId: REGIONS[region].app, appSecret: REGIONS[region].secret, baseUrl: served.get(region)!.url });
+    writeFileSync(t.config, JSON.stringify({ profiles: { [odd]: profile('global'), india: profile('india') } }), { mode: 0o600 });
+    const message = join(dir, 'escaped.json');
+    writeFileSync(message, JSON.stringify({ type: 1, time_to_live: 60, notification: { title: 'Hi' }, variants: { fr: { notification: { title: 'Salut' } } } }));
+    const csv = join(dir, 'escaped.csv');
+    writeFileSync(csv, `client_id,language\n${t.ids[0]},fr\n${t.ids[1]},en\n`);
+    const result = await runCli(['send', '-c', t.config, '-f', message, '--client-ids-file', csv, '--profile', `${odd},india`], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('glob\\x1b[31mal by language:');
+    expect(result.stderr).not.toContain('\u001b');
   }, 30_000);
 
   it('--to names an audience of the config file\'s top level, the same for every target', async () => {
@@ -173,6 +194,12 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     const family = (JSON.parse(listed.stdout) as { runs: { run_id: string; state: string; target_runs?: unknown[] }[] }).runs[0]!;
     expect(family.state).toBe('killed');
     expect(family.target_runs).toHaveLength(2);
+    // Every command shown for the family or one of its targets is one resend accepts: no --profile, which it
+    // refuses for a run of several targets.
+    const shown = await runCli(['runs', 'show', family.run_id, '--json'], { env: t.env, cwd: dir });
+    const commands = (JSON.stringify(JSON.parse(shown.stdout)).match(/pushctl resend [^"]*/g) ?? []);
+    expect(commands.length).toBeGreaterThan(2);
+    for (const command of commands) expect(command).not.toContain('--profile');
 
     const resent = await runCli(['resend', family.run_id, '-c', t.config, '--json'], { env: t.env, cwd: dir });
     expect(resent.code, resent.stderr).toBe(0);
@@ -228,7 +255,41 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expectEachOnce('global', t.ids);
     expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);
     expect(JSON.stringify(doc)).not.toContain('not-the-india-secret');
+
+    // Under a --once key, a re-run finds india's run refused: that is no success, and nothing is sent again.
+    const keyed = [...t.send, '--profile', 'global,india', '--once', 'partly-key', '--json'];
+    expect((await runCli(keyed, { env: t.env, cwd: dir })).code).toBe(7);
+    const again = await runCli(keyed, { env: t.env, cwd: dir });
+    expect(again.code, again.stderr).toBe(7);
+    expect(json(again).targets.map((target) => [target.profile, target.state, target.exit_code])).toEqual([
+      ['global', 'skipped', 0],
+      ['india', 'skipped', 4],
+    ]);
+    expect(deliveries('global', t.ids)).toEqual([2, 2, 2, 2]);
+    expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);
   }, 30_000);
+
+  it('a target that could not be reached says why, in its row and in --json, as a single send does', async () => {
+    const t = trial('unreachable', 3, { india: { baseUrl: `http://127.0.0.1:${await closedPort()}` } });
+    const args = [...t.send, '--profile', 'global,india', '--max-attempts', '1'];
+    const human = await runCli(args, { env: t.env, cwd: dir });
+    expect(human.code, human.stderr).toBe(7);
+    expect(human.stderr).toMatch(/^ {2}india: not sent: could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): nothing listens there/m);
+    const doc = json(await runCli([...args, '--json'], { env: t.env, cwd: dir }));
+    expect((doc.targets[1] as { error?: { message: string } }).error?.message).toContain('could not connect');
+    expect((doc.targets[0] as { error?: unknown }).error).toBeUndefined();
+  }, 30_000);
+
+  it('PUSHCTL_PROFILE=global,india, set for sends, is named as a list by a command that takes one profile', async () => {
+    const t = trial('onelist', 1);
+    for (const command of [['check'], ['config']]) {
+      const r = await runCli([...command, '-c', t.config], { env: { ...t.env, PUSHCTL_PROFILE: 'global,india' }, cwd: dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('error: env PUSHCTL_PROFILE names several profiles (global, india)');
+      expect(r.stderr).toMatch(/\nhint: .*--profile global/);
+      expect(r.stderr).not.toContain('does not exist');
+    }
+  });
 
   it('a secret given once for several apps is refused before anything is read or sent', async () => {
     const t = trial('onesecret', 2);

@@ -117,6 +117,31 @@ describe('variants to a CSV fleet of several languages', () => {
     }
   });
 
+  it('with condition targeting, the run read back names every language its requests went to, as the send did', async () => {
+    const journal = mkdtempSync(join(dir, 'runs-condition-'));
+    const args = ['send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--country', 'KE', '--language', 'en,fr,fr-CA,pt-BR,sw', '--once', 'cond-words'];
+    const sent = await cli([...args, '--json'], journal);
+    expect(sent.code, sent.stderr).toBe(0);
+    const audience = (JSON.parse(sent.stdout) as { audience: string }).audience;
+    expect(audience).toMatch(/^condition: country KE, language (?=.*\ben\b)(?=.*\bfr-CA\b)(?=.*\bpt-BR\b)(?=.*\bsw\b)/);
+    const run = readdirSync(journal).find((f) => f.endsWith('.jsonl'))!;
+    // Not the base message's languages (en, sw) alone: the run went to all five.
+    const shown = await cli(['runs', 'show', join(journal, run), '--json'], journal);
+    expect((JSON.parse(shown.stdout) as { run: { audience: string } }).run.audience).toBe(audience);
+    const listed = await cli(['runs', '--json'], journal);
+    expect((JSON.parse(listed.stdout) as { runs: { audience: string }[] }).runs[0]!.audience).toBe(audience);
+    const again = await cli(args, journal);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`to ${audience}; nothing was sent now`);
+  });
+
+  it('with condition targeting, the human summary counts requests to the audience, never "0 recipients"', async () => {
+    const r = await send('--country', 'KE', '--language', 'en,fr,fr-CA,pt-BR,sw');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^sent: 3 batches to condition: country KE, language [^\n]+ \(one request per language variant\) in \d+\.\d s\n {2}accepted +3 batches\n/m);
+    expect(r.stderr).not.toContain('0 recipients');
+  });
+
   it('refuses --all, and targeting without --language, with variants: exit 3, nothing sent, the fix shown', async () => {
     for (const recipients of [['--all'], ['--country', 'KE']]) {
       const r = await send(...recipients);

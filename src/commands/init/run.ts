@@ -122,7 +122,7 @@ function prune(values: ProfileSettings): ProfileSettings {
 
 /** The settings the flags give, checked; a plain-http base URL to a remote host is written with a warning. */
 async function givenSettings(options: InitOptions, ctx: Ctx, secrets: SecretSink | undefined, warnings: string[]): Promise<{ given: ProfileSettings; secretGiven: boolean }> {
-  if (options.profile === '') throw usageError('--profile needs a non-empty value');
+  if (options.profile === '') throw usageError('--profile needs a non-empty value', 'give --profile the name of the profile to write, or leave the flag out to write the top level');
   const flagSecret = await readSecret(options, ctx);
   if (flagSecret) refuseShortSecret(flagSecret.value, flagSecret.source);
   secrets?.add(flagSecret?.value);

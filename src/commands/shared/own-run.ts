@@ -70,9 +70,11 @@ export async function own(name: string, runId: string, options: OwnOptions, ctx:
       saidAt = now;
     }
     try {
+      // The poll's listener goes with the poll: a wait of minutes polls hundreds of times on one signal.
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, POLL_MS);
-        ctx.interrupt.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.interrupt.reason)), { once: true });
+        const stop = () => (clearTimeout(timer), reject(ctx.interrupt.reason));
+        const timer = setTimeout(() => (ctx.interrupt.removeEventListener('abort', stop), resolve()), POLL_MS);
+        ctx.interrupt.addEventListener('abort', stop, { once: true });
       });
     } catch {
       throw new CliError(`stopped while waiting for ${holder}; nothing was sent`, ExitCode.interrupted);

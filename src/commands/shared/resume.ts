@@ -2,8 +2,8 @@
 // resuming a run. Only not_sent recipients by default — they cannot have been delivered; the in-doubt ones
 // (the service may have delivered to them) only when asked.
 import { usageError } from '../../errors.js';
-import type { BatchResult } from '../../client/send-batches.js';
-import { audienceWords } from '../../message/audience.js';
+import { recipientCount, type BatchResult } from '../../client/send-batches.js';
+import { runAudience } from '../../journal/run-state.js';
 import { dirname } from 'node:path';
 import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/read-run.js';
 import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
@@ -23,6 +23,8 @@ export interface Remaining {
   /** Recipients (batches, for an audience) certainly not sent, and those in doubt, whether or not included. */
   notSent: number;
   inDoubt: number;
+  /** Whether the in-doubt ones are among those to send (--include-in-doubt): a preview then says so, not to add the flag. */
+  inDoubtIncluded: boolean;
   /** Recipients (batches, for an audience) the service refused: a resend does not send them again. */
   rejected: number;
   /** Whether anything is to be sent. */
@@ -151,14 +153,14 @@ export function familyOf(run: RunView, env: Record<string, string | undefined>):
  */
 export function remainingOf(family: readonly RunView[], includeInDoubt: boolean, input?: RunInput): Remaining {
   const newest = family[family.length - 1]!;
-  const audience = audienceWords(newest.header.message);
+  const audience = runAudience(newest.header);
   if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(newest.results, audience, includeInDoubt);
   if (audience) {
     const status = newest.results[0]?.status;
     const notSent = status === 'not_sent' ? 1 : 0;
     const inDoubt = status === 'in_doubt' ? 1 : 0;
     const sendAudience = notSent > 0 || (includeInDoubt && inDoubt > 0);
-    return { sendAudience, audience, notSent, inDoubt, rejected: status === 'rejected' ? 1 : 0, any: sendAudience };
+    return { sendAudience, audience, notSent, inDoubt, inDoubtIncluded: includeInDoubt, rejected: status === 'rejected' ? 1 : 0, any: sendAudience };
   }
   // Insertion order is first-seen order: the order of the first run's input.
   const statusOf = new Map<string, BatchResult['status']>();
@@ -182,21 +184,26 @@ export function remainingOf(family: readonly RunView[], includeInDoubt: boolean,
   }
   const inDoubtIds: string[] = [];
   const notSent: string[] = [];
+  // A run read for what it left (readRunLeft) holds no IDs of its refused batches: they count by their size,
+  // or a refused run would read as done. No run sends a refused ID again, so no later word replaces theirs.
   let rejected = 0;
+  for (const member of family) {
+    for (const r of member.results) if (r.status === 'rejected') rejected += recipientCount(r) - r.clientIds.length;
+  }
   for (const [id, status] of statusOf) {
     if (status === 'in_doubt') inDoubtIds.push(id);
     else if (status === 'not_sent') notSent.push(id);
     else if (status === 'rejected') rejected += 1;
   }
   const clientIds = includeInDoubt ? [...inDoubtIds, ...notSent] : notSent;
-  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, rejected, any: clientIds.length > 0, ...(variantOf.size > 0 ? { variantOf } : {}) };
+  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, inDoubtIncluded: includeInDoubt, rejected, any: clientIds.length > 0, ...(variantOf.size > 0 ? { variantOf } : {}) };
 }
 
 /** An audience sent in one request per variant: the requests not sent (and those in doubt, when included) go again. */
 function remainingAudiences(results: readonly BatchResult[], audience: string, includeInDoubt: boolean): Remaining {
   const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
   const audiences = results.filter((r) => r.status === 'not_sent' || (includeInDoubt && r.status === 'in_doubt')).map((r) => r.variant ?? null);
-  return { sendAudience: audiences.length > 0, audience, notSent: count('not_sent'), inDoubt: count('in_doubt'), rejected: count('rejected'), any: audiences.length > 0, audiences };
+  return { sendAudience: audiences.length > 0, audience, notSent: count('not_sent'), inDoubt: count('in_doubt'), inDoubtIncluded: includeInDoubt, rejected: count('rejected'), any: audiences.length > 0, audiences };
 }
 
 /** Where a run went, as its journal says: app ID and base URL (a journal of 0.2 may have only the host). */

@@ -7,7 +7,7 @@ import type { PushMessage } from '../../message/types.js';
 import { GrowingVariantRecipients, VariantRecipients } from '../../message/variant-recipients.js';
 import { planVariants } from '../../message/variants.js';
 import type { MessageIssue } from '../../message/types.js';
-import { audienceWords } from '../../message/audience.js';
+import { audienceWords, variantsAudienceWords } from '../../message/audience.js';
 
 /** What the delivery needs to send variants: each variant's message, and for targeting, the requests. */
 export interface VariantDelivery {
@@ -68,13 +68,7 @@ function unusedWarnings(unused: readonly string[], noLanguage: boolean): Message
   }));
 }
 
-/**
- * An audience sent in one request per variant, in words: every language its requests name together, so the
- * advice after a failure does not read as the base message's languages alone.
- */
+/** An audience sent in one request per variant, in words: see variantsAudienceWords. */
 export function variantAudienceWords(base: PushMessage, variants: VariantDelivery): string | undefined {
-  if (!variants.audiences) return audienceWords(base);
-  const languages = [...variants.messages.values(), base].flatMap((m) => m.condition?.targeting?.language ?? []);
-  const all = { ...base, condition: { ...base.condition, targeting: { ...base.condition.targeting, language: [...new Set(languages)] } } };
-  return `${audienceWords(all) ?? 'condition'} (one request per language variant)`;
+  return variants.audiences ? variantsAudienceWords(base, [...variants.messages.values()]) : audienceWords(base);
 }

@@ -45,4 +45,12 @@ describe('a CSV client-ID file', () => {
   it('refuses a CSV whose header names no client_id column, as before', async () => {
     await expect(read(['id,language\na,fr\n'])).rejects.toThrow(/looks like CSV/);
   });
+
+  it('refuses a CSV separated by semicolons or tabs (a spreadsheet export) instead of sending its lines as IDs', async () => {
+    for (const text of ['client_id;language\na;fr\n', '\uFEFFid;lang\r\na;fr\r\n', 'client_id\tlanguage\na\tfr\n']) {
+      await expect(read([text]), JSON.stringify(text)).rejects.toThrow(/looks like CSV separated by (semicolons|tabs): line 1 .* is a header/);
+    }
+    // A plain list whose IDs hold a semicolon, without such a header, is read as it is.
+    expect((await read(['a;1\nb;2\n'])).ids).toEqual(['a;1', 'b;2']);
+  });
 });

@@ -70,4 +70,17 @@ describe('the end-of-run summary', () => {
     }
     expect(ids.made).toBe(sent);
   });
+
+  it('names the audience of a run without client IDs and counts its requests, never "0 recipients"', () => {
+    const result = (index: number, status: 'accepted' | 'in_doubt') => ({ index, clientIds: [], status, attempts: 1, ...(status === 'accepted' ? { messageId: `m-${index}` } : { reason: 'HTTP 502' }) });
+    const results = [result(0, 'accepted'), result(1, 'accepted'), result(2, 'in_doubt')];
+    const text = formatSummary(summarizeBatches(results), results, false, plainStyle, false, 1, 'condition: language en,fr (one request per language variant)');
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'partly sent: 2 of 3 batches accepted; 1 in doubt in 1.0 s',
+      '  accepted       2 batches',
+      '  in doubt       1 batch',
+    ]);
+    const all = [result(0, 'accepted'), result(1, 'accepted')];
+    expect(formatSummary(summarizeBatches(all), all, true, plainStyle, false, undefined, 'all devices')).toBe('checked: 2 batches to all devices\n  accepted       2 batches\n');
+  });
 });

@@ -11,12 +11,19 @@ const args = z.strictObject({ run: z.string().check(z.minLength(1, 'run needs a 
 export const showRunTool = defineTool({
   name: 'show_run',
   title: 'Show one run',
-  description: "One run's outcome from its journal, as `pushctl runs show` prints it: state, counts, message_ids, and the one command that sends what it left (resend_command; include_in_doubt_command for recipients in doubt).",
+  description: "One run's outcome from its journal, as `pushctl runs show` prints it: state, counts, message_ids, and the one command that sends what it left (resend_command; include_in_doubt_command for recipients in doubt). A run of several targets (a profile list) is shown whole: target_runs has each target's.",
   args,
   result: runOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run({ run }: z.infer<typeof args>, { ctx, scrubber }) {
     const { showRun } = await import('../../runs/show/run.js');
+    // A run of several targets is shown whole, as runs show does (docs/behaviour.md#targets): every target and the one command.
+    const { locateFamily, showFamily } = await import('../../shared/target-runs.js');
+    const family = locateFamily(run, ctx);
+    if (family) {
+      const shown = await showFamily(family, ctx, scrubber, showRun);
+      return { document: { ok: true, exit_code: ExitCode.ok, run: shown.run }, text: shown.text, isError: false };
+    }
     const { detail, results, advice } = await showRun({ run }, ctx, scrubber);
     return { document: { ok: true, exit_code: ExitCode.ok, run: detail }, text: formatRunDetail(detail, results, advice), isError: false };
   },

@@ -17,6 +17,7 @@ import { openReportFile, writeReport } from '../../shared/report-file.js';
 import { resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
 import { familyOf, remainingOf, resendWithInput } from '../../shared/resume.js';
 import { runnable } from '../../shared/runnable.js';
+import { familyFlags } from '../../shared/target-advice.js';
 import { locateFamily, showFamily } from '../../shared/target-runs.js';
 import { runsShowOptionsSchema, type RunsShowOptions } from './options.js';
 
@@ -30,7 +31,9 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   const base = overview(run);
   // What a resend of this run would send: what the run and its resends left together.
   const left = run.incomplete || run.state === 'running' ? undefined : remainingOf(familyOf(run, ctx.env), false);
-  const advice = left ? resendAdvice(resendRun(ref, undefined, settingsFlags(run.header.argv)), left, base.audience) : undefined;
+  // A target of a run of several: resend takes the family without --profile (each target's is in its journal).
+  const flags = typeof run.header.targets === 'string' ? familyFlags(run.header.argv) : settingsFlags(run.header.argv);
+  const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience) : undefined;
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' ? undefined : resendWithInput(run, ref);
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
