@@ -44,6 +44,30 @@ export function settingsFlags(argv: readonly string[]): string[] {
   return flags;
 }
 
+/**
+ * The settings flags a resend of the family needs again (the config file, the timeout), without
+ * `--profile`: each target's profile is in its journal.
+ */
+export function familyFlags(argv: readonly string[]): string[] {
+  const flags = settingsFlags(argv);
+  const kept: string[] = [];
+  for (let i = 0; i < flags.length; i += 1) {
+    if (flags[i] === '--profile') i += 1;
+    else if (flags[i] === '--app-secret-stdin' || flags[i] === '--insecure') kept.push(flags[i]!);
+    else kept.push(flags[i]!, flags[++i]!);
+  }
+  return kept;
+}
+
+/**
+ * The settings flags of a resend of this one run: its own command line's, but for a target of several, whose
+ * `--profile` names the list (a resend of one run takes one profile): that target's own profile instead.
+ */
+export function runFlags(header: { argv: readonly string[]; targets?: unknown; profile?: unknown }): string[] {
+  if (typeof header.targets !== 'string') return settingsFlags(header.argv);
+  return [...familyFlags(header.argv), ...(typeof header.profile === 'string' ? ['--profile', header.profile] : [])];
+}
+
 /** The advice for what a run left. Counts are recipients, or batches for a run with no client IDs (its one batch is the audience). */
 export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: number; inDoubt: number }, audience?: string): ResendAdvice | undefined {
   if (left.notSent === 0 && left.inDoubt === 0) return undefined;

@@ -11,7 +11,7 @@ import type { HeaderRecord } from '../../journal/records.js';
 import { locksDir } from './own-run.js';
 import type { ClientIdSource, RecipientLanguageSource } from '../../message/recipients.js';
 import { variantFor } from '../../message/variants.js';
-import { resendRun, settingsFlags } from './resend-command.js';
+import { resendRun, runFlags } from './resend-command.js';
 
 
 export interface Remaining {
@@ -48,7 +48,7 @@ export function sentAny(run: RunView): boolean {
  * for the recipients the journal never saw. Undefined for any other run.
  */
 export function resendWithInput(run: RunView, ref: string): string | undefined {
-  return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>', settingsFlags(run.header.argv))(false) : undefined;
+  return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>', runFlags(run.header))(false) : undefined;
 }
 
 /**

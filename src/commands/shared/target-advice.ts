@@ -1,6 +1,6 @@
 // What a run of several targets left, and the one command that finishes it: `pushctl resend <family>`, which
 // sends every target's remainder to its own destination (docs/behaviour.md#targets).
-import { leftToSend, resendAdvice, resendRun, settingsFlags, type ResendAdvice } from './resend-command.js';
+import { familyFlags, leftToSend, resendAdvice, resendRun, type ResendAdvice } from './resend-command.js';
 import type { TargetResult } from '../../output/targets.js';
 import type { RunClaim } from './claim.js';
 import type { SkippedRun } from '../../output/skipped-run.js';
@@ -20,21 +20,6 @@ export function leftOf(result: TargetResult, claim: RunClaim<{ skipped?: Skipped
   if (result.runId === undefined) return { notSent: 0, inDoubt: 0 };
   const own = leftToSend(result.summary, result.audience);
   return { notSent: own.notSent, inDoubt: own.inDoubt + (claim?.resume?.inDoubt ?? 0), ...(result.audience ? { audience: result.audience } : {}) };
-}
-
-/**
- * The settings flags a resend of the family needs again (the config file, the timeout), without
- * `--profile`: each target's profile is in its journal.
- */
-export function familyFlags(argv: readonly string[]): string[] {
-  const flags = settingsFlags(argv);
-  const kept: string[] = [];
-  for (let i = 0; i < flags.length; i += 1) {
-    if (flags[i] === '--profile') i += 1;
-    else if (flags[i] === '--app-secret-stdin' || flags[i] === '--insecure') kept.push(flags[i]!);
-    else kept.push(flags[i]!, flags[++i]!);
-  }
-  return kept;
 }
 
 /** The advice over every target: counts added up (recipients, or the audience's batches), one command. */

@@ -11,8 +11,7 @@ import { formatRunDetail, type RunDetail } from '../../output/runs.js';
 import { stateWords } from '../../journal/read-run.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import { locateRun } from './locate-run.js';
-import { resendAdvice, resendRun } from './resend-command.js';
-import { familyFlags } from './target-advice.js';
+import { familyFlags, resendAdvice, resendRun } from './resend-command.js';
 
 type ShowRun = (options: { run: string }, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber) => Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }>;
 

@@ -3,7 +3,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { freshRunId } from '../../../src/commands/shared/own-run.js';
 import { CliError } from '../../../src/errors.js';
-import { familyAdvice, familyFlags } from '../../../src/commands/shared/target-advice.js';
+import { familyAdvice } from '../../../src/commands/shared/target-advice.js';
+import { familyFlags } from '../../../src/commands/shared/resend-command.js';
+import { resendWithInput } from '../../../src/commands/shared/resume.js';
+import type { RunView } from '../../../src/journal/read-run.js';
 import { joinProfiles, profileSecretEnv, targetEnv, targetProfiles } from '../../../src/commands/shared/target-list.js';
 import { familyState, foldFamilies } from '../../../src/journal/target-family.js';
 import type { RunOverview } from '../../../src/journal/run-state.js';
@@ -107,6 +110,14 @@ describe('the resend command of a family', () => {
     const advice = familyAdvice('20261124-190000-abcd', [{ notSent: 3, inDoubt: 1 }, { notSent: 2, inDoubt: 0 }], ['send', '--profile=global,india', '-c', 'p.json']);
     expect(advice).toEqual({ command: 'pushctl resend 20261124-190000-abcd -c p.json', includeInDoubtCommand: 'pushctl resend 20261124-190000-abcd -c p.json --include-in-doubt', notSent: 5, inDoubt: 1, unit: 'recipients' });
     expect(familyAdvice('f', [{ notSent: 0, inDoubt: 0 }], [])).toBeUndefined();
+  });
+
+  it('one target resent with its input given again names its own profile, never the list resend refuses', () => {
+    const argv = ['send', '--profile', 'global,india', '-c', 'p.json', '--client-ids-file', 'ids.txt'];
+    const target = { header: { run_id: 'r-india', argv, targets: 'r-global', profile: 'india', input: '/w/ids.txt' }, incomplete: { reason: 'cut short' }, results: [{ attempts: 1 }] } as unknown as RunView;
+    expect(resendWithInput(target, 'r-india')).toBe('pushctl resend r-india --client-ids-file /w/ids.txt -c p.json --profile india');
+    const alone = { ...target, header: { run_id: 'r', argv: ['send', '--profile', 'staging', '--client-ids-file', 'ids.txt'], input: '/w/ids.txt' } } as unknown as RunView;
+    expect(resendWithInput(alone, 'r')).toBe('pushctl resend r --client-ids-file /w/ids.txt --profile staging');
   });
 });
 

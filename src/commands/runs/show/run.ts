@@ -14,10 +14,9 @@ import type { CommandCtx } from '../../shared/command.js';
 import { locateRun } from '../../shared/locate-run.js';
 import { locksDir } from '../../shared/own-run.js';
 import { openReportFile, writeReport } from '../../shared/report-file.js';
-import { resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
+import { familyFlags, resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
 import { familyOf, remainingOf, resendWithInput } from '../../shared/resume.js';
 import { runnable } from '../../shared/runnable.js';
-import { familyFlags } from '../../shared/target-advice.js';
 import { locateFamily, showFamily } from '../../shared/target-runs.js';
 import { runsShowOptionsSchema, type RunsShowOptions } from './options.js';
 
