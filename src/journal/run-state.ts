@@ -25,6 +25,8 @@ export interface RunOverview {
   once?: string;
   /** The run this one resent. */
   parent?: string;
+  /** Runs that resent this one (the list names those it shows): what is left is theirs to say. */
+  resent_by?: string[];
   /** A target of a run of several (docs/behaviour.md#targets): the family's id, and this target's profile. */
   targets?: string;
   profile?: string;

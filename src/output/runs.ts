@@ -18,8 +18,9 @@ function acceptedCell(r: RunOverview): string {
   return `${r.recipients.accepted}/${r.recipients.total}`;
 }
 
-/** Recipients (batches, for an audience) not sent or in doubt. */
+/** Recipients (batches, for an audience) not sent or in doubt; a resent run's are its resend's to count. */
 function leftCell(r: RunOverview): string {
+  if (r.resent_by?.length) return '-';
   const counts = r.audience ? r.batches : r.recipients;
   const left = counts.not_sent + counts.in_doubt;
   return left === 0 ? '-' : String(left);
@@ -37,20 +38,19 @@ function fit(text: string, width: number): string {
 export function formatRunTable(runs: readonly RunOverview[], width = 80): string {
   const rows = [
     ['RUN', 'STATE', 'ACCEPTED', 'LEFT', 'TITLE'],
-    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${r.dry_run ? ' (dry)' : ''}${targetsWords(r)}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
+    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${r.resent_by?.length ? ', resent' : ''}${r.dry_run ? ' (dry)' : ''}${targetsWords(r)}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   const used = widths.reduce((n, w) => n + w + 2, 0);
   const titleWidth = Math.max(10, width - used - 1);
   const lines = rows.map((row) => [...row.slice(0, 4).map((cell, i) => cell.padEnd(widths[i]!)), fit(row[4]!, titleWidth)].join('  ').trimEnd());
-  return `${lines.join('\n')}\nACCEPTED of the run's recipients; LEFT not sent or in doubt: see runs show <run>\n`;
+  const resent = runs.some((r) => r.resent_by?.length) ? "a resent run's LEFT is on its resend's line\n" : '';
+  return `${lines.join('\n')}\nACCEPTED of the run's recipients; LEFT not sent or in doubt: see runs show <run>\n${resent}`;
 }
 
 export interface RunDetail extends RunOverview {
   message_ids: string[];
   report?: string;
-  /** Runs that resent this one. */
-  resent_by?: string[];
   resend_command?: string;
   include_in_doubt_command?: string;
   in_doubt?: number;

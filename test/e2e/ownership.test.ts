@@ -138,6 +138,15 @@ describe('resends of one run', () => {
         const runId = await journalOf(journals);
         const results = await Promise.all(Array.from({ length: n }, () => runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir })));
         for (const r of results) expect(r.code, r.stderr).toBe(0);
+        if (trial === 0) {
+          // The list says the killed run was resent, and leaves what is left to its resend's line.
+          const listed = JSON.parse((await runCli(['runs', '--json'], { env, cwd: dir })).stdout) as { runs: { run_id: string; parent?: string; resent_by?: string[] }[] };
+          const resends = listed.runs.filter((r) => r.parent === runId).map((r) => r.run_id);
+          expect(resends.length).toBeGreaterThan(0);
+          expect(listed.runs.find((r) => r.run_id === runId)?.resent_by).toEqual(resends.sort());
+          const table = (await runCli(['runs'], { env, cwd: dir })).stdout;
+          expect(table.split('\n').find((line) => line.startsWith(runId))).toMatch(/ killed, resent +\d+\/2000 +- /);
+        }
         expectExactlyOnce(name, n + 1, ids, inDoubtIn(journals));
       }
     }, 240_000);

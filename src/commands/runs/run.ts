@@ -20,6 +20,11 @@ export function listRuns(options: Pick<RunsOptions, 'limit'>, ctx: Pick<Ctx, 'en
     const view = readRunHead(file.path, locksDir(ctx.env));
     if (view) runs.push(overview(view));
   }
+  // A resend is newer than the run it resent, so a listed run's resends are listed too.
+  for (const run of runs) {
+    const resends = runs.filter((other) => other.parent === run.run_id).map((other) => other.run_id);
+    if (resends.length > 0) run.resent_by = resends.sort();
+  }
   // A send to several targets is one line (docs/behaviour.md#targets).
   return { dir, runs: foldFamilies(runs) };
 }

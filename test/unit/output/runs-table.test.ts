@@ -19,4 +19,14 @@ describe('the runs table', () => {
     expect(table).toContain('in doubt');
     expect(table).not.toContain('partly_sent');
   });
+
+  it('a run that was resent says so, and leaves what is left to its resend\'s line', () => {
+    const run = (id: string, state: RunOverview['state'], more: Partial<RunOverview> = {}): RunOverview => ({
+      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state, exit_code: null, title: 'Hello', batches: counts(10), recipients: counts(2000), ...more,
+    });
+    const table = formatRunTable([run('20261124-100001-bbbb', 'killed', { parent: '20261124-100000-aaaa' }), run('20261124-100000-aaaa', 'killed', { resent_by: ['20261124-100001-bbbb'] })], 80);
+    const [, resend, resent] = table.split('\n');
+    expect(resend).toMatch(/^20261124-100001-bbbb +killed +1000\/2000 +1000 +Hello$/);
+    expect(resent).toMatch(/^20261124-100000-aaaa +killed, resent +1000\/2000 +- +Hello$/);
+  });
 });
