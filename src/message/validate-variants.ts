@@ -41,7 +41,8 @@ const sameIssue = (a: MessageIssue, b: MessageIssue) => a.path === b.path && a.r
 
 /**
  * Validates the base message (without `variants`) with `validate`, then each variant merged over it. Issues
- * of a variant are named `variants.<tag>: <path>`; a warning the base already has is not repeated per variant.
+ * of a variant are named `variants.<tag>: <path>`; an error or a warning the base already has is the base's
+ * to fix, and is not repeated per variant.
  */
 export function validateWithVariants(assembled: Assembled, options: ValidateOptions, validate: (assembled: Assembled, options: ValidateOptions) => ValidationResult): VariantValidation {
   const { base, variants } = splitVariants(assembled.message);
@@ -55,8 +56,9 @@ export function validateWithVariants(assembled: Assembled, options: ValidateOpti
   for (const [tag, variant] of Object.entries(variants as Record<string, Json>)) {
     const checked = validate({ ...assembled, message: mergeVariant(base, variant) }, options);
     const named = (issue: MessageIssue): MessageIssue => ({ ...issue, path: `variants.${tag}: ${issue.path || '(message)'}` });
-    errors.push(...checked.errors.map(named));
-    warnings.push(...checked.warnings.filter((w) => !result.warnings.some((b) => sameIssue(b, w))).map(named));
+    const own = (found: MessageIssue[], inBase: MessageIssue[]) => found.filter((issue) => !inBase.some((b) => sameIssue(b, issue))).map(named);
+    errors.push(...own(checked.errors, result.errors));
+    warnings.push(...own(checked.warnings, result.warnings));
     if (checked.body) bodies[tag] = checked.body;
   }
   const all = { ...result, errors, warnings };

@@ -24,6 +24,12 @@ describe('validateWithVariants', () => {
     expect(strict.errors.map((e) => e.path)).toEqual(['variants.fr: notification.title']);
   });
 
+  it('names an error of the base message once, not again for every variant that inherits it', () => {
+    const result = check({ ...BASE, condition: { type: 1, targeting: { country: ['Narnia'] } }, variants: { fr: { notification: { title: 'Bonjour' } }, de: { notification: { title: 'Hallo' } } } });
+    expect(result.body).toBeUndefined();
+    expect(result.errors.map((e) => e.path)).toEqual(['condition.targeting.country[0]']);
+  });
+
   it('refuses a variant that is invalid as a whole message, one that sets condition, and a tag that is no language', () => {
     const result = check({ ...BASE, variants: { fr: { notification: { title: '', desc: '' } }, de: { condition: { type: 0 } }, French: { notification: { title: 'x' } } } });
     expect(result.body).toBeUndefined();
