@@ -21,7 +21,7 @@ export interface PreviewDestination {
   source: string;
 }
 
-export function resendPreviewDocument(header: HeaderRecord, left: Left, dryRun: boolean, destination: PreviewDestination | undefined): object {
+export function resendPreviewDocument(header: HeaderRecord, left: Left, dryRun: boolean, destination: PreviewDestination | undefined) {
   return {
     ok: true,
     exit_code: 0,

@@ -44,7 +44,11 @@ export async function printResend(outcome: ResendOutcome, options: { json?: bool
 
 function printTargetsPreview(outcome: TargetsPreview, options: { json?: boolean | undefined; quiet?: boolean | undefined }, ctx: Pick<Ctx, 'stdout' | 'stderr'>): void {
   if (options.json) {
-    const targets = outcome.previews.map(({ profile, header, left }) => ({ profile, run_id: header.run_id, not_sent: left.notSent, in_doubt: left.inDoubt, rejected: left.rejected, would_send: left.clientIds?.length ?? (left.sendAudience ? left.audience : 0) }));
+    // Each target's row is the document of a resend of its run alone, with its profile.
+    const targets = outcome.previews.map((p) => {
+      const { ok: _ok, exit_code: _exitCode, ...row } = resendPreviewDocument(p.header, p.left, outcome.dryRun, p.destination);
+      return { profile: p.profile, ...row };
+    });
     ctx.stdout.write(`${JSON.stringify({ ok: true, exit_code: outcome.exitCode, dry_run: outcome.dryRun, targets }, null, 2)}\n`);
   } else if (!options.quiet) {
     for (const p of outcome.previews) ctx.stderr.write(`target ${escapeControl(p.profile)}: ${formatResendPreview(p.header, p.left, outcome.dryRun, p.destination)}`);

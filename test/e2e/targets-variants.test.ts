@@ -151,9 +151,10 @@ describe('send --profile global,india with variants to a CSV fleet (two emulator
       const lines = { global: recordLines('global'), india: recordLines('india') };
       const preview = await runCli(['resend', listed.runs[0]!.run_id, '-c', t.config, '--dry-run', '--json'], { env: t.env, cwd: dir });
       expect(preview.code, preview.stderr).toBe(0);
-      const previewed = JSON.parse(preview.stdout) as { dry_run: boolean; targets: { profile: string; would_send: number }[] };
+      // Each target's row is the document a resend of that run alone previews, with its profile.
+      const previewed = JSON.parse(preview.stdout) as { dry_run: boolean; targets: { profile: string; would_send: boolean; recipients: number; not_sent: number; run_id: string }[] };
       expect(previewed.dry_run).toBe(true);
-      expect(previewed.targets.map((target) => [target.profile, target.would_send > 0])).toEqual([['global', true], ['india', true]]);
+      expect(previewed.targets.map((target) => [target.profile, target.would_send, target.recipients > 0, target.recipients === target.not_sent])).toEqual([['global', true, true, true], ['india', true, true, true]]);
       expect({ global: recordLines('global'), india: recordLines('india') }).toEqual(lines);
       const finished = finish === 'resend <family>' ? await runCli(['resend', listed.runs[0]!.run_id, '-c', t.config], { env: t.env, cwd: dir }) : await runCli(t.send, { env: t.env, cwd: dir });
       expect(finished.code, finished.stderr).toBe(0);
