@@ -238,8 +238,19 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/^error: profile india: no app secret configured.*nothing was sent to any target/m);
     expect(result.stderr).toContain('PUSHCTL_APP_SECRET_INDIA');
+    // No target is announced as a destination when none is sent to.
+    expect(result.stderr).not.toContain('sending to');
     expect(deliveries('global', t.ids)).toEqual([0, 0, 0, 0, 0]);
     expect(existsSync(t.journals) ? readdirSync(t.journals).filter((f) => f.endsWith('.jsonl')) : []).toEqual([]);
+  }, 30_000);
+
+  it('--app-id and --base-url given once for several profiles: refused (exit 2) before any target is announced, nothing sent', async () => {
+    const t = trial('sameapp', 5);
+    const result = await runCli([...t.send, '--profile', 'global,india', '--app-id', 'one-app', '--base-url', served.get('global')!.url], { env: t.env, cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('both send as app one-app');
+    expect(result.stderr).not.toContain('sending to');
+    expect(deliveries('global', t.ids)).toEqual([0, 0, 0, 0, 0]);
   }, 30_000);
 
   it('one target refused (a wrong app secret on india): exit 7, a row per target, and the other delivered', async () => {

@@ -17,10 +17,12 @@ export interface Connection {
   client: PushClient;
   baseUrl: URL;
   appId: string;
+  /** "sending to <host> (<where that came from>)": said on stderr by connect for people, unless `announce` is false. */
+  announcement: string;
 }
 
 /** `preloaded`: settings a command loaded and checked itself (a resend's, see resend-destination.ts). */
-export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean }, preloaded?: LoadedSettings): Promise<Connection> {
+export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean; announce?: boolean }, preloaded?: LoadedSettings): Promise<Connection> {
   const loaded = preloaded ?? (await loadSettings(options, ctx));
   scrubber.add(loaded.settings.appSecret);
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
@@ -38,8 +40,8 @@ export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: Secr
   }
   const destination = describeDestination(baseUrl, loaded.sources.baseUrl ?? 'default', loaded.sources.appSecret, mode.dryRun);
   if (destination.warning) ctx.stderr.write(destination.warning);
-  if (mode.human) ctx.stderr.write(destination.line);
+  if (mode.human && mode.announce !== false) ctx.stderr.write(destination.line);
   const proxy = choosePushProxy(options, loaded, baseUrl, ctx.env, scrubber);
   const client = await createPushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
-  return { client, baseUrl: new URL(baseUrl), appId: settings.appId };
+  return { client, baseUrl: new URL(baseUrl), appId: settings.appId, announcement: destination.line };
 }

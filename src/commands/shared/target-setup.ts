@@ -44,13 +44,14 @@ export function checkTargetOptions(options: SettingsOptions & DeliveryOptions, p
 
 /**
  * Loads and checks every target's settings and opens its client (nothing is sent), in the order given. A
- * target that fails names its profile; the clients opened before it are closed.
+ * target that fails names its profile; the clients opened before it are closed. Each target's destination is
+ * announced only once every target is checked: a refused run names none as a place it sends to.
  */
 export async function resolveTargets(profiles: readonly string[], options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean }, connect: Connect): Promise<Target[]> {
   const targets: Target[] = [];
   try {
     for (const profile of profiles) {
-      const connection = await connect({ ...options, profile }, extendCtx(ctx, { env: targetEnv(ctx.env, profile) }), scrubber, mode).catch((error: unknown) => {
+      const connection = await connect({ ...options, profile }, extendCtx(ctx, { env: targetEnv(ctx.env, profile) }), scrubber, { ...mode, announce: false }).catch((error: unknown) => {
         if (!(error instanceof CliError)) throw error;
         // PUSHCTL_APP_SECRET is refused with several profiles: the hint names the profile's own variable too.
         const own = error.exitCode === ExitCode.config ? `; with several profiles, a profile's secret may also come from ${profileSecretEnv(profile)}` : '';
@@ -59,6 +60,7 @@ export async function resolveTargets(profiles: readonly string[], options: Setti
       targets.push({ profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) });
     }
     checkDistinct(targets);
+    if (mode.human) for (const target of targets) ctx.stderr.write(target.connection.announcement);
     return targets;
   } catch (error) {
     for (const target of targets) target.connection.client.close();

@@ -51,18 +51,19 @@ export async function resendTargets(options: TargetsResendOptions, family: strin
   }
 }
 
-/** Every target with something left is checked and connected before any sends. */
+/** Every target with something left is checked and connected before any sends, and announced once all are. */
 async function connectAll(members: Member[], options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<void> {
   const { connect } = await import('./connect.js');
   const { human } = deliveryTuning(options);
   for (const member of members) {
     if (!member.left.any) continue;
     const loaded = await settingsOf(member, options, ctx);
-    const connection = await connect({ ...options, profile: member.profile }, ctx, scrubber, { dryRun: member.run.header.dry_run, human }, loaded).catch((error: unknown) => {
+    const connection = await connect({ ...options, profile: member.profile }, ctx, scrubber, { dryRun: member.run.header.dry_run, human, announce: false }, loaded).catch((error: unknown) => {
       throw named(member.profile, error);
     });
     member.target = { profile: member.profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) };
   }
+  if (human) for (const member of members) if (member.target) ctx.stderr.write(member.target.connection.announcement);
 }
 
 async function sendAll(members: Member[], family: string, options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<{ kind: 'targets'; exitCode: number; targets: TargetsOutcome }> {

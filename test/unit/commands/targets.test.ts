@@ -123,7 +123,7 @@ describe('the resend command of a family', () => {
 
 describe('rate limiters', () => {
   it('one per base URL: targets at one destination share it, targets at another have their own', () => {
-    const target = (profile: string, baseUrl: string) => ({ profile, baseUrl, connection: { appId: profile, baseUrl: new URL(baseUrl), client: {} as never } });
+    const target = (profile: string, baseUrl: string) => ({ profile, baseUrl, connection: { appId: profile, baseUrl: new URL(baseUrl), client: {} as never, announcement: '' } });
     const limiters = limitersFor([target('a', 'https://x.example'), target('b', 'https://y.example'), target('c', 'https://x.example')], 50);
     expect([...limiters.keys()]).toEqual(['https://x.example', 'https://y.example']);
     expect(limiters.get('https://x.example')).not.toBe(limiters.get('https://y.example'));
