@@ -284,10 +284,19 @@ function refuseOtherSeparator(line: string): void {
  * No client ID holds a comma (the --client-id flag splits on them), so a comma on the first line means a
  * CSV file, whose lines would each go out as one client ID that reaches no one: refused like a JSON array.
  */
+/** A one-column export keeps its column's name on line 1: sent, it would be a recipient named "id". */
+function refuseColumnName(line: string): void {
+  if (!ID_HEADER.test(line)) return;
+  throw invalidMessageError(
+    `the client-ID input's line 1 ${JSON.stringify(line.trim())} is a column name, not a client ID`,
+    'drop the first line (tail -n +2 <file> > ids.txt), or name the column client_id to read the file as CSV',
+  );
+}
+
 function refuseCsv(start: string): void {
   const line = start.split(/\r?\n/, 1)[0]!;
   refuseOtherSeparator(line);
-  if (!line.includes(',')) return;
+  if (!line.includes(',')) return refuseColumnName(line);
   const shown = JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}…` : line);
   const header = ID_HEADER.test(line.split(',', 1)[0]!);
   throw invalidMessageError(

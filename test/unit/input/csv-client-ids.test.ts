@@ -53,4 +53,13 @@ describe('a CSV client-ID file', () => {
     // A plain list whose IDs hold a semicolon, without such a header, is read as it is.
     expect((await read(['a;1\nb;2\n'])).ids).toEqual(['a;1', 'b;2']);
   });
+
+  it('refuses a one-column export whose first line is a column name (id, token, device_id) instead of sending it as an ID', async () => {
+    for (const text of ['id\na\nb\n', '\uFEFFToken\r\na\r\n', '"device_id"\na\n', 'registration_ids\na\n']) {
+      await expect(read([text]), JSON.stringify(text)).rejects.toThrow(/line 1 .* is a column name, not a client ID/);
+    }
+    // client_id is the CSV's own header: a one-column CSV, read as one.
+    expect((await read(['client_id\na\nb\n'])).ids).toEqual(['a', 'b']);
+    expect((await read(['identity-7\ntokenized\n'])).ids).toEqual(['identity-7', 'tokenized']);
+  });
 });
