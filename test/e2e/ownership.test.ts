@@ -153,35 +153,30 @@ describe('resends of one run', () => {
   }
 
   it(`a resend started while its run still sends waits for it, then finds nothing left (${TRIALS} trials)`, async () => {
-    for (let trial = 0; trial < TRIALS; trial++) {
-      const name = `during-${trial}`;
-      const { ids, file, env, journals } = trialSetup(name);
-      // Slow enough (2 s) that the resend, started once the journal appears, finds the run still sending.
-      const first = start(sendArgs(file, ['--rate', '5']), env);
-      const runId = await journalOf(journals);
-      const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
-      expect(resend.code, resend.stderr).toBe(0);
-      expect((await first.done).code).toBe(0);
-      expect(resend.stderr).toContain(`waiting for run ${runId}`);
-      expect(resend.stderr).toContain('nothing left to send');
-      expectExactlyOnce(name, 2, ids);
-    }
+    // Slow enough (2 s) that the resend, started once the journal appears, finds the run still sending.
+    for (let trial = 0; trial < TRIALS; trial++) expect((await resendWhileSending(`during-${trial}`, 5)).stderr).toContain('nothing left to send');
   }, 240_000);
 });
 
+/** A run of ten batches at `rate` a second, and its resend started once its journal appears: the resend waits, and every ID goes out once. */
+async function resendWhileSending(name: string, rate: number): Promise<CliResult> {
+  const { ids, file, env, journals } = trialSetup(name);
+  const first = start(sendArgs(file, ['--rate', String(rate)]), env);
+  const runId = await journalOf(journals);
+  const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
+  expect(resend.code, resend.stderr).toBe(0);
+  expect((await first.done).code).toBe(0);
+  expect(resend.stderr).toContain(`waiting for run ${runId}`);
+  expectExactlyOnce(name, 2, ids);
+  return resend;
+}
+
 describe('a process that waits', () => {
   it('waits as long as the owner sends without piling up listeners: no warning of Node on its stderr', async () => {
-    const { ids, file, env, journals } = trialSetup('long-wait');
     // Ten batches at 3 a second: the resend polls the lock well over the 10 listeners Node warns at.
-    const first = start(sendArgs(file, ['--rate', '3']), env);
-    const runId = await journalOf(journals);
-    const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
-    expect(resend.code, resend.stderr).toBe(0);
-    expect((await first.done).code).toBe(0);
-    expect(resend.stderr).toContain(`waiting for run ${runId}`);
+    const resend = await resendWhileSending('long-wait', 3);
     expect(resend.stderr).not.toContain('MaxListenersExceededWarning');
     expect(resend.stderr).not.toMatch(/\(node:\d+\)/);
-    expectExactlyOnce('long-wait', 2, ids);
   }, 60_000);
 });
 

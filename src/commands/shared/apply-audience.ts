@@ -1,15 +1,7 @@
 // `--to <name>` (send, dry-run, validate, the action's `to`): reads the config file's audiences and hands
 // back the options with the recipient flags the audience stands for, before anything else reads them.
 import type { Ctx } from '../../context.js';
-import type { RecipientOptions } from '../../settings/audiences.js';
-
-export interface AudienceChoice extends RecipientOptions {
-  /** `--to <name>`: a named audience of the config file. */
-  to?: string;
-  /** `-c, --config` and `--profile`, where the command takes them. */
-  config?: string;
-  profile?: string;
-}
+import type { AudienceChoice } from './audience-recipients.js';
 
 /** The options with `to` replaced by the recipient options of its audience; unchanged without `to`. */
 export async function applyAudience<T extends AudienceChoice>(options: T, ctx: Pick<Ctx, 'cwd' | 'env'> & Partial<Pick<Ctx, 'runJavaScriptConfig'>>): Promise<T> {

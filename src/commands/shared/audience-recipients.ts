@@ -1,11 +1,18 @@
 // What `--to <name>` stands for: the config file's audience of that name as recipient options (see
 // apply-audience.ts, which loads this module only when --to is given).
 import type { Ctx } from '../../context.js';
-import { audienceOptions, audiencesOf, checkToAlone } from '../../settings/audiences.js';
+import { audienceOptions, audiencesOf, checkToAlone, type RecipientOptions } from '../../settings/audiences.js';
 import { loadConfigFile } from '../../settings/load.js';
 import { selectProfile } from '../../settings/resolve.js';
-import type { AudienceChoice } from './apply-audience.js';
 import { targetProfiles } from './target-list.js';
+
+export interface AudienceChoice extends RecipientOptions {
+  /** `--to <name>`: a named audience of the config file. */
+  to?: string;
+  /** `-c, --config` and `--profile`, where the command takes them. */
+  config?: string;
+  profile?: string;
+}
 
 /** The options with `to` replaced by the recipient options of its audience. */
 export async function audienceRecipients<T extends AudienceChoice & { to: string }>(options: T, ctx: Pick<Ctx, 'cwd' | 'env'> & Partial<Pick<Ctx, 'runJavaScriptConfig'>>): Promise<T> {
