@@ -78,7 +78,6 @@ export interface DeliveryRequest {
   verbose: boolean;
 }
 
-
 /** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
 export function deliveryExitCode(results: readonly BatchResult[], interrupted: boolean): number {
   const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
