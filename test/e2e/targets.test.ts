@@ -102,6 +102,18 @@ async function killMidRun(t: ReturnType<typeof trial>, key: string): Promise<voi
 
 const json = (result: CliResult) => JSON.parse(result.stdout) as Record<string, unknown> & { targets: Record<string, unknown>[] };
 
+/** Both targets sent what the killed run left, and every ID went out once but those in doubt; returns those. */
+function expectBothResumedOnce(result: CliResult, t: { ids: readonly string[]; journals: string }): Map<string, Set<string>> {
+  expect(json(result).targets.map((target) => [target.profile, target.state, target.resumed_from !== undefined])).toEqual([
+    ['global', 'sent', true],
+    ['india', 'sent', true],
+  ]);
+  const doubt = inDoubtByApp(t.journals);
+  expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
+  expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+  return doubt;
+}
+
 describe('send --profile global,india (two emulators, the built binary)', () => {
   it('sends the message to each target exactly once; a re-run with the same --once key sends nothing; runs shows the family as one line', async () => {
     const t = trial('once', 2500);
@@ -203,13 +215,7 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
 
     const resent = await runCli(['resend', family.run_id, '-c', t.config, '--json'], { env: t.env, cwd: dir });
     expect(resent.code, resent.stderr).toBe(0);
-    expect(json(resent).targets.map((target) => [target.profile, target.state, target.resumed_from !== undefined])).toEqual([
-      ['global', 'sent', true],
-      ['india', 'sent', true],
-    ]);
-    const doubt = inDoubtByApp(t.journals);
-    expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
-    expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+    const doubt = expectBothResumedOnce(resent, t);
 
     // The key now finds every target done: nothing more to either.
     const again = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-kill', '--json'], { env: t.env, cwd: dir });
@@ -223,13 +229,7 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     await killMidRun(t, 'release-rerun');
     const again = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-rerun', '--json'], { env: t.env, cwd: dir });
     expect(again.code, again.stderr).toBe(0);
-    expect(json(again).targets.map((target) => [target.profile, target.state, target.resumed_from !== undefined])).toEqual([
-      ['global', 'sent', true],
-      ['india', 'sent', true],
-    ]);
-    const doubt = inDoubtByApp(t.journals);
-    expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
-    expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+    expectBothResumedOnce(again, t);
   }, 120_000);
 
   it('a missing secret in the second profile sends nothing to the first (exit 6, naming the profile)', async () => {
