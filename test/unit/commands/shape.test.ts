@@ -10,7 +10,7 @@ import { sendOptionsSchema } from '../../../src/commands/send/options.js';
 import { dryRunOptionsSchema } from '../../../src/commands/dry-run/options.js';
 import { parseOptions } from '../../../src/commands/shared/check-options.js';
 import { actionRequest } from '../../../src/action/inputs.js';
-import { CliError } from '../../../src/errors.js';
+import { thrownBy } from '../../helpers/cli-error.js';
 
 /** Every command of the program, with the folder its name gives it (`runs show` → runs/show). */
 function everyCommand(definitions: readonly CommandDefinition[], parent: string[] = []): { path: string[]; definition: CommandDefinition }[] {
@@ -23,15 +23,7 @@ function everyCommand(definitions: readonly CommandDefinition[], parent: string[
 const commands = everyCommand(commandDefinitions());
 const folder = (path: string[]) => join('src', 'commands', ...path);
 
-const errorOf = (run: () => unknown): CliError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-};
+const errorOf = thrownBy;
 
 describe('every command has the shape of STYLE.md', () => {
   it('the program lists every command, subcommands included', () => {

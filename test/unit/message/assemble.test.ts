@@ -2,18 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { assembleMessage, type AssembleInput } from '../../../src/message/assemble.js';
 import { CliError, ExitCode } from '../../../src/errors.js';
 import { validateAssembled } from '../../../src/message/validate-assembled.js';
+import { thrownBy } from '../../helpers/cli-error.js';
 
 const file = (json: unknown) => ({ name: 'msg.json', text: JSON.stringify(json) });
 const build = (input: AssembleInput) => assembleMessage(input).message;
-const failure = (input: AssembleInput): CliError => {
-  try {
-    assembleMessage(input);
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error('expected assembleMessage to fail');
-};
+const failure = (input: AssembleInput): CliError => thrownBy(() => assembleMessage(input));
 
 describe('assembleMessage', () => {
   it('builds a notification to all devices from flags alone, with default type and TTL noted', () => {

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../../../src/errors.js';
 import { checkBaseUrl, isLoopbackHost } from '../../../src/settings/check-base-url.js';
+import { thrownBy } from '../../helpers/cli-error.js';
 
-function refusal(url: string, insecure = false): CliError {
-  try {
-    checkBaseUrl(url, { insecure, source: 'flag --base-url' });
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error(`expected ${url} to be refused`);
-}
+const refusal = (url: string, insecure = false): CliError => thrownBy(() => checkBaseUrl(url, { insecure, source: 'flag --base-url' }));
 
 describe('checkBaseUrl', () => {
   it.each([

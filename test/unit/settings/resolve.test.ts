@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CliError, ExitCode } from '../../../src/errors.js';
+import { ExitCode } from '../../../src/errors.js';
 import type { LoadedConfig } from '../../../src/settings/load.js';
 import { requireCredentials, resolveSettings, type ResolveInput } from '../../../src/settings/resolve.js';
 import { regionUrls } from '../../../src/settings/regions.js';
 import type { ConfigFile } from '../../../src/settings/schema.js';
+import { thrownBy } from '../../helpers/cli-error.js';
 
 const filepath = '/home/u/project/.pushctlrc.json';
 const file = (config: ConfigFile, warnings: string[] = []): LoadedConfig => ({ filepath, config, origin: 'search', warnings });
@@ -12,15 +13,7 @@ function resolve(input: Partial<ResolveInput>) {
   return resolveSettings({ flags: {}, env: {}, file: null, ...input });
 }
 
-function thrown(fn: () => unknown): CliError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof CliError) return error;
-    throw error;
-  }
-  throw new Error('expected a CliError');
-}
+const thrown = thrownBy;
 
 describe('precedence: flags > env > profile > config top level > defaults', () => {
   const config = file({
