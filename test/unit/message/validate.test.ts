@@ -73,6 +73,18 @@ describe('validateMessage: errors (each rule passes and fails)', () => {
 });
 
 describe('validateMessage: normalisations', () => {
+  it('trims client IDs with a note; judged as received (the emulator), an ID with surrounding whitespace is refused', () => {
+    const ids = withPatch((m) => (m.condition = { type: 2, client_ids: [' padded ', 'plain'] }));
+    expect(validateMessage(ids).body!.condition.client_ids).toEqual(['padded', 'plain']);
+    const received = validateMessage(ids, { asReceived: true });
+    expect(received.body).toBeUndefined();
+    expect(find(received.errors, 'condition.client_ids[0]')?.message).toContain('surrounding whitespace');
+    // Blank is refused both ways, as the trimmed ID it would become is empty.
+    const blank = withPatch((m) => (m.condition = { type: 2, client_ids: [' '] }));
+    expect(validateMessage(blank).errors.map((e) => e.path)).toEqual(['condition.client_ids[0]']);
+    expect(validateMessage(blank, { asReceived: true }).errors.map((e) => e.path)).toEqual(['condition.client_ids[0]']);
+  });
+
   it('upper-cases country codes with a note', () => {
     const r = validateMessage(withPatch((m) => (m.condition = { type: 1, targeting: { country: ['gb', 'us'] } })));
     expect(r.body!.condition.targeting!.country).toEqual(['GB', 'US']);
