@@ -32,13 +32,12 @@ export const nonEmptyString = z.string().check(
 );
 
 /**
- * A client ID: non-empty, no surrounding whitespace, and no control character (a NUL or an escape is no
- * device's ID). pushctl trims IDs before this check (normalize.ts), so only a body judged as received (the
- * emulator's) can fail the whitespace rule: the service is sent IDs as they are, and " id " is not "id".
+ * A client ID: not blank, and no control character (a NUL or an escape is no device's ID). Blank is empty
+ * whether or not the body is trimmed first (normalize.ts): a body judged as received (the emulator's) refuses
+ * " " as pushctl's validation does.
  */
 export const clientId = z.string().check(
   rule<string>('non-empty', (s) => (s.trim().length === 0 ? { message: 'must not be empty' } : undefined)),
-  rule<string>('trim', (s) => (s.trim() !== s && s.trim().length > 0 ? { message: 'has surrounding whitespace', fix: 'remove the spaces around the ID' } : undefined)),
   rule<string>('client-id', (s) => {
     const control = firstControlCharacter(s);
     return control ? { message: `contains the control character ${control}`, fix: 'client IDs are printable text; check how the list was produced' } : undefined;
