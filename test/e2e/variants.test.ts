@@ -165,8 +165,52 @@ describe('variants to a CSV fleet of several languages', () => {
     expect(printed.base.notification.title).toBe(TITLES.base);
     expect(printed.variants.pt!.notification).toEqual({ title: TITLES.pt, desc: 'Mais rápido' });
     expect(printed.variants.fr!.notification).toEqual({ title: TITLES.fr, desc: 'Faster sends' });
-    const json = await cli(['validate', '-f', 'message.json', '--all', '--json']);
+    const json = await cli(['validate', '-f', 'message.json', '--language', 'fr,pt', '--json']);
     expect(Object.keys((JSON.parse(json.stdout) as { variants: object }).variants)).toEqual(['fr', 'pt']);
+  });
+
+  it('validate shows each variant with the recipients send gives it: the IDs of its language, the base the rest', async () => {
+    const shown = await cli(['validate', '-f', 'message.json', '--client-ids-file', 'devices.csv', '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    type Body = { notification: { title: string }; condition: { client_ids: string[] } };
+    const printed = JSON.parse(shown.stdout) as { body: Body; variants: Record<string, Body> };
+    const sent = await send('--client-ids-file', 'devices.csv');
+    expect(sent.code, sent.stderr).toBe(0);
+    const messages = await recorded();
+    const received = (title: string) => messages.filter((m) => m.title === title).flatMap((m) => m.ids);
+    expect(printed.variants.fr!.condition.client_ids).toEqual(received(TITLES.fr));
+    expect(printed.variants.pt!.condition.client_ids).toEqual(received(TITLES.pt));
+    expect(printed.body.condition.client_ids).toEqual(received(TITLES.base));
+    expect(printed.body.condition.client_ids).toHaveLength(15);
+  });
+
+  it('validate names a variant no recipient gets, as send does', async () => {
+    writeFileSync(join(dir, 'three.json'), JSON.stringify({ ...MESSAGE, variants: { ...MESSAGE.variants, de: { notification: { title: 'Neue Version' } } } }));
+    const shown = await cli(['validate', '-f', 'three.json', '--client-ids-file', 'devices.csv', '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const document = JSON.parse(shown.stdout) as { variants: object; warnings: { path: string; rule: string }[] };
+    expect(Object.keys(document.variants)).toEqual(['fr', 'pt']);
+    expect(document.warnings).toContainEqual(expect.objectContaining({ path: 'variants.de', rule: 'variant-unused' }));
+  });
+
+  it('validate narrows each variant\'s targeting.language as send does, and refuses what send refuses', async () => {
+    const shown = await cli(['validate', '-f', 'message.json', '--country', 'KE', '--language', 'en,fr,fr-CA,pt-BR,sw', '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    type Body = { condition: { targeting: { country: string[]; language: string[] } } };
+    const printed = JSON.parse(shown.stdout) as { body: Body; variants: Record<string, Body> };
+    expect(printed.variants.fr!.condition.targeting).toEqual({ country: ['KE'], language: ['fr', 'fr-CA'] });
+    expect(printed.variants.pt!.condition.targeting).toEqual({ country: ['KE'], language: ['pt-BR'] });
+    expect(printed.body.condition.targeting).toEqual({ country: ['KE'], language: ['en', 'sw'] });
+    for (const recipients of [['--all'], ['--country', 'KE']]) {
+      const sent = await send(...recipients);
+      const checked = await cli(['validate', '-f', 'message.json', ...recipients]);
+      expect([checked.code, sent.code], checked.stderr).toEqual([3, 3]);
+      const reason = /the service cannot address "every other language"[^\n]*/.exec(sent.stderr)![0];
+      expect(checked.stderr).toContain(reason);
+      expect(checked.stderr).toMatch(/--language fr,pt,en/);
+      const json = JSON.parse((await cli(['validate', '-f', 'message.json', ...recipients, '--json'])).stdout) as { ok: boolean; exit_code: number };
+      expect([json.ok, json.exit_code]).toEqual([false, 3]);
+    }
   });
 
   it('reads a CSV without variants as its client_id column, and still refuses a CSV without one', async () => {

@@ -7,6 +7,7 @@ import type { PushMessage } from '../../message/types.js';
 import { GrowingVariantRecipients, VariantRecipients } from '../../message/variant-recipients.js';
 import { planVariants } from '../../message/variants.js';
 import type { MessageIssue } from '../../message/types.js';
+import { unusedVariantWarnings } from '../../message/variants-as-sent.js';
 import { audienceWords, variantsAudienceWords } from '../../message/audience.js';
 
 /** What the delivery needs to send variants: each variant's message, and for targeting, the requests. */
@@ -44,7 +45,7 @@ export function arrangeVariants(prepared: Prepared, batchSize: number): Arranged
     const lanes = isGrowing(source) ? new GrowingVariantRecipients(source, prepared.languages, tags, batchSize) : VariantRecipients.whole(source, prepared.languages, tags);
     const unused = isGrowing(source) ? [] : tags.filter((tag) => !lanes.counts.has(tag));
     const noLanguage = prepared.languages === undefined && !isGrowing(source);
-    return { body, clientIds: lanes, variants: { messages }, warnings: unusedWarnings(unused, noLanguage) };
+    return { body, clientIds: lanes, variants: { messages }, warnings: unusedVariantWarnings(unused, noLanguage) };
   }
   // Only the tags matter to the plan: each variant's message was merged and validated whole already.
   const audience = condition?.type === 1 ? { kind: 'targeting' as const, targeting: condition.targeting ?? {} } : { kind: 'all' as const };
@@ -56,16 +57,7 @@ export function arrangeVariants(prepared: Prepared, batchSize: number): Arranged
     if (request.language === null) base = narrowed(body, request.targeting);
     else messages.set(request.language, narrowed(messages.get(request.language)!, request.targeting));
   }
-  return { body: base, clientIds: undefined, variants: { messages, audiences: plan.requests.map((r) => r.language) }, warnings: unusedWarnings(plan.unused, false) };
-}
-
-function unusedWarnings(unused: readonly string[], noLanguage: boolean): MessageIssue[] {
-  return unused.map((tag) => ({
-    path: `variants.${tag}`,
-    rule: 'variant-unused',
-    message: noLanguage ? 'no recipient has a language: every client ID gets the base message' : 'no recipient has this language: the variant is not sent',
-    ...(noLanguage ? { fix: 'give --client-ids-file a CSV with client_id and language columns (the emulator\'s --devices CSV is one)' } : {}),
-  }));
+  return { body: base, clientIds: undefined, variants: { messages, audiences: plan.requests.map((r) => r.language) }, warnings: unusedVariantWarnings(plan.unused, false) };
 }
 
 /** An audience sent in one request per variant, in words: see variantsAudienceWords. */

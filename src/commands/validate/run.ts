@@ -6,6 +6,7 @@ import { readMessageInput } from '../../input/read-message-input.js';
 import { assembleMessage } from '../../message/assemble.js';
 import { validateAssembled } from '../../message/validate-assembled.js';
 import { validateWithVariants, type VariantValidation } from '../../message/validate-variants.js';
+import { variantsAsSent } from '../../message/variants-as-sent.js';
 import { annotateIssues } from '../../output/annotations.js';
 import { printValidate, type ValidateOutcome } from '../../output/validation.js';
 import { applyAudience } from '../shared/apply-audience.js';
@@ -15,8 +16,10 @@ import { validateOptionsSchema, type ValidateOptions } from './options.js';
 /** The validation result (the action and the MCP tool validate_message print it their own way). */
 export async function validateRun(options: ValidateOptions, ctx: Ctx): Promise<VariantValidation> {
   const assembled = assembleMessage(await readMessageInput(await applyAudience(options, ctx), ctx));
-  // A message file's variants are checked whole, each as it would be sent (docs/behaviour.md#variants).
-  const result = validateWithVariants(assembled, { strict: options.strict === true }, validateAssembled);
+  // A message file's variants are checked whole, each as it would be sent, and shown with the recipients send
+  // gives it; an audience send refuses with variants is refused here too (docs/behaviour.md#variants).
+  const checked = validateWithVariants(assembled, { strict: options.strict === true }, validateAssembled);
+  const result = variantsAsSent(checked, assembled.clientIds ? { ids: assembled.clientIds, languages: assembled.languages } : undefined);
   await annotateIssues(result, options, ctx);
   return { ...result, notes: [...assembled.notes, ...result.notes] };
 }
