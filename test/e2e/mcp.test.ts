@@ -127,6 +127,22 @@ describe('pushctl mcp: messages', () => {
     expect(textOf(r)).toContain('condition.targeting.country[0]');
   });
 
+  it('validate_message of a message with variants answers what validate --json says: every variant as sent', async () => {
+    const message = { type: 1, time_to_live: 60, notification: { title: 'New' }, variants: { fr: { notification: { title: 'Nouveau' } } } };
+    const work = mkdtempSync(join(home, 'variants-'));
+    writeFileSync(join(work, 'm.json'), JSON.stringify(message));
+    const cli = await runCli(['validate', '-f', 'm.json', '--language', 'fr,en', '--json'], { env: env(), cwd: work });
+    expect(cli.code, cli.stderr).toBe(0);
+    const { client } = await connect(target());
+    await client.listTools();
+    const r = await call(client, 'validate_message', { message, language: ['fr', 'en'] });
+    expect(r.isError).toBeFalsy();
+    const document = JSON.parse(cli.stdout) as Record<string, unknown>;
+    expect(r.structuredContent.variants).toEqual(document.variants);
+    expect(r.structuredContent).toMatchObject({ body: document.body, warnings: document.warnings, notes: document.notes });
+    expect(textOf(r)).toContain('"Nouveau"');
+  });
+
   it('dry_run has the emulator check the message: a message_id, nothing delivered, the run journaled', async () => {
     const { client } = await connect(target());
     await client.listTools();

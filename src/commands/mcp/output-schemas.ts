@@ -25,6 +25,8 @@ export const validationOutputSchema = z.looseObject({
   valid: z.optional(z.boolean()),
   /** The normalised body that would be sent; null when the message is invalid. */
   body: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** A message with variants: each variant's body as sent, by language tag (docs/behaviour.md#variants). */
+  variants: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
 });
 
 const batch = z.looseObject({ batch: z.int(), status: z.string(), recipients: z.int(), attempts: z.int(), message_id: z.optional(z.string()), code: z.optional(z.int()), hint: z.optional(z.string()) });

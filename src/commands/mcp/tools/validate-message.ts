@@ -25,9 +25,12 @@ export const validateMessageTool = defineTool({
     const valid = result.errors.length === 0;
     const exitCode = valid ? ExitCode.ok : ExitCode.invalidMessage;
     const words = await describeValidation(result, { stderr: { write: () => true }, env: PLAIN_ENV });
+    // What `validate --json` prints and what `validate` prints on stdout: with variants, each one as sent.
+    const variants = result.variants ? { variants: result.variants } : {};
+    const shown = result.variants ? { base: result.body, variants: result.variants } : result.body;
     return {
-      document: { ok: valid, exit_code: exitCode, valid, body: result.body ?? null, errors: result.errors, warnings: result.warnings, notes: result.notes },
-      text: result.body ? `${words}${JSON.stringify(result.body, null, 2)}\n` : words,
+      document: { ok: valid, exit_code: exitCode, valid, body: result.body ?? null, ...variants, errors: result.errors, warnings: result.warnings, notes: result.notes },
+      text: result.body ? `${words}${JSON.stringify(shown, null, 2)}\n` : words,
       // Findings are this tool's answer, not its failure: the call did what it was asked.
       isError: false,
     };
