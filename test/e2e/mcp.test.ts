@@ -213,6 +213,36 @@ describe('pushctl mcp: settings as in the CLI', () => {
   });
 });
 
+describe('pushctl mcp: named audiences, as --to in the CLI', () => {
+  it('validate_message, dry_run and send_message take `to`: the audience of the config file, as --to gives it', async () => {
+    const work = mkdtempSync(join(home, 'audiences-'));
+    writeFileSync(join(work, 'testers.txt'), 'phone-3\nphone-4\n');
+    writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ appId: APP, baseUrl: emulator.url, audiences: { 'my-phones': { client_ids: ['phone-1', 'phone-2'] }, testers: { client_ids_file: 'testers.txt' } } }));
+    const cli = await runCli(['validate', '--to', 'testers', '--title', 'To mine', '--json'], { env: env(), cwd: work });
+    expect(cli.code, cli.stderr).toBe(0);
+    const client = new Client({ name: 'pushctl-e2e', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--allow-send'], env: env(), cwd: work, stderr: 'ignore' }));
+    open.push(client);
+
+    const checked = await call(client, 'validate_message', { to: 'testers', title: 'To mine' });
+    expect(checked.isError, textOf(checked)).toBeFalsy();
+    expect(checked.structuredContent.body).toEqual((JSON.parse(cli.stdout) as { body: unknown }).body);
+
+    const sent = await call(client, 'send_message', { to: 'my-phones', title: 'To my phones' });
+    expect(sent.isError, textOf(sent)).toBeFalsy();
+    const [id] = sent.structuredContent.message_ids as string[];
+    expect(emulator.messages(APP).find((m) => m.message_id === id)?.body.condition.client_ids).toEqual(['phone-1', 'phone-2']);
+
+    // An unknown name and a second way of choosing recipients are refused as the CLI refuses them.
+    const typo = await runCli(['dry-run', '--to', 'my-phone', '--title', 'x', '--json'], { env: env(), cwd: work });
+    const unknown = await call(client, 'dry_run', { to: 'my-phone', title: 'x' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toMatchObject({ ok: false, exit_code: 2, error: (JSON.parse(typo.stdout) as { error: object }).error });
+    const both = await call(client, 'dry_run', { to: 'my-phones', clientId: ['x'], title: 'x' });
+    expect(both.structuredContent).toMatchObject({ ok: false, exit_code: 2 });
+  });
+});
+
 describe('pushctl mcp: several targets, as in the CLI', () => {
   it('send_message to a profile list sends to each target once, a row each; the same once key again sends nothing', async () => {
     const work = mkdtempSync(join(home, 'targets-'));
