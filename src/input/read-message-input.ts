@@ -129,8 +129,25 @@ export async function readMessageInput(options: MessageInputOptions, ctx: ReadCt
     // A CSV with a language column fills this as it is read: the languages travel beside the IDs.
     const languages = new RecipientLanguages();
     const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeInDoubt === true, stream, languages) : collector.result();
+    if (!('growing' in list) && list.ids.length === 0 && options.clientIdsFile !== undefined) throw noClientIds(options.clientIdsFile, list);
     // Repeats in a list still being read are counted at its end (the send's notes say how many).
     input.recipients = 'growing' in list ? { ids: list, duplicates: 0, languages } : list;
   }
   return input;
+}
+
+/**
+ * A client-ID input that yielded no ID is named with why, before the message's own rule ("condition.type 2
+ * needs a non-empty client_ids ... pass --client-id") would send the user to the wrong place.
+ */
+function noClientIds(path: string, list: ClientIdList): CliError {
+  const name = `--client-ids-file ${path === '-' ? '- (stdin)' : path}`;
+  if (list.fromReport) {
+    const inDoubt = list.inDoubtLeftOut ?? 0;
+    return invalidMessageError(
+      `${name} has no client ID left to send: the pushctl report or run journal lists none as not sent`,
+      inDoubt > 0 ? `${inDoubt} in doubt (the service may already have delivered to them): --include-in-doubt adds them, at the risk of sending twice` : 'every recipient of that run has an answer: there is nothing to send again',
+    );
+  }
+  return invalidMessageError(`${name} holds no client ID`, 'give it one client ID per line, or a CSV whose header names a client_id column, with at least one row');
 }

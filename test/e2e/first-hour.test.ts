@@ -14,6 +14,11 @@ beforeAll(() => {
   // A header naming client_id is read as that column (docs/behaviour.md#variants).
   writeFileSync(join(dir, 'clients.csv'), 'client_id,country\ndevice-1,DE\ndevice-2,FR\n');
   writeFileSync(join(dir, 'no-header.csv'), 'device-1,DE\ndevice-2,FR\n');
+  // Client-ID inputs that hold no ID at all: blank lines, a CSV header alone, a report with nothing left.
+  writeFileSync(join(dir, 'blank.txt'), '\n  \n\n');
+  writeFileSync(join(dir, 'header-only.csv'), 'client_id,language\r\n');
+  const done = { batches: { total: 1, accepted: 0, rejected: 0, in_doubt: 1, not_sent: 0 }, recipients: { total: 2, accepted: 1, rejected: 0, in_doubt: 1, not_sent: 0 } };
+  writeFileSync(join(dir, 'done-report.json'), `{\n  "version": 1,\n  "run_id": "20261101-000000-abcd",\n  "summary": ${JSON.stringify(done)},\n  "accepted": [\n    {"batch":0,"message_id":"m","client_ids":["device-1"]}\n  ],\n  "rejected": [],\n  "in_doubt": [\n    {"batch":1,"reason":"timeout","client_ids":["device-2"]}\n  ],\n  "not_sent": []\n}\n`);
   // The comma after "Hi" on line 7 makes the "}" on line 8, column 3 unexpected.
   writeFileSync(
     join(dir, 'trailing.json'),
@@ -55,6 +60,27 @@ const rows: Row[] = [
     args: ['validate', '--client-ids-file', 'no-header.csv', '--title', 'Hi'],
     code: 3,
     says: [/line 1/, /comma/, /cut -d, -f1/],
+  },
+  {
+    name: 'a client-ID file of blank lines is named, not "add client_ids or pass --client-id"',
+    args: ['validate', '--client-ids-file', 'blank.txt', '--title', 'Hi'],
+    code: 3,
+    says: [/--client-ids-file blank\.txt holds no client ID/, /hint: .*one client ID per line/],
+    not: [/pass --client-id/],
+  },
+  {
+    name: 'a CSV of a header alone is named with what it lacks',
+    args: ['send', '--client-ids-file', 'header-only.csv', '--title', 'Hi'],
+    code: 3,
+    says: [/--client-ids-file header-only\.csv holds no client ID/],
+    not: [/pass --client-id/],
+  },
+  {
+    name: 'a report with nothing left to send says so, and that --include-in-doubt adds those in doubt',
+    args: ['send', '--client-ids-file', 'done-report.json', '--title', 'Hi'],
+    code: 3,
+    says: [/done-report\.json has no client ID left to send/, /1 in doubt/, /--include-in-doubt/],
+    not: [/pass --client-id/],
   },
   {
     name: 'a title the notification shade would cut: a warning, still valid',
