@@ -7,6 +7,7 @@ import { adviceCount, type ResendAdvice } from '../output/resend-advice.js';
 import { codeBlock, codeSpan } from '../output/markdown.js';
 import { markdownTable, outputEntry } from '../output/workflow-commands.js';
 import type { ActionMode } from './inputs.js';
+import { inActionTerms } from './terms.js';
 
 /** What one run of the action came to. */
 export interface ActionResult {
@@ -127,7 +128,7 @@ export function jobSummary(result: ActionResult): string {
     lines.push(markdownTable(header, result.languages.map((row) => [...(several ? [code(row.profile ?? '')] : []), code(row.language), row.accepted, row.left])), '\n');
   }
   const findings = [...(result.errors ?? []).map((e) => ['error', e] as const), ...(result.warnings ?? []).map((w) => ['warning', w] as const)];
-  if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(e.message)])), '\n');
+  if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(inActionTerms(e.message))])), '\n');
   if (result.messageIds.length > 0) lines.push(`**message_ids:** ${result.messageIds.map(code).join(', ')}\n\n`);
   if (result.report) lines.push(`**report:** ${code(result.report)}\n\n`);
   if (result.advice) lines.push(resendAdviceMarkdown(result));

@@ -3,8 +3,37 @@
 // of the job rather than a command on a runner that is gone when the job ends.
 import type { TextSink } from '../context.js';
 
+/**
+ * The fixes of a message's findings offer the message flags too (`or pass --ttl`), which the action has none
+ * of: its message is the file's, its recipients the file's condition or the to and client-ids-file inputs.
+ * Each fix is said with the file's fields alone.
+ */
+type Replacement = string | ((match: string, ...groups: string[]) => string);
+
+/** A list of tags as the JSON array a message file would hold. */
+const tagArray = (tags: string) => JSON.stringify(tags.split(','));
+
+const MESSAGE_FLAG_FIXES: [RegExp, Replacement][] = [
+  [/, or pass --type\b/g, ''],
+  [/, or pass --ttl \(e\.g\. 1h\)/g, ''],
+  [/,? or --ttl \d+[smhdw]\b/g, ''],
+  [/check the unit: --ttl takes 90s, 15m, 6h, 2d or 1w/g, 'check the unit: time_to_live is in seconds'],
+  [/, or pass --all, --client-id or a targeting flag such as --country/g, ', or set the to or client-ids-file input'],
+  [/ or pass --country\/--language\/\.\.\./g, ''],
+  [/ or pass --client-id\b/g, ' or set the client-ids-file input'],
+  [/ or pass --open-url\b/g, ''],
+  [/add --title or --desc \(or "title"\/"desc" in notification\)/g, 'add "title" or "desc" in notification'],
+  [/use --style system\b/g, 'use "notification_type": 1'],
+  [/use --style button\b/g, 'use "notification_type": 3'],
+  [/--all with variants: /g, 'all devices ("condition": {"type": 0}) with variants: '],
+  [/replace --all with the languages to reach, e\.g\. --language ([\w,-]+)/g, (_, tags) => `address the languages to reach instead, e.g. "condition": {"type": 1, "targeting": {"language": ${tagArray(tags!)}}}`],
+  [/targeting without --language, with variants: /g, 'targeting without "language", with variants: '],
+  [/add --language with every language to reach, e\.g\. --language ([\w,-]+)/g, (_, tags) => `add "language": ${tagArray(tags!)} to the targeting, every language to reach`],
+];
+
 /** First whole phrases (a list of ways to give one setting is one input), then single flags and variables. */
-const FLAG_TO_INPUT: [RegExp, string][] = [
+const FLAG_TO_INPUT: [RegExp, Replacement][] = [
+  ...MESSAGE_FLAG_FIXES,
   [/set PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put "appSecret" in .*?\(mode 600\)/g, 'set the app-secret input to a repository secret'],
   [/pass --app-id, set PUSHCTL_APP_ID, or put "appId" in .*?(?=;|$)/g, 'set the app-id input'],
   [/, or pass --insecure if you really mean it/g, ''],
@@ -30,7 +59,7 @@ const FLAG_TO_INPUT: [RegExp, string][] = [
 /** `text` with the CLI's flags and variables named as the action's inputs. */
 export function inActionTerms(text: string): string {
   let out = text;
-  for (const [pattern, input] of FLAG_TO_INPUT) out = out.replace(pattern, input);
+  for (const [pattern, input] of FLAG_TO_INPUT) out = typeof input === 'string' ? out.replace(pattern, input) : out.replace(pattern, input);
   // "set the app-id input, or the app-id input": one input said once.
   return out.replace(/(the ([\w-]+) input)((?:,? (?:or|and) |, )(?:pass |set )?the \2 input)+/g, '$1');
 }

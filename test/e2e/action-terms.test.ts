@@ -93,6 +93,34 @@ describe('the action in its own terms (as the runner runs it)', () => {
     });
   }
 
+  it('mode validate: the fixes of the findings name the file\'s fields and the inputs, never a message flag', async () => {
+    // Each file breaks rules whose fix, on the command line, offers a flag the action has no input for.
+    const files = {
+      'bare.json': { notification: { title: 'Hi' } },
+      'broken.json': { type: 1, time_to_live: 0, condition: { type: 1 }, notification: { notification_type: 3, small_icon: 'x', open_type: '2' } },
+      'no-ids.json': { type: 1, time_to_live: 3600, condition: { type: 2 }, notification: { title: 'Hi' } },
+      'too-long.json': { type: 1, time_to_live: 99999999999, condition: { type: 0 }, notification: { desc: '' } },
+      'button.json': { type: 1, time_to_live: 3600, condition: { type: 0 }, notification: { title: 'Hi', notification_type: 3, small_icon: 'x' } },
+      'variants.json': { type: 1, time_to_live: 3600, condition: { type: 0 }, notification: { title: 'Hi' }, variants: { fr: { notification: { title: 'Salut' } } } },
+    };
+    const messageFlags = /(^|[^\w-])--(type|ttl|all|client-id|country|language|title|desc|style|open-url)\b/;
+    const said: string[] = [];
+    for (const [name, message] of Object.entries(files)) {
+      writeFileSync(join(work, name), JSON.stringify(message));
+      const run = await runStep(work, { mode: 'validate', file: name });
+      expect(run.code, everything(run)).toBe(name === 'button.json' ? 0 : 3);
+      said.push(everything(run));
+    }
+    const text = said.join('\n');
+    expect(text).not.toMatch(messageFlags);
+    expect(text).not.toMatch(CLI_WORDS);
+    expect(text).toMatch(/add "time_to_live" in seconds/);
+    expect(text).toMatch(/add "condition", or set the to or client-ids-file input/);
+    expect(text).toMatch(/add "client_ids": \["\.\.\."\] or set the client-ids-file input/);
+    expect(text).toMatch(/add "title" or "desc" in notification/);
+    expect(text).toMatch(/all devices \("condition": \{"type": 0\}\) with variants: .*e\.g\. "condition": \{"type": 1, "targeting": \{"language": \["fr","en"\]\}\}/);
+  });
+
   it('client IDs: the counts are numbers and the audience output is empty', async () => {
     writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
     const run = await runStep(work, { file: 'm.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url });
