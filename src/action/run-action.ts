@@ -19,7 +19,7 @@ import { adviceCount } from '../output/resend-advice.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
-import { actionRequest, getInput, type ActionRequest } from './inputs.js';
+import { actionRequest, getInput, type ActionMode, type ActionRequest } from './inputs.js';
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
@@ -37,6 +37,12 @@ export interface ActionIo {
   interrupt?: AbortSignal;
   stopNow?: AbortSignal;
 }
+
+/** Exit 0 of a mode that sends nothing is not "every batch accepted": it has no batches. */
+const SUCCESS_OF: Partial<Record<ActionMode, string>> = {
+  validate: 'the message is valid; nothing was sent',
+  check: 'the credentials were accepted; nothing was delivered',
+};
 
 /** Runs the action once and returns the step's exit status (the CLI's). */
 export async function runAction(io: ActionIo): Promise<number> {
@@ -91,7 +97,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
   if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
 
-  const meaning = exitMeaning(result.exitCode) ?? 'unknown exit status';
+  const meaning = (result.exitCode === ExitCode.ok ? SUCCESS_OF[request.mode] : exitMeaning(result.exitCode)) ?? 'unknown exit status';
   stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'it already ran'}` : ''}.\n`);
   if (result.exitCode !== 0) {
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
