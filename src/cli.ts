@@ -107,14 +107,26 @@ function inheritedOptions(cmd: Command): Option[] {
 }
 
 /** commander's complaint as a usage error: its first line the message, its suggestion and the help command the hint. */
-function usageErrorOf(error: CommanderError, argv: readonly string[]): CliError {
+function usageErrorOf(error: CommanderError, argv: readonly string[], program: Command): CliError {
   const known = knownMistake(argv);
   if (known) return known;
   const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
-  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim();
   const invoked = argv.find((a) => !a.startsWith('-'));
+  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, program.commands.find((c) => c.name() === invoked) ?? program);
   const help = `pushctl ${invoked && COMMANDS.some((c) => c.name === invoked) ? `${invoked} ` : ''}--help`;
   return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
+}
+
+/**
+ * commander suggests a flag only within a few typos, so a flag cut short (`--lang`, `--client`), which many
+ * tools accept, got no suggestion: the nearest of the command's flags that begin with it is offered.
+ */
+function wholeFlagOf(error: CommanderError, command: Command): string {
+  const typed = error.code === 'commander.unknownOption' ? /'(--[^'=]+)/.exec(error.message)?.[1] : undefined;
+  if (typed === undefined) return '';
+  const longs = [...command.options, ...inheritedOptions(command)].filter((o) => !o.hidden).flatMap((o) => (o.long?.startsWith(typed) ? [o.long] : []));
+  const near = nearest(typed, longs);
+  return near ? `Did you mean ${near}?` : '';
 }
 
 /** The camelCase key of an argument's name, as commander names options (`<client-ids>` → clientIds). */
@@ -203,7 +215,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
   } catch (error) {
     if (!(error instanceof CommanderError)) return { error, ...mode };
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return { outcome: { exitCode: ExitCode.ok } };
-    return { error: usageErrorOf(error, argv), ...mode };
+    return { error: usageErrorOf(error, argv, program), ...mode };
   }
   return { outcome };
 }

@@ -77,6 +77,10 @@ const rows: Row[] = [
   { name: 'a UTF-32 LE file', args: ['validate', '-f', 'utf32le.json'], code: 3, says: [/is UTF-32 LE/] },
   { name: 'a UTF-16 LE file without a byte-order mark', args: ['validate', '-f', 'utf16le-no-bom.json'], code: 3, says: [/is UTF-16 LE \(every other byte is zero\)/] },
   { name: 'a client-ID file in UTF-16', args: ['validate', '--title', 'Hi', '--client-ids-file', 'ids-utf16.txt'], code: 3, says: [/the client-ID input is UTF-16 LE \(it starts with the byte-order mark FF FE\)/, /--client-ids-file as UTF-8/] },
+  // A flag cut short, as other tools accept it: the whole flag is suggested.
+  { name: '--lang names --language', args: ['send', '--all', '--title', 'Hi', '--lang', 'en'], code: 2, says: [/unknown option '--lang'/, /did you mean --language\?/] },
+  { name: '--app names --app-id', args: ['send', '--all', '--title', 'Hi', '--app', 'x'], code: 2, says: [/did you mean --app-id\?/] },
+  { name: 'a flag of another command is not offered', args: ['config', '--lang', 'en'], code: 2, says: [/unknown option '--lang'/], not: [/did you mean/] },
 ];
 
 describe('the first hour, round 4: the CLI', () => {
