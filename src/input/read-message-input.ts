@@ -25,6 +25,8 @@ export interface MessageInputOptions extends MessageFlags {
   file?: string;
   dataFile?: string;
   clientIdsFile?: string;
+  /** Where `clientIdsFile` was named, when not by --client-ids-file (an audience of the config file). */
+  clientIdsFileOf?: string;
   /** With a report or journal as --client-ids-file: take its in-doubt IDs too. */
   includeInDoubt?: boolean;
   /** Hidden alias of --desc. */
@@ -55,7 +57,8 @@ async function readText(path: string, what: string, ctx: ReadCtx): Promise<strin
 
 const FLAG_OF: Record<string, string> = { 'message file': '-f/--file', 'data file': '--data-file', 'client ID file': '--client-ids-file' };
 
-function unreadable(error: unknown, what: string, path: string): CliError {
+/** `namedBy`: where the file was named when not by its flag (an audience of the config file), for the hint. */
+function unreadable(error: unknown, what: string, path: string, namedBy?: string): CliError {
   const where = `${what} ${path === '-' ? 'from stdin' : path}`;
   if (error instanceof InputInterruptedError) return new CliError(`interrupted while waiting for the ${where}`, ExitCode.interrupted, 'nothing was sent');
   if (error instanceof InputTooLargeError) {
@@ -64,14 +67,14 @@ function unreadable(error: unknown, what: string, path: string): CliError {
   if (error instanceof CliError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-  return invalidMessageError(`cannot read ${what} ${path}: ${why}`, `check the path given to ${FLAG_OF[what]}`);
+  return invalidMessageError(`cannot read ${what} ${path}: ${why}`, namedBy !== undefined ? `check the ${namedBy}` : `check the path given to ${FLAG_OF[what]}`);
 }
 
 /**
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
  * A report written by `--report` is accepted too: its in_doubt and not_sent IDs are the ones read.
  */
-async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeInDoubt: boolean, stream: boolean, languages: RecipientLanguages): Promise<ClientIdList | ClientIdFeed> {
+async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeInDoubt: boolean, stream: boolean, languages: RecipientLanguages, namedBy: string | undefined): Promise<ClientIdList | ClientIdFeed> {
   const { feedClientIds } = await import('./client-id-feed.js');
   const options = { includeInDoubt, languages, ...(stream ? {} : { streamAfter: Infinity }) };
   // No size cap: a list of millions of IDs is legitimate (each line is capped instead).
@@ -88,7 +91,7 @@ async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdC
       // Its size lets the collector size its tables once (0 for a pipe: no hint).
       collector.expectBytes(opened.size);
     } catch (error) {
-      throw unreadable(error, 'client ID file', path);
+      throw unreadable(error, 'client ID file', path, namedBy);
     }
   }
   // Ctrl-C ends the wait for a slow pipe until the list (or its first part, when sent while read) is in
@@ -128,8 +131,8 @@ export async function readMessageInput(options: MessageInputOptions, ctx: ReadCt
     const stream = read.stream === true && options.clientId === undefined;
     // A CSV with a language column fills this as it is read: the languages travel beside the IDs.
     const languages = new RecipientLanguages();
-    const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeInDoubt === true, stream, languages) : collector.result();
-    if (!('growing' in list) && list.ids.length === 0 && options.clientIdsFile !== undefined) throw noClientIds(options.clientIdsFile, list);
+    const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeInDoubt === true, stream, languages, options.clientIdsFileOf) : collector.result();
+    if (!('growing' in list) && list.ids.length === 0 && options.clientIdsFile !== undefined) throw noClientIds(options.clientIdsFile, list, options.clientIdsFileOf);
     // Repeats in a list still being read are counted at its end (the send's notes say how many).
     input.recipients = 'growing' in list ? { ids: list, duplicates: 0, languages } : list;
   }
@@ -140,8 +143,8 @@ export async function readMessageInput(options: MessageInputOptions, ctx: ReadCt
  * A client-ID input that yielded no ID is named with why, before the message's own rule ("condition.type 2
  * needs a non-empty client_ids ... pass --client-id") would send the user to the wrong place.
  */
-function noClientIds(path: string, list: ClientIdList): CliError {
-  const name = `--client-ids-file ${path === '-' ? '- (stdin)' : path}`;
+function noClientIds(path: string, list: ClientIdList, namedBy: string | undefined): CliError {
+  const name = namedBy !== undefined ? `${path}, the ${namedBy},` : `--client-ids-file ${path === '-' ? '- (stdin)' : path}`;
   if (list.fromReport) {
     const inDoubt = list.inDoubtLeftOut ?? 0;
     return invalidMessageError(

@@ -10,6 +10,8 @@ import type { Audience, ConfigFile } from './schema.js';
 /** The recipient options of send, dry-run and validate that `--to` stands for. */
 export interface RecipientOptions extends RecipientFlags {
   clientIdsFile?: string;
+  /** Where `clientIdsFile` was named when no --client-ids-file was typed (an audience), for its errors. */
+  clientIdsFileOf?: string;
 }
 
 /** Each recipient option with the flag a user typed for it, for the error when `--to` meets one. */
@@ -63,7 +65,7 @@ export function audienceOptions(name: string, audiences: Record<string, Audience
   if ('client_ids' in audience) return { clientId: [...audience.client_ids] };
   if ('client_ids_file' in audience) {
     // An audience comes from a config file, so there is one to be relative to.
-    return { clientIdsFile: path.resolve(path.dirname(configFile!), audience.client_ids_file) };
+    return { clientIdsFile: path.resolve(path.dirname(configFile!), audience.client_ids_file), clientIdsFileOf: `"client_ids_file" of audience "${name}" in ${configFile!}` };
   }
   const options: RecipientOptions = {};
   for (const [field, option] of Object.entries(TARGETING_OPTIONS) as [keyof typeof TARGETING_OPTIONS, (typeof TARGETING_OPTIONS)[keyof typeof TARGETING_OPTIONS]][]) {

@@ -97,6 +97,20 @@ describe('--to <name>', () => {
     expect(emulator.messages(APP)).toEqual([]);
   });
 
+  it('a client-ID file of an audience that is missing or empty is named by the audience, not by a flag never typed', async () => {
+    rmSync(join(project, 'lists', 'testers.txt'));
+    const missing = await send('--to', 'testers');
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain(`hint: check the "client_ids_file" of audience "testers" in ${config}`);
+    expect(missing.stderr).not.toContain('--client-ids-file');
+    writeFileSync(join(project, 'lists', 'testers.txt'), '\n\n');
+    const empty = await cli(['validate', '--config', config, '--title', 'Hi', '--to', 'testers']);
+    expect(empty.code).toBe(3);
+    expect(empty.stderr).toContain(`the "client_ids_file" of audience "testers" in ${config}, holds no client ID`);
+    expect(empty.stderr).not.toContain('--client-ids-file');
+    expect(emulator.messages(APP)).toEqual([]);
+  });
+
   it('with no config file at all, says how to add one', async () => {
     const r = await cli(['validate', '--title', 'Hi', '--to', 'my-phones']);
     expect(r.code).toBe(2);
