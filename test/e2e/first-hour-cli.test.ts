@@ -108,6 +108,13 @@ describe('help lists each option once', () => {
     expect(r.stdout.split('\n').filter((line) => new RegExp(`^ +(-\\w, )?${flag}\\b`).test(line))).toHaveLength(1);
   });
 
+  it('send --help says a client-ID file may be a CSV with languages, and shows --to and a profile list', async () => {
+    const r = await runCli(['send', '--help']);
+    expect(r.stdout).toMatch(/--client-ids-file <path> +client IDs, one per line, or a CSV with\s+client_id \(and language\) columns/);
+    expect(r.stdout).toMatch(/^ {2}\$ pushctl send --to my-phones /m);
+    expect(r.stdout).toMatch(/^ {2}\$ pushctl send .*--profile global,india$/m);
+  });
+
   it('send --help names --body as the alias of --desc', async () => {
     const r = await runCli(['send', '--help']);
     expect(r.stdout).toMatch(/^ +--desc <text> +notification\.desc \(alias: --body\)/m);

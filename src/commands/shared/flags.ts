@@ -32,7 +32,7 @@ export function addMessageOptions(cmd: Command): Command {
     .option('--to <name>', 'a named audience of the config file ("audiences"; pushctl config lists them)')
     .option('--all', 'every device (condition.type 0)')
     .option('--client-id <id...>', 'client IDs (condition.type 2; repeatable, comma lists too)')
-    .option('--client-ids-file <path>', 'client IDs, one per line ("-" = stdin)')
+    .option('--client-ids-file <path>', 'client IDs, one per line, or a CSV with client_id (and language) columns ("-" = stdin)')
     .option('--country <codes>', 'ISO 3166-1 codes, e.g. US,GB (repeatable)', collect)
     .option('--language <codes>', 'language codes, e.g. en,zh-CN (repeatable)', collect)
     .option('--brand <names>', 'device brands (repeatable)', collect)
@@ -131,4 +131,6 @@ export const sendExamples = (name: string) =>
     `pushctl ${name} --client-id abc123 --type data -d action=sync`,
     `pushctl ${name} --country US,GB --language en --title "Sale" --open-url https://example.com`,
     `pushctl ${name} -f examples/release-announcement.json --var version=2.1.0 --var notes=Fixes --client-ids-file ids.txt --report report.json`,
+    `pushctl ${name} --to my-phones --title "Hello"              # an audience of the config file`,
+    `pushctl ${name} -f examples/announce-variants.json --client-ids-file examples/devices.csv --profile global,india`,
   ]);
