@@ -245,22 +245,25 @@ export interface Credentials {
  * Returns the app ID and secret, or throws a configError (exit 6) that names the flag, the environment
  * variable and the config key that would supply what is missing.
  */
-export function requireCredentials(resolved: ResolvedSettings): Credentials & Settings {
+export function requireCredentials(resolved: ResolvedSettings, target?: { secretEnv: string }): Credentials & Settings {
   const { settings } = resolved;
   const where = settings.profile && settings.configFile
     ? `"profiles.${settings.profile}" of ${settings.configFile}`
     : settings.configFile ?? 'the config file (pushctl init writes one)';
   const missing: string[] = [];
   const ways: string[] = [];
+  // One target of several (docs/behaviour.md#targets): a flag or PUSHCTL_APP_* would be every target's, and
+  // one secret for all is refused, so only the profile's own key or secret variable is offered.
   if (settings.appId === undefined) {
     missing.push('app ID');
-    ways.push(`the app ID: pass --app-id, set ${envNames.appId}, or put "appId" in ${where}`);
+    ways.push(target ? `the app ID: put "appId" in ${where}` : `the app ID: pass --app-id, set ${envNames.appId}, or put "appId" in ${where}`);
   }
   if (settings.appSecret === undefined) {
     missing.push('app secret');
     ways.push(
-      `the app secret: set ${envNames.appSecret}, pass --app-secret-file <path> or --app-secret-stdin, ` +
-        `or put "appSecret" in ${where} (mode 600)`,
+      target
+        ? `the app secret: put "appSecret" in ${where} (mode 600), or set ${target.secretEnv}`
+        : `the app secret: set ${envNames.appSecret}, pass --app-secret-file <path> or --app-secret-stdin, ` + `or put "appSecret" in ${where} (mode 600)`,
     );
   }
   if (missing.length === 0) return settings as Credentials & Settings;

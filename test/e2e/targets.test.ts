@@ -238,6 +238,11 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(/^error: profile india: no app secret configured.*nothing was sent to any target/m);
     expect(result.stderr).toContain('PUSHCTL_APP_SECRET_INDIA');
+    // The hint offers only what a run of several targets takes: the profile's own key or variable, never the
+    // one secret for every target (refused, exit 2).
+    const hint = /^hint: (.*)$/m.exec(result.stderr)![1]!;
+    expect(hint).toMatch(/put "appSecret" in "profiles\.india" of .*, or set PUSHCTL_APP_SECRET_INDIA/);
+    expect(hint).not.toMatch(/--app-secret-file|--app-secret-stdin|PUSHCTL_APP_SECRET(?!_)/);
     // No target is announced as a destination when none is sent to.
     expect(result.stderr).not.toContain('sending to');
     expect(deliveries('global', t.ids)).toEqual([0, 0, 0, 0, 0]);

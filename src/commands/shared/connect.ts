@@ -21,12 +21,15 @@ export interface Connection {
   announcement: string;
 }
 
-/** `preloaded`: settings a command loaded and checked itself (a resend's, see resend-destination.ts). */
-export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean; announce?: boolean }, preloaded?: LoadedSettings): Promise<Connection> {
+/**
+ * `preloaded`: settings a command loaded and checked itself (a resend's, see resend-destination.ts).
+ * `mode.targetSecretEnv`: one target of several, whose secret may come from this variable of its own.
+ */
+export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean; announce?: boolean; targetSecretEnv?: string }, preloaded?: LoadedSettings): Promise<Connection> {
   const loaded = preloaded ?? (await loadSettings(options, ctx));
   scrubber.add(loaded.settings.appSecret);
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  const settings = requireCredentials(loaded);
+  const settings = requireCredentials(loaded, mode.targetSecretEnv !== undefined ? { secretEnv: mode.targetSecretEnv } : undefined);
   // The service takes the raw secret in Authorization; a scheme in front of it is answered 21004.
   const scheme = /^(bearer|basic|token)\s+/i.exec(settings.appSecret);
   if (scheme) ctx.stderr.write(`warning: the app secret starts with "${scheme[1]} "; the service takes the raw secret in the Authorization header (a prefix is answered 21004 App Secret illegal): drop the prefix\n`);

@@ -2,7 +2,7 @@
 // cannot apply to several apps are refused, then every target's settings are loaded and checked, so a
 // missing secret in the last target means nothing is sent to the first.
 import { extendCtx, type Ctx } from '../../context.js';
-import { CliError, ExitCode, usageError } from '../../errors.js';
+import { CliError, usageError } from '../../errors.js';
 import { RateLimiter } from '../../client/rate-limiter.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
 import { escapeControl } from '../../output/escape-control.js';
@@ -51,11 +51,10 @@ export async function resolveTargets(profiles: readonly string[], options: Setti
   const targets: Target[] = [];
   try {
     for (const profile of profiles) {
-      const connection = await connect({ ...options, profile }, extendCtx(ctx, { env: targetEnv(ctx.env, profile) }), scrubber, { ...mode, announce: false }).catch((error: unknown) => {
+      // PUSHCTL_APP_SECRET is refused with several profiles: a missing secret's hint names the profile's own variable.
+      const connection = await connect({ ...options, profile }, extendCtx(ctx, { env: targetEnv(ctx.env, profile) }), scrubber, { ...mode, announce: false, targetSecretEnv: profileSecretEnv(profile) }).catch((error: unknown) => {
         if (!(error instanceof CliError)) throw error;
-        // PUSHCTL_APP_SECRET is refused with several profiles: the hint names the profile's own variable too.
-        const own = error.exitCode === ExitCode.config ? `; with several profiles, a profile's secret may also come from ${profileSecretEnv(profile)}` : '';
-        throw new CliError(`profile ${escapeControl(profile)}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint !== undefined ? `${error.hint}${own}` : own.slice(2));
+        throw new CliError(`profile ${escapeControl(profile)}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint);
       });
       targets.push({ profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) });
     }
