@@ -42,6 +42,9 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   // A profile's own secret variable (PUSHCTL_APP_SECRET_INDIA) is set in the step's env, as written.
   [/(?:flag |env )?(?:--app-secret-file(?: <path>)?|--app-secret-stdin|PUSHCTL_APP_SECRET(?!_)|the appSecret key)/g, 'the app-secret input'],
   [/(?:flag )?--profile(?: <names?>)?(?![\w-])/g, 'the profiles input'],
+  // An audience is added to the config file in the repository: the action writes none.
+  [/add one with: pushctl init --audience \S+, or write "audiences" in the config file/g, 'write "audiences" in the config file'],
+  [/(?:flag )?--to(?: <name>)?(?![\w-])/g, 'the to input'],
   [/(?:flag |env )?(?:--app-id(?: <id>)?|PUSHCTL_APP_ID)/g, 'the app-id input'],
   [/(?:flag |env )?(?:--base-url(?: <url>)?|PUSHCTL_BASE_URL)/g, 'the base-url input'],
   [/(?:flag |env )?(?:--region(?: <region>)?|PUSHCTL_REGION)/g, 'the region input'],

@@ -123,6 +123,22 @@ describe('the action in its own terms (as the runner runs it)', () => {
     expect(text).toMatch(/all devices \("condition": \{"type": 0\}\) with variants: .*e\.g\. "condition": \{"type": 1, "targeting": \{"language": \["fr","en"\]\}\}/);
   });
 
+  it('an audience the config file lacks names the to input and the file, never --to or pushctl init', async () => {
+    const ask = (config: object | undefined) => {
+      if (config) writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify(config));
+      return runStep(work, { file: 'm.json', to: 'my-phone', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url });
+    };
+    const none = await ask(undefined);
+    const typo = await ask({ audiences: { 'my-phones': { client_ids: ['a'] } } });
+    for (const run of [none, typo]) {
+      expect(run.code, everything(run)).toBe(2);
+      expect(everything(run)).toMatch(/the to input my-phone: no/);
+      expect(everything(run)).not.toMatch(/--to\b|pushctl init/);
+    }
+    expect(everything(none)).toMatch(/write "audiences" in the config file/);
+    expect(everything(typo)).toMatch(/did you mean "my-phones"\?/);
+  });
+
   it('client IDs: the counts are numbers and the audience output is empty', async () => {
     writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
     const run = await runStep(work, { file: 'm.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url });
