@@ -77,6 +77,10 @@ const rows: Row[] = [
   { name: 'a UTF-32 LE file', args: ['validate', '-f', 'utf32le.json'], code: 3, says: [/is UTF-32 LE/] },
   { name: 'a UTF-16 LE file without a byte-order mark', args: ['validate', '-f', 'utf16le-no-bom.json'], code: 3, says: [/is UTF-16 LE \(every other byte is zero\)/] },
   { name: 'a client-ID file in UTF-16', args: ['validate', '--title', 'Hi', '--client-ids-file', 'ids-utf16.txt'], code: 3, says: [/the client-ID input is UTF-16 LE \(it starts with the byte-order mark FF FE\)/, /--client-ids-file as UTF-8/] },
+  // A negative number is a whole number out of range, not "not a whole number".
+  { name: '--batch-size=-1 is out of range', args: ['send', '--all', '--title', 'Hi', '--batch-size=-1'], code: 2, says: [/--batch-size -1 is out of range/, /use 1 to 1000/], not: [/not a whole number/] },
+  { name: 'runs --limit=-5 is out of range', args: ['runs', '--limit=-5'], code: 2, says: [/--limit -5 is out of range/], not: [/not a whole number/] },
+  { name: '--rate 1.5 is not a whole number', args: ['send', '--all', '--title', 'Hi', '--rate', '1.5'], code: 2, says: [/--rate "1\.5" is not a whole number/] },
   // A flag cut short, as other tools accept it: the whole flag is suggested.
   { name: '--lang names --language', args: ['send', '--all', '--title', 'Hi', '--lang', 'en'], code: 2, says: [/unknown option '--lang'/, /did you mean --language\?/] },
   { name: '--app names --app-id', args: ['send', '--all', '--title', 'Hi', '--app', 'x'], code: 2, says: [/did you mean --app-id\?/] },

@@ -39,7 +39,8 @@ export function wholeNumberFlag(flag: string, min: number, max: number, why?: st
     z.union([z.string(), z.number()]),
     z.transform((value, ctx) => {
       const text = String(value).trim();
-      const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      // A negative number is whole, only out of range: said as such.
+      const n = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
       if (Number.isNaN(n)) ctx.issues.push({ code: 'custom', input: value, message: `${flag} ${JSON.stringify(String(value))} is not a whole number: e.g. ${flag} ${Math.max(min, 1)}` });
       else if (n < min || n > max) ctx.issues.push({ code: 'custom', input: value, message: `${flag} ${text} is out of range: use ${min} to ${max}${why ? ` (${why})` : ''}` });
       else return n;
