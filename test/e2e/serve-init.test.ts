@@ -74,6 +74,26 @@ describe('pushctl init (built binary)', () => {
     expect(shown.stdout).toContain('other');
     expect(shown.stdout).not.toContain(secret);
   });
+
+  it('--force replaces the settings given and keeps the others: adding a secret never moves an India app to global', async () => {
+    const work = mkdtempSync(join(dir, 'force-'));
+    const path = join(work, '.pushctlrc.json');
+    expect((await runCli(['init', '--app-id', 'my-app', '--region', 'india', '--yes'], { env: env(), cwd: work })).code).toBe(0);
+    const secret = 'init-secret-5c2e';
+    const added = await runCli(['init', '--app-secret-stdin', '--yes', '--force'], { env: env(), cwd: work, input: `${secret}\n` });
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ appId: 'my-app', region: 'india', appSecret: secret });
+    expect(added.stdout).toMatch(/updated .* \(appSecret; mode 600\)/);
+    // The region and the base URL are one setting: giving one replaces the other.
+    const moved = await runCli(['init', '--base-url', 'http://127.0.0.1:8787', '--yes', '--force', '--profile', 'p'], { env: env(), cwd: work });
+    expect(moved.code, moved.stderr).toBe(0);
+    const local = await runCli(['init', '--base-url', 'http://127.0.0.1:8787', '--yes', '--force'], { env: env(), cwd: work });
+    expect(local.code, local.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ appId: 'my-app', appSecret: secret, baseUrl: 'http://127.0.0.1:8787', profiles: { p: { baseUrl: 'http://127.0.0.1:8787' } } });
+    const back = await runCli(['init', '--region', 'global', '--app-id', 'p-app', '--yes', '--force', '--profile', 'p'], { env: env(), cwd: work });
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8')).profiles).toEqual({ p: { appId: 'p-app', region: 'global' } });
+  });
 });
 
 describe('pushctl serve --host', () => {

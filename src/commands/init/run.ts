@@ -158,8 +158,11 @@ async function existingFile(file: string, options: InitOptions): Promise<Record<
   return existing;
 }
 
-/** What to write: asked on a terminal (the flags as defaults), else the flags as they are. */
-async function chosenSettings(options: InitOptions, ctx: Ctx, given: ProfileSettings, secretGiven: boolean, secrets: SecretSink | undefined): Promise<ProfileSettings> {
+/**
+ * What to write: asked on a terminal (the flags as defaults), else the flags as they are. A top level that
+ * would be left with neither a region nor a base URL gets the default region, written out.
+ */
+async function chosenSettings(options: InitOptions, ctx: Ctx, given: ProfileSettings, secretGiven: boolean, secrets: SecretSink | undefined, existing: Record<string, unknown> | null): Promise<ProfileSettings> {
   let values: ProfileSettings;
   if (!options.yes && ctx.stdin.isTTY === true && ctx.stderr.isTTY === true) {
     const prompter = createPrompter(ctx);
@@ -177,28 +180,37 @@ async function chosenSettings(options: InitOptions, ctx: Ctx, given: ProfileSett
       throw usageError('nothing to write', 'pass --app-id <id> (and --region or --base-url), or run pushctl init in a terminal to be asked');
     }
   }
-  if (values.region === undefined && values.baseUrl === undefined && options.profile === undefined) values.region = 'global';
+  const placed = existing?.region !== undefined || existing?.baseUrl !== undefined;
+  if (values.region === undefined && values.baseUrl === undefined && options.profile === undefined && !placed) values.region = 'global';
   return values;
 }
 
-/** The file's new content: the target section replaced whole, everything else (other profiles) kept. */
+/**
+ * The settings of the target section after writing `values`: each setting given replaces the one there
+ * (--force), the others are kept, so adding a secret never drops the app ID or moves an India app to the
+ * global region. The region and the base URL are one setting (docs/behaviour.md#settings): giving one
+ * drops the other.
+ */
+function mergedSection(section: Record<string, unknown> | undefined, values: ProfileSettings): Record<string, unknown> {
+  const kept: Record<string, unknown> = { ...(section ?? {}) };
+  if (values.region !== undefined || values.baseUrl !== undefined) {
+    delete kept.region;
+    delete kept.baseUrl;
+  }
+  return { ...kept, ...values };
+}
+
+/** The file's new content: the target section's settings merged (see mergedSection), everything else kept. */
 function mergedDocument(existing: Record<string, unknown> | null, values: ProfileSettings, profile: string | undefined): Record<string, unknown> {
   const document: Record<string, unknown> = { ...(existing ?? {}) };
   if (profile !== undefined) {
     const profiles = (document.profiles as Record<string, Record<string, unknown> | undefined> | undefined) ?? {};
-    const kept = profiles[profile]?.audiences;
-    document.profiles = { ...profiles, [profile]: { ...values, ...(kept !== undefined ? { audiences: kept } : {}) } };
+    document.profiles = { ...profiles, [profile]: mergedSection(profiles[profile], values) };
     return document;
   }
-  for (const key of Object.keys(document)) if (key !== 'profiles' && key !== 'audiences') delete document[key];
-  Object.assign(document, values);
-  if (document.profiles !== undefined) {
-    // Keep "profiles" last, where a reader expects it.
-    const profiles = document.profiles;
-    delete document.profiles;
-    document.profiles = profiles;
-  }
-  return document;
+  const { profiles, ...top } = document;
+  // Keep "profiles" last, where a reader expects it.
+  return { ...mergedSection(top, values), ...(profiles !== undefined ? { profiles } : {}) };
 }
 
 /**
@@ -241,7 +253,7 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   const audiencesOnly = audiences !== undefined && Object.keys(given).length === 0;
   // Check for a conflict before asking anything: answering questions only to be refused is annoying.
   const existing = audiencesOnly ? await readExisting(file, false) : await existingFile(file, options);
-  const values = audiencesOnly ? {} : await chosenSettings(options, ctx, given, secretGiven, secrets);
+  const values = audiencesOnly ? {} : await chosenSettings(options, ctx, given, secretGiven, secrets, existing);
   const document = audiencesOnly ? { ...(existing ?? {}) } : mergedDocument(existing, values, options.profile);
   if (audiences) addAudiences(document, existing, audiences, options, file);
 
