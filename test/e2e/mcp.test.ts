@@ -97,6 +97,15 @@ describe('pushctl mcp: the tools offered', () => {
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['dry_run', 'list_runs', 'show_run', 'validate_message']);
   });
 
+  it('list_inbox called at a vendor region is refused without asking it: the region has no inbox', async () => {
+    const { client } = await connect(['--region', 'india', '--app-id', APP]);
+    const r = await call(client, 'list_inbox', {});
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ ok: false, exit_code: 6 });
+    expect(textOf(r)).toContain('https://ind-pushapi.twibida.com is the Push Message Service itself, not an emulator: it has no inbox');
+    expect(textOf(r)).not.toContain('cannot reach');
+  });
+
   it('answers send_message without --allow-send with an error that says how to allow it, and sends nothing', async () => {
     const { client } = await connect(target());
     const before = emulator.messages(APP).length;

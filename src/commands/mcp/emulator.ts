@@ -26,10 +26,12 @@ export async function destinationOf(options: SettingsOptions, ctx: Ctx, scrubber
 
 const endpoint = (baseUrl: string, path: string) => new URL(path, `${baseUrl}/`);
 
+/** A vendor region's host: never asked for an emulator's routes. */
+const isRegionHost = (baseUrl: string) => Object.values(regionUrls).some((region) => new URL(region).host === new URL(baseUrl).host);
+
 /** True when the base URL answers as an emulator does. */
 export async function isEmulator(baseUrl: string): Promise<boolean> {
-  const host = new URL(baseUrl).host;
-  if (Object.values(regionUrls).some((region) => new URL(region).host === host)) return false;
+  if (isRegionHost(baseUrl)) return false;
   try {
     const answer = await fetch(endpoint(baseUrl, 'v1/emulator/health'), { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     const body = answer.ok ? ((await answer.json()) as { apps?: unknown }) : undefined;
@@ -51,6 +53,10 @@ export async function readInbox(baseUrl: string, appId: string | undefined, limi
   if (appId !== undefined) url.searchParams.set('app', appId);
   url.searchParams.set('limit', String(limit));
   const notEmulator = () => configError(`${baseUrl} is not an emulator: it has no inbox at /v1/emulator/messages`, 'list_inbox reads what `pushctl serve` kept: start it and point the base URL at it (--base-url http://127.0.0.1:8787)');
+  // list_inbox is not listed for a region, but a client may call it anyway: the vendor is still not asked.
+  if (isRegionHost(baseUrl)) {
+    throw configError(`${baseUrl} is the Push Message Service itself, not an emulator: it has no inbox`, 'list_inbox reads what `pushctl serve` kept: start it and point the base URL at it (--base-url http://127.0.0.1:8787)');
+  }
   let answer: Response;
   try {
     answer = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS * 4) });
