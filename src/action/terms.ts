@@ -42,6 +42,8 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   // A profile's own secret variable (PUSHCTL_APP_SECRET_INDIA) is set in the step's env, as written.
   [/(?:flag |env )?(?:--app-secret-file(?: <path>)?|--app-secret-stdin|PUSHCTL_APP_SECRET(?!_)|the appSecret key)/g, 'the app-secret input'],
   [/(?:flag )?--profile(?: <names?>)?(?![\w-])/g, 'the profiles input'],
+  // A report per target is written from the journal on a machine that has it, not by a step's input.
+  [/drop --report, and write each target's later with pushctl runs show <run> --report <path>/g, 'drop the report input: each target\'s run has its own report, written from journal-dir'],
   // An audience is added to the config file in the repository: the action writes none.
   [/add one with: pushctl init --audience \S+, or write "audiences" in the config file/g, 'write "audiences" in the config file'],
   [/(?:flag )?--to(?: <name>)?(?![\w-])/g, 'the to input'],

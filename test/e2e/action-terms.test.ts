@@ -139,6 +139,14 @@ describe('the action in its own terms (as the runner runs it)', () => {
     expect(everything(typo)).toMatch(/did you mean "my-phones"\?/);
   });
 
+  it('report with profiles: refused in the action\'s words, with no CLI command mangled into them', async () => {
+    writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: APP, baseUrl: emulator.url }, us: { appId: `${APP}-us`, baseUrl: emulator.url } } }));
+    const run = await runStep(work, { file: 'm.json', profiles: 'eu,us', report: 'r.json' }, { PUSHCTL_APP_SECRET_EU: SECRET, PUSHCTL_APP_SECRET_US: SECRET });
+    expect(run.code, everything(run)).toBe(2);
+    expect(everything(run)).toMatch(/the report input writes one run's report; the profiles input eu,us makes 2 runs \(drop the report input/);
+    expect(everything(run)).not.toMatch(/<run> the report input|pushctl runs show/);
+  });
+
   it('client IDs: the counts are numbers and the audience output is empty', async () => {
     writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
     const run = await runStep(work, { file: 'm.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url });
