@@ -4,6 +4,7 @@ import type { SecretInput } from './read-secret.js';
 import { defaultRegion, isRegion, regionNames, regionUrls, type Region } from './regions.js';
 import type { ProfileSettings } from './schema.js';
 import { nearest } from '../suggest.js';
+import { profileSecretEnv } from './profile-secret-env.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -154,6 +155,10 @@ function checkSecretText(value: string, source: string): void {
 export function resolveSettings(input: ResolveInput): ResolvedSettings {
   const { flags, env, file, secret } = input;
   const profile = selectProfile(input);
+  // The chosen profile's own secret variable (PUSHCTL_APP_SECRET_EU), when set, is the more specific: the one
+  // `--profile eu,us` reads for eu, so `--profile eu` alone (check, config, a dry run) reads it too.
+  const ownSecret = profile.name !== undefined && fromEnv(env, profileSecretEnv(profile.name)) !== undefined ? profileSecretEnv(profile.name) : undefined;
+  const envName = (key: Exclude<Key, 'timeout'>) => (key === 'appSecret' ? (ownSecret ?? envNames.appSecret) : envNames[key]);
 
   const layers: Layer[] = [
     {
@@ -162,8 +167,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     },
     {
       // The timeout has no environment variable (docs/behaviour.md#settings lists none).
-      get: (key) => (key === 'timeout' ? undefined : fromEnv(env, envNames[key])),
-      source: (key) => (key === 'timeout' ? 'env' : `env ${envNames[key]}`),
+      get: (key) => (key === 'timeout' ? undefined : fromEnv(env, envName(key))),
+      source: (key) => (key === 'timeout' ? 'env' : `env ${envName(key)}`),
     },
   ];
   if (file && profile.values) layers.push(configLayer(profile.values, `config ${file.filepath} (profile ${profile.name})`));

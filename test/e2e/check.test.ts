@@ -2,7 +2,7 @@
 // no secret, nothing listening; human and --json; and checkCommand called in-process as the action does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,19 @@ const env = (extra: Record<string, string | undefined>) => cleanEnv({ HOME: dir,
 const check = (extra: Record<string, string | undefined>, args: string[] = []) => runCli(['check', ...args], { env: env(extra), cwd: dir });
 
 describe('pushctl check', () => {
+  it("checks one profile of a two-region setup with the profile's own secret variable, as --profile a,b reads it", async () => {
+    const work = mkdtempSync(join(dir, 'regions-'));
+    writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: 'demo-app', baseUrl: url }, us: { appId: 'demo-app', baseUrl: url } } }));
+    const own = { PUSHCTL_BASE_URL: undefined, PUSHCTL_APP_ID: undefined, PUSHCTL_APP_SECRET_EU: 'demo-secret', PUSHCTL_APP_SECRET_US: 'not-this-one' };
+    const r = await runCli(['check', '--profile', 'eu'], { env: env(own), cwd: work });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^app secret\s+set \(from env PUSHCTL_APP_SECRET_EU\)$/m);
+    // The profile's own variable is the more specific: it wins over PUSHCTL_APP_SECRET.
+    const both = await runCli(['check', '--profile', 'eu', '--json'], { env: env({ ...own, PUSHCTL_APP_SECRET: 'wrong-for-eu' }), cwd: work });
+    expect(both.code, both.stdout).toBe(0);
+    expect(JSON.parse(both.stdout).settings.app_secret).toEqual({ set: true, source: 'env PUSHCTL_APP_SECRET_EU' });
+  });
+
   it('good credentials: the settings with their sources, then one line; a dry run to a client ID no device has', async () => {
     const r = await check({ PUSHCTL_APP_SECRET: 'demo-secret' });
     expect(r.code, r.stderr).toBe(0);

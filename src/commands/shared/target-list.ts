@@ -1,6 +1,7 @@
 // Which profiles a send goes to (docs/behaviour.md#targets): `--profile a,b` (or the flag repeated, which the
 // CLI joins with commas), else `PUSHCTL_PROFILE=a,b`. Pure: the environment comes in as an argument.
 import { usageError } from '../../errors.js';
+import { profileSecretEnv } from '../../settings/profile-secret-env.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -28,8 +29,7 @@ export function targetProfiles(flag: string | undefined, env: Env): string[] | u
  */
 export const joinProfiles = (value: string, previous: string | undefined): string => (previous === undefined ? value : `${previous},${value}`);
 
-/** The environment variable that holds one profile's secret: `PUSHCTL_APP_SECRET_INDIA` for profile `india`. */
-export const profileSecretEnv = (profile: string): string => `PUSHCTL_APP_SECRET_${profile.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+export { profileSecretEnv };
 
 /**
  * The environment one target's settings are read with: its own secret variable, when set, stands as
