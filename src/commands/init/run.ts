@@ -13,6 +13,7 @@ import { readSecret } from '../../settings/read-secret.js';
 import { isRegion, regionNames } from '../../settings/regions.js';
 import type { Audience, ProfileSettings } from '../../settings/schema.js';
 import { parseAudienceFlags } from '../shared/audience-flag.js';
+import { profileSecretEnv } from '../../settings/profile-secret-env.js';
 import { MIN_SECRET_LENGTH, type SecretSink } from '../../output/redact.js';
 import { nearest } from '../../suggest.js';
 
@@ -266,7 +267,11 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   if (values.appSecret !== undefined && !options.global) {
     warnings.push(`${file} now holds the app secret: keep it out of version control (add ${path.basename(file)} to .gitignore)`);
   }
-  if (!holdsSecret && !audiencesOnly) warnings.push('the app secret is not stored: set PUSHCTL_APP_SECRET, or pass --app-secret-file <path>, when sending');
+  if (!holdsSecret && !audiencesOnly) {
+    // --profile a,b refuses PUSHCTL_APP_SECRET (one secret for every target); a profile's own variable serves alone too.
+    const variable = options.profile !== undefined ? profileSecretEnv(options.profile) : 'PUSHCTL_APP_SECRET';
+    warnings.push(`the app secret is not stored: set ${variable}, or pass --app-secret-file <path>, when sending`);
+  }
   const configured = ctx.env.PUSHCTL_CONFIG;
   if (configured && path.resolve(ctx.cwd, configured) !== file) {
     warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
