@@ -35,6 +35,20 @@ export function audiencesOf(config: ConfigFile | undefined, profile: string | un
   return { ...(config?.audiences ?? {}), ...(chosen ?? {}) };
 }
 
+/**
+ * With several targets `--to` names a top-level audience, the same recipients for every target: a name only
+ * a target's profile holds is refused as such (a usage error), rather than as no audience at all.
+ */
+export function checkSharedAudience(name: string, config: ConfigFile | undefined, profiles: readonly string[]): void {
+  if (Object.hasOwn(config?.audiences ?? {}, name)) return;
+  const owner = profiles.find((profile) => Object.hasOwn(config?.profiles?.[profile]?.audiences ?? {}, name));
+  if (owner === undefined) return;
+  throw usageError(
+    `--to ${name} is an audience of profile ${owner}; with several profiles --to takes an audience of the top level, the same recipients for every target`,
+    `move "${name}" to the top level's "audiences" to send it to every profile, or send to --profile ${owner} alone`,
+  );
+}
+
 /** A usage error when `--to` comes with a flag that also chooses recipients: which would win is a guess. */
 export function checkToAlone(options: RecipientOptions & { to?: string }): void {
   if (options.to === undefined) return;

@@ -111,6 +111,16 @@ describe('--to <name>', () => {
     expect(emulator.messages(APP)).toEqual([]);
   });
 
+  it('with several profiles, a profile\'s own audience is named as such, not "no such audience"', async () => {
+    const two = join(project, 'two.json');
+    writeFileSync(two, JSON.stringify({ audiences: { mine: { client_ids: ['b'] } }, profiles: { eu: { appId: APP, baseUrl: emulator.url, audiences: { 'eu-phones': { client_ids: ['a'] } } }, us: { appId: `${APP}-us`, baseUrl: emulator.url } } }));
+    const r = await cli(['dry-run', '--config', two, '--title', 'Hi', '--to', 'eu-phones', '--profile', 'eu,us'], { PUSHCTL_APP_SECRET: '', PUSHCTL_APP_SECRET_EU: SECRET, PUSHCTL_APP_SECRET_US: SECRET });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--to eu-phones is an audience of profile eu; with several profiles --to takes an audience of the top level');
+    expect(r.stderr).toMatch(/hint: move "eu-phones" to the top level's "audiences"/);
+    expect(emulator.messages(APP)).toEqual([]);
+  });
+
   it('with no config file at all, says how to add one', async () => {
     const r = await cli(['validate', '--title', 'Hi', '--to', 'my-phones']);
     expect(r.code).toBe(2);

@@ -1,7 +1,7 @@
 // What `--to <name>` stands for: the config file's audience of that name as recipient options (see
 // apply-audience.ts, which loads this module only when --to is given).
 import type { Ctx } from '../../context.js';
-import { audienceOptions, audiencesOf, checkToAlone, type RecipientOptions } from '../../settings/audiences.js';
+import { audienceOptions, audiencesOf, checkSharedAudience, checkToAlone, type RecipientOptions } from '../../settings/audiences.js';
 import { loadConfigFile } from '../../settings/load.js';
 import { selectProfile } from '../../settings/resolve.js';
 import { targetProfiles } from './target-list.js';
@@ -20,7 +20,8 @@ export async function audienceRecipients<T extends AudienceChoice & { to: string
   checkToAlone(options);
   const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config, allowJavaScript: ctx.runJavaScriptConfig ?? true });
   // With several targets (docs/behaviour.md#targets) the audiences are the top level's: a profile's are one target's.
-  const several = targetProfiles(options.profile, ctx.env) !== undefined;
+  const several = targetProfiles(options.profile, ctx.env);
+  if (several) checkSharedAudience(options.to, file?.config, several);
   const profile = several ? undefined : selectProfile({ flags: { profile: options.profile }, env: ctx.env, file }).name;
   const recipients = audienceOptions(options.to, audiencesOf(file?.config, profile), file?.filepath);
   const { to: _to, ...rest } = options;
