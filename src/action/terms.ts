@@ -25,8 +25,7 @@ const MESSAGE_FLAG_FIXES: [RegExp, Replacement][] = [
   [/add --title or --desc \(or "title"\/"desc" in notification\)/g, 'add "title" or "desc" in notification'],
   [/use --style system\b/g, 'use "notification_type": 1'],
   [/use --style button\b/g, 'use "notification_type": 3'],
-  [/--all with variants: /g, 'all devices ("condition": {"type": 0}) with variants: '],
-  [/replace --all with the languages to reach, e\.g\. --language ([\w,-]+)/g, (_, tags) => `address the languages to reach instead, e.g. "condition": {"type": 1, "targeting": {"language": ${tagArray(tags!)}}}`],
+  [/name the languages to reach instead, e\.g\. --language ([\w,-]+)/g, (_, tags) => `name the languages to reach instead, e.g. "condition": {"type": 1, "targeting": {"language": ${tagArray(tags!)}}}`],
   [/targeting without --language, with variants: /g, 'targeting without "language", with variants: '],
   [/add --language with every language to reach, e\.g\. --language ([\w,-]+)/g, (_, tags) => `add "language": ${tagArray(tags!)} to the targeting, every language to reach`],
 ];

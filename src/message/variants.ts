@@ -94,7 +94,8 @@ export function planVariants(base: Json, variants: Variants, audience: VariantAu
     return { ok: false, message: `variants.${conflicting} sets "condition": a variant changes what is said, not to whom`, fix: 'remove "condition" from the variant; the recipients come from the base message or the recipient flags' };
   }
   if (audience.kind === 'all') {
-    return { ok: false, message: `--all with variants: ${EVERY_OTHER}`, fix: `replace --all with the languages to reach, e.g. --language ${[...tags, 'en'].join(',')}: each variant goes to its language, the base message to the others listed` };
+    // Said without a flag: every device may come from --all, from a file's condition or from --to.
+    return { ok: false, message: `every device with variants: ${EVERY_OTHER}`, fix: `name the languages to reach instead, e.g. --language ${[...tags, 'en'].join(',')}: each variant goes to its language, the base message to the others listed` };
   }
   if (audience.kind === 'targeting') {
     const languages = audience.targeting.language;

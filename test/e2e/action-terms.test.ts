@@ -120,7 +120,7 @@ describe('the action in its own terms (as the runner runs it)', () => {
     expect(text).toMatch(/add "condition", or set the to or client-ids-file input/);
     expect(text).toMatch(/add "client_ids": \["\.\.\."\] or set the client-ids-file input/);
     expect(text).toMatch(/add "title" or "desc" in notification/);
-    expect(text).toMatch(/all devices \("condition": \{"type": 0\}\) with variants: .*e\.g\. "condition": \{"type": 1, "targeting": \{"language": \["fr","en"\]\}\}/);
+    expect(text).toMatch(/every device with variants: .*e\.g\. "condition": \{"type": 1, "targeting": \{"language": \["fr","en"\]\}\}/);
   });
 
   it('an audience the config file lacks names the to input and the file, never --to or pushctl init', async () => {

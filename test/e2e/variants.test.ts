@@ -169,6 +169,18 @@ describe('variants to a CSV fleet of several languages', () => {
     expect(Object.keys((JSON.parse(json.stdout) as { variants: object }).variants)).toEqual(['fr', 'pt']);
   });
 
+  it('a file addressed to every device, or --to an audience of every device, is refused without naming --all, which was not typed', async () => {
+    writeFileSync(join(dir, 'everyone.json'), JSON.stringify({ ...MESSAGE, condition: { type: 0 } }));
+    writeFileSync(join(dir, 'everyone-rc.json'), JSON.stringify({ audiences: { everyone: 'all' } }));
+    for (const args of [['-f', 'everyone.json'], ['-f', 'message.json', '--to', 'everyone', '-c', 'everyone-rc.json']]) {
+      const r = await cli(['validate', ...args]);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain('every device with variants: the service cannot address "every other language"');
+      expect(r.stderr).toMatch(/name the languages to reach instead, e\.g\. --language fr,pt,en/);
+      expect(r.stderr).not.toContain('--all');
+    }
+  });
+
   it('validate shows each variant with the recipients send gives it: the IDs of its language, the base the rest', async () => {
     const shown = await cli(['validate', '-f', 'message.json', '--client-ids-file', 'devices.csv', '--json']);
     expect(shown.code, shown.stderr).toBe(0);

@@ -69,8 +69,8 @@ describe('planVariants', () => {
 
   it('--all is refused with the same reason, and the fix says what to write instead', () => {
     const plan = planVariants(BASE, VARIANTS, { kind: 'all' });
-    expect(plan).toMatchObject({ ok: false, message: expect.stringMatching(/^--all with variants: the service cannot address "every other language"/) });
-    if (!plan.ok) expect(plan.fix).toMatch(/^replace --all with the languages to reach/);
+    expect(plan).toMatchObject({ ok: false, message: expect.stringMatching(/^every device with variants: the service cannot address "every other language"/) });
+    if (!plan.ok) expect(plan.fix).toMatch(/^name the languages to reach instead, e\.g\. --language /);
   });
 
   it('without variants: the base message as it is, to the whole audience (--all included)', () => {
