@@ -133,6 +133,12 @@ describe('pushctl init (built binary)', () => {
     const r = await runCli(['init', '--app-id', 'demo-app', '--base-url', 'http://127.0.0.1:8787', '--profile', 'emu', '--yes'], { env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') }), cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, '.pushctlrc.json'), 'utf8'))).toEqual({ profiles: { emu: { appId: 'demo-app', baseUrl: 'http://127.0.0.1:8787' } } });
+    // A comma separates profiles everywhere --profile is read, so no profile can be named with one.
+    const list = await runCli(['init', '--app-id', 'demo-app', '--profile', 'eu,us', '--yes'], { env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') }), cwd: dir });
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('error: --profile eu,us names 2 profiles; init writes one at a time');
+    expect(list.stderr).toContain('hint: pushctl init --profile eu ..., then pushctl init --profile us ...');
+    expect(JSON.parse(readFileSync(join(dir, '.pushctlrc.json'), 'utf8')).profiles).not.toHaveProperty(['eu,us']);
     // A profile's secret for a run of several profiles is its own variable: PUSHCTL_APP_SECRET is refused there.
     expect(r.stderr).toContain('warning: the app secret is not stored: set PUSHCTL_APP_SECRET_EMU, or pass --app-secret-file <path>, when sending');
   });

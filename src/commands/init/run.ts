@@ -124,6 +124,12 @@ function prune(values: ProfileSettings): ProfileSettings {
 /** The settings the flags give, checked; a plain-http base URL to a remote host is written with a warning. */
 async function givenSettings(options: InitOptions, ctx: Ctx, secrets: SecretSink | undefined, warnings: string[]): Promise<{ given: ProfileSettings; secretGiven: boolean }> {
   if (options.profile === '') throw usageError('--profile needs a non-empty value', 'give --profile the name of the profile to write, or leave the flag out to write the top level');
+  // Everywhere --profile is read a comma separates profiles (docs/behaviour.md#targets): a profile named
+  // "eu,us" could never be chosen.
+  const listed = options.profile?.split(',').map((name) => name.trim());
+  if (listed !== undefined && listed.length > 1) {
+    throw usageError(`--profile ${options.profile} names ${listed.length} profiles; init writes one at a time`, listed.map((name, i) => `${i === 0 ? '' : 'then '}pushctl init --profile ${name} ...`).join(', '));
+  }
   const flagSecret = await readSecret(options, ctx);
   if (flagSecret) refuseShortSecret(flagSecret.value, flagSecret.source);
   secrets?.add(flagSecret?.value);
