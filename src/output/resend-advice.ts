@@ -22,7 +22,9 @@ export const adviceCount = (advice: Pick<ResendAdvice, 'unit'>, n: number): stri
 export function formatResendAdvice(advice: ResendAdvice): string {
   const lines: string[] = [];
   const what = (n: number) => adviceCount(advice, n);
-  if (advice.command) lines.push(`${what(advice.notSent)} not sent; to send to exactly those:`, `  ${advice.command}`);
+  // A message to all devices or by condition is one message: "to send it", not "those".
+  const exactly = advice.unit === 'recipients' ? 'to send to exactly those:' : 'to send it:';
+  if (advice.command) lines.push(`${what(advice.notSent)} not sent; ${exactly}`, `  ${advice.command}`);
   if (advice.includeInDoubtCommand) {
     lines.push(
       `${what(advice.inDoubt)} in doubt (the service may already have delivered${advice.unit === 'recipients' ? ' to them' : ''}); to include ${advice.inDoubt === 1 || advice.unit !== 'recipients' ? 'it' : 'them'}, at the risk of sending twice:`,

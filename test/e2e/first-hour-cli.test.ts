@@ -77,6 +77,8 @@ const rows: Row[] = [
   { name: 'a UTF-32 LE file', args: ['validate', '-f', 'utf32le.json'], code: 3, says: [/is UTF-32 LE/] },
   { name: 'a UTF-16 LE file without a byte-order mark', args: ['validate', '-f', 'utf16le-no-bom.json'], code: 3, says: [/is UTF-16 LE \(every other byte is zero\)/] },
   { name: 'a client-ID file in UTF-16', args: ['validate', '--title', 'Hi', '--client-ids-file', 'ids-utf16.txt'], code: 3, says: [/the client-ID input is UTF-16 LE \(it starts with the byte-order mark FF FE\)/, /--client-ids-file as UTF-8/] },
+  // A message to all devices that was not sent is one message, not "those".
+  { name: 'the advice for a message to all devices not sent reads as one message', args: ['send', '--all', '--title', 'Hi'], code: 5, says: [/^the message to all devices not sent; to send it:\n {2}pushctl resend \S+/m], not: [/exactly those/] },
   // A negative number is a whole number out of range, not "not a whole number".
   { name: '--batch-size=-1 is out of range', args: ['send', '--all', '--title', 'Hi', '--batch-size=-1'], code: 2, says: [/--batch-size -1 is out of range/, /use 1 to 1000/], not: [/not a whole number/] },
   { name: 'runs --limit=-5 is out of range', args: ['runs', '--limit=-5'], code: 2, says: [/--limit -5 is out of range/], not: [/not a whole number/] },
