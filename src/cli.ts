@@ -111,11 +111,25 @@ function usageErrorOf(error: CommanderError, argv: readonly string[], program: C
   const known = knownMistake(argv);
   if (known) return known;
   const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
-  const invoked = argv.find((a) => !a.startsWith('-'));
-  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, program.commands.find((c) => c.name() === invoked) ?? program);
-  const help = `pushctl ${invoked && COMMANDS.some((c) => c.name === invoked) ? `${invoked} ` : ''}--help`;
+  const invoked = invokedCommand(argv, program);
+  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, invoked);
+  const help = `pushctl ${invoked === program ? '' : `${commandPath(invoked)} `}--help`;
   return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
 }
+
+/** The (sub)command argv names, `runs show` for `runs show x`: its own help lists what it takes. */
+function invokedCommand(argv: readonly string[], program: Command): Command {
+  let command = program;
+  for (const word of argv) {
+    if (word.startsWith('-')) continue;
+    const sub = command.commands.find((c) => c.name() === word);
+    if (sub === undefined) break;
+    command = sub;
+  }
+  return command;
+}
+
+const commandPath = (command: Command): string => (command.parent?.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name());
 
 /**
  * commander suggests a flag only within a few typos, so a flag cut short (`--lang`, `--client`), which many
