@@ -88,10 +88,16 @@ export function sumSummaries(summaries: readonly DeliverySummary[]): DeliverySum
   return total;
 }
 
-/** What a target's accepted column says: `3/3`, or the audience for a message without client IDs. */
+/**
+ * What a target's accepted column says: `3/3`, or for a message without client IDs `all of it` or `none`;
+ * one sent in several requests (variants to a condition) and accepted in part counts them, `1/3 requests`.
+ */
 function acceptedCell(target: TargetResult): string {
   const { batches, recipients } = target.summary;
-  if (target.audience) return batches.accepted === batches.total && batches.total > 0 ? 'all of it' : 'none';
+  if (target.audience) {
+    if (batches.accepted === batches.total && batches.total > 0) return 'all of it';
+    return batches.accepted === 0 ? 'none' : `${batches.accepted}/${batches.total} requests`;
+  }
   return `${recipients.accepted}/${recipients.total}`;
 }
 
