@@ -9,7 +9,7 @@ import { closedState, stateWords, type RunState } from '../journal/read-run.js';
 import { failureCause, type DeliveryOutcome } from './delivery.js';
 import type { MessageIssue } from '../message/types.js';
 import { escapeControl } from './escape-control.js';
-import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
+import { adviceCount, formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 import type { Style } from './style.js';
 
 /** One target's part of the run: where it went, the run that sent it (or that --once found done), what it came to. */
@@ -158,8 +158,19 @@ export function targetsDocument(outcome: TargetsOutcome): object {
     ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
-    ...(exitCode === ExitCode.ok ? {} : { error: { message: `${failed.length} of ${outcome.targets.length} targets did not succeed: ${failed.join(', ')}`, ...(advice?.command ? { hint: `send what is left with: ${advice.command}` } : {}) } }),
+    ...(exitCode === ExitCode.ok ? {} : { error: { message: `${failed.length} of ${outcome.targets.length} targets did not succeed: ${failed.join(', ')}`, ...nextStep(outcome) } }),
   };
+}
+
+/**
+ * The run's next step: the resend of what is left, else the one that includes those in doubt, else (nothing
+ * to resend: a target refused outright) the first failed target's own hint, named by its profile.
+ */
+function nextStep({ advice, targets }: TargetsOutcome): { hint?: string } {
+  if (advice?.command) return { hint: `send what is left with: ${advice.command}` };
+  if (advice?.includeInDoubtCommand) return { hint: `nothing is certainly unsent; ${adviceCount(advice, advice.inDoubt)} in doubt, which may already have it: ${advice.includeInDoubtCommand}` };
+  const failed = targets.find((t) => t.exitCode !== ExitCode.ok && t.error?.hint !== undefined);
+  return failed ? { hint: `${failed.profile}: ${failed.error!.hint!}` } : {};
 }
 
 /** Prints the outcome: `--json`, `--quiet` (the message_ids only), or for people (message_ids on stdout, the table on stderr). */

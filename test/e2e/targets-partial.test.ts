@@ -1,6 +1,7 @@
-// A target of several whose message without client IDs went out in part (variants to a condition: one
-// request per language), against two real emulators, one of which lets a single request a second through:
-// the table must count what that target's own "by language" lines count, never "none" beside an accepted one.
+// Targets of several that failed in part, against two real emulators: a message without client IDs that
+// went out in part (variants to a condition: one request per language, at an emulator that lets a single
+// request a second through) must be counted as its own "by language" lines count it; a target refused
+// outright must leave the run's error with its next step.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,4 +40,14 @@ it("a target's requests accepted in part are counted in its row, as its language
   const row = r.stderr.split('\n').find((line) => /^ +us +/.test(line))!;
   expect(row).toMatch(new RegExp(`partly sent +${accepted}/3 requests +${3 - accepted}$`));
   expect(row).not.toContain('none');
+});
+
+it('a target rejected outright gives the run\'s error its own next step (nothing is left to resend)', async () => {
+  const env = cleanEnv({ HOME: dir, PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), PUSHCTL_APP_SECRET_EU: SECRET, PUSHCTL_APP_SECRET_US: 'not-the-secret' });
+  const r = await runCli(['send', '--client-id', 'a', '--title', 'Hi', '--profile', 'eu,us', '--json'], { env, cwd: dir });
+  expect(r.code, r.stderr).toBe(7);
+  const document = JSON.parse(r.stdout) as { error: { message: string; hint?: string }; resend_command?: string };
+  expect(document.resend_command).toBeUndefined();
+  expect(document.error.message).toBe('1 of 2 targets did not succeed: us');
+  expect(document.error.hint).toMatch(/^us: The secret does not match this app ID/);
 });
