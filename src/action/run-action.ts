@@ -23,7 +23,7 @@ import { actionRequest, getInput, type ActionMode, type ActionRequest } from './
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
-import { printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
+import { acceptedCell, printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
 import { openReportFile, writeReport } from '../commands/shared/report-file.js';
 import { familyOf } from '../commands/shared/resume.js';
 import { locksDir } from '../commands/shared/own-run.js';
@@ -238,7 +238,9 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
       baseUrl: t.baseUrl,
       ...(t.runId !== undefined ? { runId: t.runId } : {}),
       state: stateWords(t.state),
+      // Accepted in the words `send --profile` prints ("all of it" for a message to all devices); left counted as there.
       ...acceptedAndLeft(t.audience ? t.summary.batches : t.summary.recipients),
+      accepted: acceptedCell(t),
     })),
     ...(outcome.targets.some((t) => t.variants) ? { languages: outcome.targets.flatMap((t) => languageRows(t.variants ?? [], t.profile)) } : {}),
   };

@@ -92,7 +92,7 @@ export function sumSummaries(summaries: readonly DeliverySummary[]): DeliverySum
  * What a target's accepted column says: `3/3`, or for a message without client IDs `all of it` or `none`;
  * one sent in several requests (variants to a condition) and accepted in part counts them, `1/3 requests`.
  */
-function acceptedCell(target: TargetResult): string {
+export function acceptedCell(target: Pick<TargetResult, 'summary' | 'audience'>): string {
   const { batches, recipients } = target.summary;
   if (target.audience) {
     if (batches.accepted === batches.total && batches.total > 0) return 'all of it';
