@@ -250,6 +250,19 @@ describe('pushctl mcp: named audiences, as --to in the CLI', () => {
     const both = await call(client, 'dry_run', { to: 'my-phones', clientId: ['x'], title: 'x' });
     expect(both.structuredContent).toMatchObject({ ok: false, exit_code: 2 });
   });
+
+  it("validate_message reads `to` from the server's -c and --profile (or the call's profile), as dry_run does", async () => {
+    const work = mkdtempSync(join(home, 'audiences-elsewhere-'));
+    const config = join(work, 'pushctl.json');
+    writeFileSync(config, JSON.stringify({ appId: APP, baseUrl: emulator.url, audiences: { mine: { client_ids: ['top-1'] } }, profiles: { eu: { audiences: { 'eu-phones': { client_ids: ['eu-1'] } } } } }));
+    // Started elsewhere: the config file is found only through -c.
+    const { client } = await connect(['-c', config, '--profile', 'eu']);
+    const byServer = await call(client, 'validate_message', { to: 'eu-phones', title: 'x' });
+    expect(byServer.isError, textOf(byServer)).toBeFalsy();
+    expect(byServer.structuredContent.body).toMatchObject({ condition: { type: 2, client_ids: ['eu-1'] } });
+    const top = await call(client, 'validate_message', { to: 'mine', title: 'x', profile: 'eu' });
+    expect(top.structuredContent.body).toMatchObject({ condition: { type: 2, client_ids: ['top-1'] } });
+  });
 });
 
 describe('pushctl mcp: several targets, as in the CLI', () => {

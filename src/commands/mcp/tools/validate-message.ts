@@ -7,8 +7,9 @@ import { callContext, PLAIN_ENV } from '../call-context.js';
 import { messageFields, messageInputOptions } from '../message-arguments.js';
 import { validationOutputSchema } from '../output-schemas.js';
 import { defineTool } from '../tool.js';
+import { settingsOptions } from '../settings-options.js';
 
-const args = z.strictObject(messageFields);
+const args = z.strictObject({ ...messageFields, profile: z.optional(z.string()) });
 
 export const validateMessageTool = defineTool({
   name: 'validate_message',
@@ -18,10 +19,13 @@ export const validateMessageTool = defineTool({
   args,
   result: validationOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
-  async run(fields: z.infer<typeof args>, { ctx }) {
+  async run({ profile, ...fields }: z.infer<typeof args>, { ctx, options }) {
     // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
     const { validateRun } = await import('../../validate/run.js');
-    const result = await validateRun(messageInputOptions(fields), callContext(ctx, fields.message));
+    // `to` names an audience of the config file and profile the other tools use: the server's, or the call's profile.
+    const { config, profile: chosen } = settingsOptions(options, profile);
+    const where = { ...(config !== undefined ? { config } : {}), ...(chosen !== undefined ? { profile: chosen } : {}) };
+    const result = await validateRun({ ...messageInputOptions(fields), ...where }, callContext(ctx, fields.message));
     const valid = result.errors.length === 0;
     const exitCode = valid ? ExitCode.ok : ExitCode.invalidMessage;
     const words = await describeValidation(result, { stderr: { write: () => true }, env: PLAIN_ENV });
