@@ -92,12 +92,15 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
 
 /**
  * The profiles input: names separated by commas or lines. Only send and dry-run go to several targets, and
- * never with the app-secret input, which would send one secret to every target's destination.
+ * never with the app-secret input, which would send one secret to every target's destination. validate and
+ * check take one profile (its audiences, its credentials), as `pushctl validate|check --profile` do.
  */
 function profilesInput(value: string, mode: ActionMode, secret: boolean): string | undefined {
   const names = value.split(/[\s,]+/).filter((name) => name !== '');
   if (names.length === 0) return undefined;
-  if (mode !== 'send' && mode !== 'dry-run') throw inputError(`input profiles applies to mode send or dry-run, not ${mode}`, 'drop profiles:, or set mode: send');
+  if (mode !== 'send' && mode !== 'dry-run' && names.length > 1) {
+    throw inputError(`mode ${mode} takes one profile, not ${names.length} (${names.join(', ')})`, `give each profile a step of its own (profiles: ${names[0]!}), or set mode: send to send to all of them`);
+  }
   if (secret && names.length > 1) {
     throw inputError(
       `inputs app-secret and profiles: ${names.join(', ')} disagree: one secret would go to every target's destination`,

@@ -136,7 +136,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
   const base = { mode: request.mode, skipped: false, messageIds: [] as string[] };
 
   if (request.mode === 'validate') {
-    const validation = await validateRun(message, ctx);
+    const validation = await validateRun({ ...message, ...(request.profiles ? { profile: request.profiles } : {}) }, ctx);
     ctx.stderr.write(await describeValidation(validation, ctx));
     return { ...base, exitCode: validation.errors.length === 0 ? ExitCode.ok : ExitCode.invalidMessage, errors: validation.errors, warnings: validation.warnings };
   }

@@ -86,4 +86,27 @@ describe('the action with profiles: global,india', () => {
     expect(global.messages(GLOBAL.app)).toEqual([]);
     expect(india.messages(INDIA.app)).toEqual([]);
   });
+
+  it('mode check and validate take one profile: each region\'s credentials proved in its own step; several are refused', async () => {
+    const india1 = await runStep(work, { mode: 'check', profiles: 'india' }, secrets);
+    expect(india1.code, india1.stdout + india1.stderr).toBe(0);
+    expect(india1.summary).toContain('## pushctl check: succeeded');
+    expect(india1.stdout + india1.stderr).toContain(INDIA.app);
+    expect(india.messages(INDIA.app).every((m) => !m.delivered)).toBe(true);
+    expect(global.messages(GLOBAL.app)).toEqual([]);
+    // The profile's own secret is the one checked: a wrong one there is the service's 21004, not another profile's.
+    const wrong = await runStep(work, { mode: 'check', profiles: 'india' }, { ...secrets, PUSHCTL_APP_SECRET_INDIA: 'not-the-india-secret' });
+    expect(wrong.code).toBe(4);
+
+    // validate's `to` finds an audience of that profile.
+    writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ profiles: { global: { appId: GLOBAL.app, baseUrl: global.url }, india: { appId: INDIA.app, baseUrl: india.url, audiences: { testers: { client_ids: ['phone-1'] } } } } }));
+    writeFileSync(join(work, 'plain.json'), '{"type":1,"time_to_live":3600,"notification":{"title":"Hi","desc":"there"}}\n');
+    const valid = await runStep(work, { mode: 'validate', file: 'plain.json', to: 'testers', profiles: 'india' }, secrets);
+    expect(valid.code, valid.stdout + valid.stderr).toBe(0);
+
+    const both = await runStep(work, { mode: 'check', profiles: 'global,india' }, secrets);
+    expect(both.code).toBe(2);
+    expect(both.stdout).toContain('mode check takes one profile');
+    expect(global.messages(GLOBAL.app)).toEqual([]);
+  });
 });
