@@ -31,6 +31,8 @@ describe('numeric flags are range-checked', () => {
     [['--max-attempts', '6'], '--max-attempts 6 is out of range', '1 to 5'],
     [['--ttl', '9007199254740993'], '--ttl 9007199254740993 is out of range', '1 to 2147483647 seconds'],
     [['--timeout', '25d'], 'timeout 25d (flag --timeout) is longer than the 2147483647 ms', '--timeout 10s'],
+    [['--timeout', '0'], 'timeout 0 (flag --timeout) is no time at all: every request would time out', '--timeout 10s'],
+    [['--timeout', '0ms'], 'timeout 0ms (flag --timeout) is no time at all', '--timeout 10s'],
   ])('%j', async (flags, message, range) => {
     const r = await send(['--all', '--title', 'x', ...flags]);
     expect(r.code).toBe(2);

@@ -35,8 +35,11 @@ export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: Secr
   if (scheme) ctx.stderr.write(`warning: the app secret starts with "${scheme[1]} "; the service takes the raw secret in the Authorization header (a prefix is answered 21004 App Secret illegal): drop the prefix\n`);
   const baseUrl = checkBaseUrl(settings.baseUrl, { insecure: settings.insecure });
   const timeoutMs = parseDurationMs(settings.timeout);
-  if (timeoutMs === undefined || timeoutMs <= 0) {
+  if (timeoutMs === undefined) {
     throw usageError(`timeout ${JSON.stringify(settings.timeout)} (${loaded.sources.timeout}) is not a duration`, 'use e.g. --timeout 500ms or --timeout 10s');
+  }
+  if (timeoutMs === 0) {
+    throw usageError(`timeout ${settings.timeout} (${loaded.sources.timeout}) is no time at all: every request would time out`, 'use e.g. --timeout 500ms or --timeout 10s');
   }
   if (timeoutMs > MAX_TIMER_MS) {
     throw usageError(`timeout ${settings.timeout} (${loaded.sources.timeout}) is longer than the ${MAX_TIMER_MS} ms (about 24.8 days) a timer can hold`, 'use e.g. --timeout 10s');
