@@ -6,13 +6,13 @@ import type { PlaceholderScope } from '../message/assemble.js';
 import { releaseUnavailable, releaseVars } from './release-event.js';
 import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode, exitMeaning } from '../errors.js';
-import { send } from '../commands/send/run.js';
+import { send, type SendOutcome } from '../commands/send/run.js';
 import { sendOptionsSchema } from '../commands/send/options.js';
 import { parseOptions } from '../commands/shared/check-options.js';
 import { validateRun } from '../commands/validate/run.js';
 import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
-import { messageIds } from '../journal/run-state.js';
+import { familyResults } from '../journal/family-outcome.js';
 import { closedState, readRun, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
@@ -159,25 +159,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     case 'invalid':
       ctx.stderr.write(await describeValidation(outcome.validation, ctx));
       return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings, error: { message: 'the message is invalid' } };
-    case 'skipped': {
-      const { run } = outcome.skipped;
-      // The report the skipped run wrote is gone with its runner: the same report, rebuilt from its journal
-      // (read whole: the skip read it only for what it left). A report of its family may be replaced.
-      const report = request.report ? await openReportFile(request.report, ctx.cwd, { runIds: familyOf(run, ctx.env).map((member) => member.header.run_id) }) : undefined;
-      if (report) await writeReport(report, readRun(run.path, locksDir(ctx.env)).results, scrubber, run.header.run_id);
-      return {
-        ...(report ? { report: report.path } : {}),
-        ...base,
-        exitCode: outcome.exitCode,
-        skipped: true,
-        state: 'skipped',
-        runId: run.header.run_id,
-        messageIds: messageIds(run.results),
-        summary: run.summary,
-        ...(outcome.skipped.left.audience ? { audience: outcome.skipped.left.audience } : {}),
-        once: outcome.skipped.key,
-      };
-    }
+    case 'skipped':
+      return skippedResult(outcome, request, ctx, scrubber);
     case 'targets':
       printTargets({ ...outcome.targets, advice: undefined }, {}, ctx, plainStyle);
       return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
@@ -206,6 +189,29 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       };
     }
   }
+}
+
+/** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */
+async function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest, ctx: Ctx, scrubber: SecretScrubber): Promise<ActionResult> {
+  const { run, family } = outcome.skipped;
+  // The report the skipped run wrote is gone with its runner: the same report, rebuilt from the journals of
+  // its family (read whole: the skip read them only for what they left), each recipient under its last word.
+  const members = request.report ? familyOf(readRun(run.path, locksDir(ctx.env)), ctx.env, true) : [];
+  const report = request.report ? await openReportFile(request.report, ctx.cwd, { runIds: members.map((member) => member.header.run_id) }) : undefined;
+  if (report) await writeReport(report, familyResults(members), scrubber, run.header.run_id);
+  return {
+    ...(report ? { report: report.path } : {}),
+    mode: request.mode,
+    exitCode: outcome.exitCode,
+    skipped: true,
+    state: 'skipped',
+    runId: run.header.run_id,
+    messageIds: family.message_ids,
+    summary: family.summary,
+    ...(outcome.skipped.left.audience ? { audience: outcome.skipped.left.audience } : {}),
+    ...(family.variants ? { languages: languageRows(family.variants) } : {}),
+    once: outcome.skipped.key,
+  };
 }
 
 /** A run of several targets, as the step's outputs and summary say it: a row per target, the counts added up. */

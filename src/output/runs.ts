@@ -11,6 +11,7 @@ import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 import { formatVariants } from './variant-lines.js';
 import { plainStyle } from './style.js';
 import type { VariantSummary } from '../client/variant-summary.js';
+import type { FamilyOutcome } from '../journal/family-outcome.js';
 
 /** What a run's accepted column says: `4000/5000`, or the audience for a run without client IDs. */
 function acceptedCell(r: RunOverview): string {
@@ -56,6 +57,8 @@ export interface RunDetail extends RunOverview {
   in_doubt?: number;
   /** A run with variants: counts per variant language (docs/behaviour.md#variants). */
   variants?: VariantSummary[];
+  /** A run resent, or a resend: what its whole family delivered, each recipient once (docs/behaviour.md#resend). */
+  family?: FamilyOutcome;
 }
 
 const countsLine = (label: string, c: RunOverview['recipients']) =>
@@ -71,6 +74,15 @@ export function failureReasons(results: readonly BatchResult[]): string[] {
     causes.set(cause, (causes.get(cause) ?? 0) + 1);
   }
   return [...causes].map(([cause, n]) => `${cause} (${n} batch${n === 1 ? '' : 'es'})`);
+}
+
+/** What the run's family delivered together: its runs, its state, its counts and its languages, indented under it. */
+function familyLines(family: FamilyOutcome, audience: boolean): string {
+  const out = `  family     ${family.run_ids.length} runs (${family.run_ids.map(escapeControl).join(', ')}): ${stateWords(family.state)}\n`;
+  let counts = countsLine('batches', family.summary.batches);
+  if (!audience) counts += countsLine('recipients', family.summary.recipients);
+  counts += formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), plainStyle).replace(/^(?=.)/gm, '  ');
+  return out + counts.replace(/^(?=.)/gm, '  ');
 }
 
 /** `asTarget`: one target of a run of several, whose family's resend command is printed once after all of them. */
@@ -97,6 +109,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
     out += `  message_ids ${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
   }
   if (run.report) out += `  report     ${e(run.report)}\n`;
+  if (run.family) out += familyLines(run.family, run.audience !== undefined);
   if (asTarget) return out;
   if (run.incomplete && run.resend_command !== undefined) {
     out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;

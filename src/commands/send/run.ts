@@ -27,6 +27,7 @@ import { connect, type Connection } from '../shared/connect.js';
 import type { Lease } from '../../journal/ownership.js';
 import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
+import { familyOutcome } from '../../journal/family-outcome.js';
 import type { PushMessage } from '../../message/types.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { escapeControl } from '../../output/escape-control.js';
@@ -196,7 +197,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     // find it before the resume that finished it existed.
     const last = [...family].reverse().find((member) => member.end !== undefined) ?? earlier;
     const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (last.end?.exit_code ?? ExitCode.partial);
-    return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: last, key: once.key, left } } };
+    return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: last, family: familyOutcome(family), key: once.key, left } } };
   }
   // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.
   const resume = {

@@ -129,17 +129,25 @@ export function checkSameInput(run: RunView, input: RunInput, name: string): voi
   }
 }
 
+/** Whether a run was read with every batch's client IDs (readRun), not only those it left (readRunLeft). */
+const readWhole = (run: RunView) => run.results.every((r) => recipientCount(r) === r.clientIds.length);
+
 /**
  * The run and every run that resent it (and so on), oldest first, read whole: what they left together is
  * what a resend of any of them sends, so resending the same run twice never sends anyone the message twice.
  * Members still running are refused; members cut short while planning that sent nothing are left out.
  */
-export function familyOf(run: RunView, env: Record<string, string | undefined>): RunView[] {
+export function familyOf(run: RunView, env: Record<string, string | undefined>, whole = false): RunView[] {
   const paths = runFamily([dirname(run.path), runsDir(env)], run);
   const locks = locksDir(env);
-  // The first run matters for what it left; every later member for all it sent (its word replaces the first
-  // run's), so those are read whole, whatever `run` was read for. They are what resends sent.
-  const members = paths.map((path, i) => (i === 0 ? (path === run.path ? run : readRunLeft(path, locks)) : readRun(path, locks)));
+  // The first run matters for what it left (`whole`: for a report, every ID); every later member for all it
+  // sent (its word replaces the first run's), so those are read whole, whatever `run` was read for. They are
+  // what resends sent.
+  const members = paths.map((path, i) => {
+    const needWhole = i > 0 || whole;
+    if (path === run.path && (!needWhole || readWhole(run))) return run;
+    return needWhole ? readRun(path, locks) : readRunLeft(path, locks);
+  });
   for (const member of members) {
     if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
   }

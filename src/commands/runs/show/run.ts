@@ -4,6 +4,7 @@ import type { Ctx } from '../../../context.js';
 import { ExitCode } from '../../../errors.js';
 import { readRun, readRunLeft, resendsOf } from '../../../journal/read-run.js';
 import { runsDir } from '../../../journal/runs-dir.js';
+import { familyOutcome } from '../../../journal/family-outcome.js';
 import { messageIds, overview } from '../../../journal/run-state.js';
 import type { SecretScrubber } from '../../../output/redact.js';
 import { printRunDetail, type RunDetail, type RunShowOutcome } from '../../../output/runs.js';
@@ -29,7 +30,10 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   if (report) await writeReport(report, run.results, scrubber, run.header.run_id);
   const base = overview(run);
   // What a resend of this run would send: what the run and its resends left together.
-  const left = run.incomplete || run.state === 'running' ? undefined : remainingOf(familyOf(run, ctx.env), false);
+  const members = run.incomplete || run.state === 'running' ? undefined : familyOf(run, ctx.env);
+  const left = members ? remainingOf(members, false) : undefined;
+  // A run resent, or a resend: what the family delivered together, as a --once re-run that finds it done says.
+  const family = members && members.length > 1 ? familyOutcome(members) : undefined;
   // A target of a run of several: resend takes the family without --profile (each target's is in its journal).
   const flags = typeof run.header.targets === 'string' ? familyFlags(run.header.argv) : settingsFlags(run.header.argv);
   const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience) : undefined;
@@ -41,6 +45,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
     ...base,
     message_ids: messageIds(run.results),
     ...(variants ? { variants } : {}),
+    ...(family ? { family } : {}),
     ...(children.length > 0 ? { resent_by: children } : {}),
     ...(report ? { report: report.path } : {}),
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),

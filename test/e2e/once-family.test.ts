@@ -1,0 +1,171 @@
+// A `--once` re-run that finds its key's run done answers for the whole family — the run and the resends that
+// finished it (docs/behaviour.md#once, docs/behaviour.md#variants): what every run of it delivered, per
+// language, the same in human output, --json, `runs show`, the action and the MCP tool. The built binary
+// against `pushctl serve --chaos` on port 0, the chaos switched off between runs through its API.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runStep } from '../helpers/action-step.js';
+import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+
+const SECRET = 'once-family-S3CR3T-4c2d';
+const APP = 'fam-app';
+/** Each device's language; fr and fr-CA get the French variant, pt-BR the Portuguese, the rest the base. */
+const LANGUAGES = ['en', 'fr', 'fr-CA', 'pt-BR', 'sw', ''];
+const DEVICES = Array.from({ length: 30 }, (_, i) => ({ id: `fam-${String(i).padStart(2, '0')}`, language: LANGUAGES[i % LANGUAGES.length]! }));
+/** The emulator's --devices CSV, which is also the client-ID file (docs/behaviour.md#variants). */
+const DEVICES_CSV = `client_id,country,language,brand,model,os_version,app_version\n${DEVICES.map((d) => `${d.id},KE,${d.language},TECNO,Spark,33,1.0`).join('\n')}\n`;
+const MESSAGE = {
+  type: 1,
+  time_to_live: 3600,
+  notification: { title: 'New release', desc: 'Faster sends' },
+  variants: { fr: { notification: { title: 'Nouvelle version' } }, pt: { notification: { title: 'Nova versão' } } },
+};
+/** The whole family's rows: every device accepted in the end, in its language. */
+const ROWS = [
+  { label: 'fr', total: 10 },
+  { label: 'pt', total: 5 },
+  { label: 'base', total: 15 },
+];
+
+let dir: string;
+let served: ServedCli;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-once-family-'));
+  writeFileSync(join(dir, 'devices.csv'), DEVICES_CSV);
+  writeFileSync(join(dir, 'message.json'), JSON.stringify(MESSAGE));
+  served = await serveCli(['--app', `${APP}:${SECRET}`, '--rate', '0', '--devices', join(dir, 'devices.csv')]);
+});
+afterAll(async () => {
+  await served.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await chaos('off');
+});
+
+/** Sets the emulator's chaos; seeded, so the first run's failures are the same every time. */
+async function chaos(spec: string): Promise<void> {
+  const answer = await fetch(`${served.url}/v1/emulator/chaos`, { method: 'PUT', body: JSON.stringify({ spec, seed: 4 }) });
+  expect(answer.status).toBe(200);
+}
+
+const env = (journals: string) => cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals });
+const json = (r: CliResult) => JSON.parse(r.stdout) as Record<string, unknown>;
+
+interface Counts {
+  total: number;
+  accepted: number;
+  rejected: number;
+  in_doubt: number;
+  not_sent: number;
+}
+interface Variant {
+  label: string;
+  recipients: Counts;
+}
+const all = (total: number): Counts => ({ total, accepted: total, rejected: 0, in_doubt: 0, not_sent: 0 });
+
+/** A first run of the family, with half its requests refused before processing and none retried: exit 7. */
+async function partlySent(journals: string, args: string[], cwd: string): Promise<CliResult> {
+  await chaos('503=50%');
+  const first = await runCli(['send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--max-attempts', '1', '--concurrency', '1', '--json', ...args], { env: env(journals), cwd });
+  await chaos('off');
+  expect(first.code, first.stderr).toBe(7);
+  return first;
+}
+
+describe('--once finding its key done after a resume', () => {
+  it('says what the whole family delivered, per language, as runs show does: human, --json', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-'));
+    const send = (...extra: string[]) =>
+      runCli(['send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--client-ids-file', 'devices.csv', '--batch-size', '2', '--max-attempts', '1', '--once', 'fam-1', ...extra], { env: env(journals), cwd: dir });
+    // The first run delivers part, the resume the rest.
+    const first = await partlySent(journals, ['--client-ids-file', 'devices.csv', '--batch-size', '2', '--once', 'fam-1'], dir);
+    const resumed = await send('--json');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(json(resumed).resumed_from).toBe(json(first).run_id);
+    const delivered = [...(json(first).message_ids as string[]), ...(json(resumed).message_ids as string[])];
+
+    const again = await send('--json');
+    expect(again.code, again.stderr).toBe(0);
+    const doc = json(again);
+    expect(doc).toMatchObject({ skipped: true, run_state: 'sent', summary: { recipients: all(DEVICES.length) } });
+    expect([...(doc.message_ids as string[])].sort()).toEqual([...delivered].sort());
+    expect((doc.variants as Variant[]).map((v) => ({ label: v.label, recipients: v.recipients }))).toEqual(ROWS.map((r) => ({ label: r.label, recipients: all(r.total) })));
+
+    // runs show of the run it names gives the family the same totals.
+    const shown = json(await runCli(['runs', 'show', doc.run_id as string, '--json'], { env: env(journals), cwd: dir })).run as { family?: Record<string, unknown> };
+    expect(shown.family).toMatchObject({ run_ids: [json(first).run_id, json(resumed).run_id], state: 'sent', summary: doc.summary, variants: doc.variants });
+    expect([...(shown.family!.message_ids as string[])].sort()).toEqual([...delivered].sort());
+
+    const human = await send();
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout.trim().split('\n').sort()).toEqual([...delivered].sort());
+    expect(human.stderr).toContain(`accepted ${DEVICES.length} of ${DEVICES.length} recipients`);
+    expect(human.stderr).toMatch(/by language:\n\s+fr\s+10 recipients: 10 accepted\n\s+pt\s+5 recipients: 5 accepted\n\s+base\s+15 recipients: 15 accepted\n/);
+    const text = await runCli(['runs', 'show', doc.run_id as string], { env: env(journals), cwd: dir });
+    expect(text.stdout).toMatch(new RegExp(`family +2 runs \\(${String(json(first).run_id)}, ${String(json(resumed).run_id)}\\): sent\\n +batches +\\d+: accepted \\d+, rejected 0, in doubt 0, not sent 0\\n +recipients +30: accepted 30, rejected 0, in doubt 0, not sent 0\\n +by language:\\n +fr +10 recipients: 10 accepted\\n`));
+  });
+
+  it('the action re-run says the same: outputs, job summary rows per language, the family report', async () => {
+    const workspace = mkdtempSync(join(dir, 'action-'));
+    writeFileSync(join(workspace, 'devices.csv'), DEVICES_CSV);
+    writeFileSync(join(workspace, 'message.json'), JSON.stringify(MESSAGE));
+    const inputs = { file: 'message.json', 'client-ids-file': 'devices.csv', 'app-id': APP, 'app-secret': SECRET, 'base-url': served.url, rate: '0', once: 'fam-action', 'journal-dir': join(workspace, 'journals') };
+    // The first run leaves part unsent (the action retries every 503: the CLI's --max-attempts 1 does not).
+    const first = await partlySent(join(workspace, 'journals'), ['--client-ids-file', 'devices.csv', '--batch-size', '2', '--once', 'fam-action'], workspace);
+    const resumed = await runStep(workspace, inputs);
+    expect(resumed.code, resumed.stdout).toBe(0);
+    expect(resumed.summary).toContain('unfinished: this run sent what it had left');
+    const delivered = [...(json(first).message_ids as string[]), ...(JSON.parse(resumed.outputs['message-ids']!) as string[])];
+
+    const again = await runStep(workspace, { ...inputs, report: 'report.json' });
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.outputs).toMatchObject({ skipped: 'true', accepted: String(DEVICES.length), 'not-sent': '0', 'in-doubt': '0', rejected: '0' });
+    expect((JSON.parse(again.outputs['message-ids']!) as string[]).sort()).toEqual([...delivered].sort());
+    for (const row of ROWS) expect(again.summary).toMatch(new RegExp(`\\| \`${row.label}\` \\| ${row.total}/${row.total} \\| 0 \\|`));
+    // The report lists every device once, under the family's last word for it.
+    const report = JSON.parse((await import('node:fs')).readFileSync(join(workspace, 'report.json'), 'utf8')) as { summary: { recipients: Counts }; accepted: { client_ids: string[] }[] };
+    expect(report.summary.recipients).toEqual(all(DEVICES.length));
+    expect(report.accepted.flatMap((a) => a.client_ids).sort()).toEqual(DEVICES.map((d) => d.id).sort());
+  });
+
+  it('the MCP tool send_message with once says the same', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-mcp-'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--allow-send', '--base-url', served.url, '--app-id', APP],
+      env: Object.fromEntries(Object.entries(env(journals)).filter((e): e is [string, string] => e[1] !== undefined)),
+      cwd: dir,
+      stderr: 'pipe',
+    });
+    (transport.stderr as Readable).resume();
+    const client = new Client({ name: 'once-family', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      // Condition targeting with variants: one request per language, each its own lane in the family.
+      const args = { message: MESSAGE, country: ['KE'], language: ['fr', 'pt', 'en'], once: 'fam-mcp' };
+      const call = async () => ((await client.callTool({ name: 'send_message', arguments: args })) as { structuredContent: Record<string, unknown> }).structuredContent;
+      const first = json(await partlySent(journals, ['--country', 'KE', '--language', 'fr,pt,en', '--once', 'fam-mcp'], dir));
+      const resumed = await call();
+      expect(resumed.resumed_from, JSON.stringify(resumed)).toBe(first.run_id);
+      const again = await call();
+      expect(again).toMatchObject({ ok: true, skipped: true, run_state: 'sent', summary: { batches: all(3) } });
+      expect((again.variants as { label: string; requests: Counts }[]).map((v) => [v.label, v.requests])).toEqual([
+        ['fr', all(1)],
+        ['pt', all(1)],
+        ['base', all(1)],
+      ]);
+      expect((again.message_ids as string[]).sort()).toEqual([...(first.message_ids as string[]), ...(resumed.message_ids as string[])].sort());
+    } finally {
+      await client.close();
+    }
+  });
+});
