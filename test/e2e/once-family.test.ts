@@ -51,8 +51,8 @@ beforeEach(async () => {
 });
 
 /** Sets the emulator's chaos; seeded, so the first run's failures are the same every time. */
-async function chaos(spec: string): Promise<void> {
-  const answer = await fetch(`${served.url}/v1/emulator/chaos`, { method: 'PUT', body: JSON.stringify({ spec, seed: 4 }) });
+async function chaos(spec: string, seed = 4): Promise<void> {
+  const answer = await fetch(`${served.url}/v1/emulator/chaos`, { method: 'PUT', body: JSON.stringify({ spec, seed }) });
   expect(answer.status).toBe(200);
 }
 
@@ -167,5 +167,40 @@ describe('--once finding its key done after a resume', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('a family of requests by language (condition targeting with variants)', () => {
+  it('keeps a request left in doubt by the first run after a resume sent another language: skip, runs show and resend --include-in-doubt all see it', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-lanes-'));
+    const cli = (args: string[]) => runCli(args, { env: env(journals), cwd: dir });
+    const send = (...extra: string[]) => cli(['send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--country', 'KE', '--language', 'fr,pt,en', '--once', 'lanes', '--max-attempts', '1', '--concurrency', '1', '--json', ...extra]);
+    // Seeded: fr refused before processing (not sent), pt accepted, the base message answered 500 (in doubt).
+    await chaos('500=34%,503=33%', 7);
+    const first = await send();
+    await chaos('off');
+    expect(first.code, first.stderr).toBe(7);
+    expect((json(first).batches as { variant: string | null; status: string }[]).map((b) => [b.variant, b.status])).toEqual([
+      ['fr', 'not_sent'],
+      ['pt', 'accepted'],
+      [null, 'in_doubt'],
+    ]);
+    const resumed = await send();
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(json(resumed)).toMatchObject({ in_doubt: 1 });
+
+    // The base message's request is still in doubt: the family is not "sent", and the flag that includes it works.
+    const again = await send();
+    expect(json(again)).toMatchObject({ skipped: true, in_doubt: 1, summary: { batches: { total: 3, accepted: 2, in_doubt: 1, not_sent: 0 } } });
+    expect(json(again).run_state).not.toBe('sent');
+    const shown = json(await cli(['runs', 'show', json(resumed).run_id as string, '--json'])).run as Record<string, unknown>;
+    expect(shown).toMatchObject({ in_doubt: 1, family: { summary: { batches: { total: 3, accepted: 2, in_doubt: 1 } } } });
+    const include = String(shown.include_in_doubt_command).split(' ').slice(1);
+    const before = ((await (await fetch(`${served.url}/v1/emulator/messages`)).json()) as { messages: unknown[] }).messages.length;
+    const resent = await cli([...include, '--json']);
+    expect(resent.code, resent.stderr).toBe(0);
+    const sent = ((await (await fetch(`${served.url}/v1/emulator/messages`)).json()) as { messages: { body: { condition: { targeting: { language: string[] } } } }[] }).messages;
+    expect(sent.length - before).toBe(1);
+    expect(sent.at(-1)!.body.condition.targeting.language).toEqual(['en']);
   });
 });

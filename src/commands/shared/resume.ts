@@ -6,6 +6,7 @@ import { recipientCount, type BatchResult } from '../../client/send-batches.js';
 import { runAudience } from '../../journal/run-state.js';
 import { dirname } from 'node:path';
 import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/read-run.js';
+import { familyResults } from '../../journal/family-outcome.js';
 import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
 import type { HeaderRecord } from '../../journal/records.js';
 import { locksDir } from './own-run.js';
@@ -162,7 +163,9 @@ export function familyOf(run: RunView, env: Record<string, string | undefined>, 
 export function remainingOf(family: readonly RunView[], includeInDoubt: boolean, input?: RunInput): Remaining {
   const newest = family[family.length - 1]!;
   const audience = runAudience(newest.header);
-  if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(newest.results, audience, includeInDoubt);
+  // An audience is one request per variant lane, and a resend sends only some lanes again: each lane's word
+  // is its newest request's, wherever in the family that is — never only the newest run's.
+  if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(familyResults(family), audience, includeInDoubt);
   if (audience) {
     const status = newest.results[0]?.status;
     const notSent = status === 'not_sent' ? 1 : 0;
