@@ -10,7 +10,7 @@ import { messageIds, runAudience } from './run-state.js';
 export interface FamilyOutcome {
   /** The family's runs, oldest first. */
   run_ids: string[];
-  /** What the family came to: the newest run's state while it is unfinished, else that of the counts below. */
+  /** What the family came to: `running` while a run of it sends, the newest run's state when it was stopped, else that of the counts below. */
   state: RunState;
   summary: DeliverySummary;
   /** A message with variants: the counts per language (docs/behaviour.md#variants). */
@@ -65,7 +65,7 @@ export function familyOutcome(members: readonly RunView[]): FamilyOutcome {
   const variants = summarizeVariants(results);
   return {
     run_ids: members.map((member) => member.header.run_id),
-    state: members.length === 1 || UNFINISHED.has(newest.state) ? newest.state : closedState(summary, false),
+    state: members.some((member) => member.state === 'running') ? 'running' : members.length === 1 || UNFINISHED.has(newest.state) ? newest.state : closedState(summary, false),
     summary,
     ...(variants ? { variants } : {}),
     message_ids: messageIds(results),

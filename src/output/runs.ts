@@ -59,6 +59,8 @@ export interface RunDetail extends RunOverview {
   variants?: VariantSummary[];
   /** A run resent, or a resend: what its whole family delivered, each recipient once (docs/behaviour.md#resend). */
   family?: FamilyOutcome;
+  /** A resend of this run still sending: what is left is its to say once it ends. */
+  running_resend?: { run_id: string; pid: number };
 }
 
 const countsLine = (label: string, c: RunOverview['recipients']) =>
@@ -114,6 +116,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.incomplete && run.resend_command !== undefined) {
     out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;
   } else if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
+  else if (run.running_resend) out += `run ${e(run.running_resend.run_id)}, a resend of it, is still running (pid ${run.running_resend.pid}): see pushctl runs show ${e(run.running_resend.run_id)}\n`;
   else if (advice) out += formatResendAdvice(advice);
   else if (run.state !== 'running') out += 'nothing left to send\n';
   return out;

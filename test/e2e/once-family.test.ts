@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runStep } from '../helpers/action-step.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+import { processStartTicks } from '../../src/journal/process-start.js';
 
 const SECRET = 'once-family-S3CR3T-4c2d';
 const APP = 'fam-app';
@@ -202,5 +203,32 @@ describe('a family of requests by language (condition targeting with variants)',
     const sent = ((await (await fetch(`${served.url}/v1/emulator/messages`)).json()) as { messages: { body: { condition: { targeting: { language: string[] } } } }[] }).messages;
     expect(sent.length - before).toBe(1);
     expect(sent.at(-1)!.body.condition.targeting.language).toEqual(['en']);
+  });
+});
+
+describe('runs show of a run whose resend is still sending', () => {
+  it('shows the run and says its family is still being sent: exit 0, no resend command, never "nothing left"', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-busy-'));
+    const first = json(await partlySent(journals, ['--client-ids-file', 'devices.csv', '--batch-size', '2'], dir));
+    // A resend of it, alive: this test's own process (a journal of 0.2 names no lock, its pid decides).
+    const resendId = '20991231-000000-beef';
+    const header = {
+      t: 'header', format: 'pushctl-journal', v: 1, run_id: resendId, started_at: '2099-12-31T00:00:00.000Z', version: 'x', pid: process.pid, pid_start: processStartTicks('self'),
+      app_id: APP, host: new URL(served.url).host, base_url: served.url, dry_run: false, argv: [], parent: first.run_id, message: MESSAGE, recipients: 2, batches: 1,
+    };
+    writeFileSync(join(journals, `${resendId}.jsonl`), `${JSON.stringify(header)}\n{"t":"batch","b":0,"ids":["fam-00","fam-01"]}\n`, { mode: 0o600 });
+    const cli = (args: string[]) => runCli(args, { env: env(journals), cwd: dir });
+    for (const named of [first.run_id as string, resendId]) {
+      const shown = await cli(['runs', 'show', named, '--json']);
+      expect(shown.code, shown.stdout).toBe(0);
+      const run = json(shown).run as Record<string, unknown>;
+      expect(run.resend_command).toBeUndefined();
+      if (named === first.run_id) expect(run).toMatchObject({ resent_by: [resendId], family: { run_ids: [first.run_id, resendId], state: 'running' } });
+      const text = await cli(['runs', 'show', named]);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).not.toContain('nothing left to send');
+    }
+    const text = await cli(['runs', 'show', first.run_id as string]);
+    expect(text.stdout).toContain(`run ${resendId}, a resend of it, is still running (pid ${process.pid})`);
   });
 });

@@ -139,6 +139,18 @@ const readWhole = (run: RunView) => run.results.every((r) => recipientCount(r) =
  * Members still running are refused; members cut short while planning that sent nothing are left out.
  */
 export function familyOf(run: RunView, env: Record<string, string | undefined>, whole = false): RunView[] {
+  const members = familyRuns(run, env, whole);
+  for (const member of members) {
+    if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
+  }
+  return members;
+}
+
+/**
+ * The family as familyOf reads it, members still running kept (they are what `runs show` reports): a reader
+ * may look at a family while it is sent, only a sender may not act on it.
+ */
+export function familyRuns(run: RunView, env: Record<string, string | undefined>, whole = false): RunView[] {
   const paths = runFamily([dirname(run.path), runsDir(env)], run);
   const locks = locksDir(env);
   // The first run matters for what it left (`whole`: for a report, every ID); every later member for all it
@@ -149,10 +161,7 @@ export function familyOf(run: RunView, env: Record<string, string | undefined>, 
     if (path === run.path && (!needWhole || readWhole(run))) return run;
     return needWhole ? readRun(path, locks) : readRunLeft(path, locks);
   });
-  for (const member of members) {
-    if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
-  }
-  return members.filter((member) => !member.incomplete || sentAny(member));
+  return members.filter((member) => member.state === 'running' || !member.incomplete || sentAny(member));
 }
 
 /**

@@ -16,7 +16,7 @@ import { locateRun } from '../../shared/locate-run.js';
 import { locksDir } from '../../shared/own-run.js';
 import { openReportFile, writeReport } from '../../shared/report-file.js';
 import { familyFlags, resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
-import { familyOf, remainingOf, resendWithInput } from '../../shared/resume.js';
+import { familyRuns, remainingOf, resendWithInput } from '../../shared/resume.js';
 import { runnable } from '../../shared/runnable.js';
 import { locateFamily, showFamily } from '../../shared/target-runs.js';
 import { runsShowOptionsSchema, type RunsShowOptions } from './options.js';
@@ -30,8 +30,10 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   if (report) await writeReport(report, run.results, scrubber, run.header.run_id);
   const base = overview(run);
   // What a resend of this run would send: what the run and its resends left together.
-  const members = run.incomplete || run.state === 'running' ? undefined : familyOf(run, ctx.env);
-  const left = members ? remainingOf(members, false) : undefined;
+  const members = run.incomplete || run.state === 'running' ? undefined : familyRuns(run, ctx.env);
+  // A resend still sending owns what is left: nothing to advise until it ends (docs/behaviour.md#ownership).
+  const busy = members?.find((member) => member.state === 'running');
+  const left = members && !busy ? remainingOf(members, false) : undefined;
   // A run resent, or a resend: what the family delivered together, as a --once re-run that finds it done says.
   const family = members && members.length > 1 ? familyOutcome(members) : undefined;
   // A target of a run of several: resend takes the family without --profile (each target's is in its journal).
@@ -46,6 +48,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
     message_ids: messageIds(run.results),
     ...(variants ? { variants } : {}),
     ...(family ? { family } : {}),
+    ...(busy ? { running_resend: { run_id: busy.header.run_id, pid: busy.header.pid } } : {}),
     ...(children.length > 0 ? { resent_by: children } : {}),
     ...(report ? { report: report.path } : {}),
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
