@@ -51,6 +51,11 @@ export interface HeaderRecord {
   /** The run this one resends (`pushctl resend`, or `--once` resuming): its run id. */
   parent?: string;
   /**
+   * What the runs it resends left in doubt and it does not send again (without --include-in-doubt): recipients,
+   * or requests for an audience. The family's in doubt beyond this run's own, for `pushctl runs`' LEFT.
+   */
+  in_doubt_before?: number;
+  /**
    * The lock that owned the run's family while it sent (docs/behaviour.md#ownership): the run is `running`
    * while that lock is alive and held by this run. Absent in journals of pushctl 0.2 (the pid decides).
    */

@@ -23,7 +23,8 @@ function acceptedCell(r: RunOverview): string {
 function leftCell(r: RunOverview): string {
   if (r.resent_by?.length) return '-';
   const counts = r.audience ? r.batches : r.recipients;
-  const left = counts.not_sent + counts.in_doubt;
+  // A resend's line counts what the runs it resent left in doubt too: the family's left is on its line.
+  const left = counts.not_sent + counts.in_doubt + (r.in_doubt_before ?? 0);
   return left === 0 ? '-' : String(left);
 }
 

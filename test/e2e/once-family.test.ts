@@ -232,3 +232,23 @@ describe('runs show of a run whose resend is still sending', () => {
     expect(text.stdout).toContain(`run ${resendId}, a resend of it, is still running (pid ${process.pid})`);
   });
 });
+
+describe('runs of a family whose resend left the in-doubt recipients alone', () => {
+  it("counts them on the resend's line: LEFT is what the family left, as runs show of it says", async () => {
+    const journals = mkdtempSync(join(dir, 'runs-left-'));
+    const cli = (args: string[]) => runCli(args, { env: env(journals), cwd: dir });
+    await chaos('500=34%,503=33%', 7);
+    const first = await cli(['send', '--base-url', served.url, '--app-id', APP, '--title', 'Left', '--client-ids-file', 'devices.csv', '--batch-size', '2', '--max-attempts', '1', '--concurrency', '1', '--json']);
+    await chaos('off');
+    const inDoubt = json(first).in_doubt as number;
+    expect(inDoubt).toBeGreaterThan(0);
+    const resent = await cli(['resend', json(first).run_id as string, '--base-url', served.url, '--app-id', APP, '--json']);
+    expect(resent.code, resent.stderr).toBe(0);
+    const shown = json(await cli(['runs', 'show', json(resent).run_id as string, '--json'])).run as Record<string, unknown>;
+    expect(shown.in_doubt).toBe(inDoubt);
+    const listed = json(await cli(['runs', '--json'])).runs as { run_id: string; in_doubt_before?: number }[];
+    expect(listed.find((r) => r.run_id === json(resent).run_id)?.in_doubt_before).toBe(inDoubt);
+    const table = (await cli(['runs'])).stdout.split('\n').find((line) => line.startsWith(json(resent).run_id as string))!;
+    expect(table.split(/\s{2,}/)[3]).toBe(String(inDoubt));
+  });
+});

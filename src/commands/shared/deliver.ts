@@ -165,6 +165,7 @@ function journalStart(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubb
     ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
     ...(request.once ? { once: request.once } : {}),
     ...(request.parent !== undefined ? { parent: request.parent } : {}),
+    ...(request.inheritedInDoubt ? { inDoubtBefore: request.inheritedInDoubt } : {}),
     ...(request.runId !== undefined ? { runId: request.runId } : {}),
     ...(request.lock !== undefined ? { lock: request.lock } : {}),
     ...(request.targets ? { targets: request.targets } : {}),
