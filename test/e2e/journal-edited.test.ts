@@ -1,0 +1,59 @@
+// A journal edited by hand is data (docs/behaviour.md#trust): `runs`, which reads a closed run from its first
+// and last lines, never prints counts that do not add up or that disagree with what `runs show` reads from
+// the records. The built binary against the emulator on loopback.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+
+const SECRET = 'edited-S3CR3T-5e1f';
+let work: string;
+let journals: string;
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: 'app', secret: SECRET }] });
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'pushctl-edited-'));
+  journals = join(work, 'journals');
+  writeFileSync(join(work, 'ids.txt'), Array.from({ length: 40 }, (_, i) => `e-${i}`).join('\n'));
+  return () => rmSync(work, { recursive: true, force: true });
+});
+
+const cli = (args: string[]): Promise<CliResult> => runCli(args, { env: cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals }), cwd: work });
+const json = (r: CliResult) => JSON.parse(r.stdout) as Record<string, unknown>;
+
+/** A sent run of 40 recipients in 4 batches, then its closing record rewritten by `edit`. */
+async function editedRun(edit: (summary: Record<string, Record<string, number>>) => void): Promise<string> {
+  const sent = await cli(['send', '--title', 'Edited', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', emulator.url, '--app-id', 'app', '--json']);
+  expect(sent.code, sent.stderr).toBe(0);
+  const path = join(journals, readdirSync(journals).find((f) => f.endsWith('.jsonl'))!);
+  const lines = readFileSync(path, 'utf8').trim().split('\n');
+  const end = JSON.parse(lines.at(-1)!) as { summary: Record<string, Record<string, number>> };
+  edit(end.summary);
+  lines[lines.length - 1] = JSON.stringify(end);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return json(sent).run_id as string;
+}
+
+describe('runs of a journal whose closing record was edited', () => {
+  const cases: { name: string; edit: (summary: Record<string, Record<string, number>>) => void }[] = [
+    { name: 'counts that do not add up', edit: (s) => ((s.recipients!.accepted = 999), (s.batches!.in_doubt = -3)) },
+    { name: 'totals other than its plan', edit: (s) => ((s.recipients!.total = 50), (s.recipients!.not_sent = 10)) },
+    { name: 'a count that is no number', edit: (s) => (s.batches!.accepted = 'all' as unknown as number) },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: the list reads the records, as runs show does`, async () => {
+      const runId = await editedRun(c.edit);
+      const listed = (json(await cli(['runs', '--json'])).runs as { run_id: string; batches: unknown; recipients: unknown }[]).find((r) => r.run_id === runId)!;
+      const shown = json(await cli(['runs', 'show', runId, '--json'])).run as { batches: unknown; recipients: unknown; state: string };
+      expect(shown).toMatchObject({ state: 'sent', recipients: { total: 40, accepted: 40, rejected: 0, in_doubt: 0, not_sent: 0 } });
+      expect({ batches: listed.batches, recipients: listed.recipients }).toEqual({ batches: shown.batches, recipients: shown.recipients });
+      expect((await cli(['runs'])).stdout).toMatch(new RegExp(`${runId}\\s+sent\\s+40/40\\s+-`));
+    });
+  }
+});
