@@ -12,8 +12,7 @@ import { parseOptions } from '../commands/shared/check-options.js';
 import { validateRun } from '../commands/validate/run.js';
 import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
-import { familyResults } from '../journal/family-outcome.js';
-import { closedState, readRun, stateWords } from '../journal/read-run.js';
+import { closedState, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
 import { plainStyle } from '../output/style.js';
@@ -24,9 +23,6 @@ import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionRe
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
 import { printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
-import { openReportFile, writeReport } from '../commands/shared/report-file.js';
-import { familyOf } from '../commands/shared/resume.js';
-import { locksDir } from '../commands/shared/own-run.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -160,7 +156,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       ctx.stderr.write(await describeValidation(outcome.validation, ctx));
       return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings, error: { message: 'the message is invalid' } };
     case 'skipped':
-      return skippedResult(outcome, request, ctx, scrubber);
+      return skippedResult(outcome, request);
     case 'targets':
       printTargets({ ...outcome.targets, advice: undefined }, {}, ctx, plainStyle);
       return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
@@ -192,15 +188,11 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
 }
 
 /** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */
-async function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest, ctx: Ctx, scrubber: SecretScrubber): Promise<ActionResult> {
-  const { run, family } = outcome.skipped;
-  // The report the skipped run wrote is gone with its runner: the same report, rebuilt from the journals of
-  // its family (read whole: the skip read them only for what they left), each recipient under its last word.
-  const members = request.report ? familyOf(readRun(run.path, locksDir(ctx.env)), ctx.env, true) : [];
-  const report = request.report ? await openReportFile(request.report, ctx.cwd, { runIds: members.map((member) => member.header.run_id) }) : undefined;
-  if (report) await writeReport(report, familyResults(members), scrubber, run.header.run_id);
+function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest): ActionResult {
+  // The report the skipped run wrote is gone with its runner: send wrote the family's (the report input).
+  const { run, family, report } = outcome.skipped;
   return {
-    ...(report ? { report: report.path } : {}),
+    ...(report !== undefined ? { report } : {}),
     mode: request.mode,
     exitCode: outcome.exitCode,
     skipped: true,

@@ -13,6 +13,8 @@ export interface SkippedRun {
   /** What the whole family (the run found and the resends that continued it) delivered: the answer's counts. */
   family: FamilyOutcome;
   key: string;
+  /** `--report`: where the family's report was written. */
+  report?: string;
   /** What the run left: recipients (batches, for an audience) in doubt, none certainly unsent. */
   left: { inDoubt: number; audience?: string };
 }
@@ -33,6 +35,7 @@ export function skippedDocument(skipped: SkippedRun, exitCode: number): object {
     message_ids: family.message_ids,
     summary: family.summary,
     ...(family.variants ? { variants: family.variants } : {}),
+    ...(skipped.report !== undefined ? { report: skipped.report } : {}),
     ...(skipped.left.audience ? { audience: skipped.left.audience } : {}),
     ...(skipped.left.inDoubt > 0 ? { in_doubt: skipped.left.inDoubt } : {}),
     ...(exitCode === 0
@@ -62,6 +65,7 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
       `  accepted ${o.audience ? `${o.batches.accepted} of ${o.batches.total} batches` : `${o.recipients.accepted} of ${o.recipients.total} recipients`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
       (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : '') +
       formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), style) +
+      (skipped.report !== undefined ? `report: ${escapeControl(skipped.report)}\n` : '') +
       rejectedHint,
   );
 }

@@ -2,7 +2,7 @@
 // finished it (docs/behaviour.md#once, docs/behaviour.md#variants): what every run of it delivered, per
 // language, the same in human output, --json, `runs show`, the action and the MCP tool. The built binary
 // against `pushctl serve --chaos` on port 0, the chaos switched off between runs through its API.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -106,6 +106,13 @@ describe('--once finding its key done after a resume', () => {
     expect(shown.family).toMatchObject({ run_ids: [json(first).run_id, json(resumed).run_id], state: 'sent', summary: doc.summary, variants: doc.variants });
     expect([...(shown.family!.message_ids as string[])].sort()).toEqual([...delivered].sort());
 
+    // --report on the re-run writes the family's report, as the action's re-run does: every device once.
+    const reported = await send('--json', '--report', join(journals, 'family-report.json'));
+    expect(json(reported)).toMatchObject({ skipped: true, report: join(journals, 'family-report.json') });
+    const report = JSON.parse(readFileSync(join(journals, 'family-report.json'), 'utf8')) as { summary: { recipients: Counts }; accepted: { client_ids: string[] }[] };
+    expect(report.summary.recipients).toEqual(all(DEVICES.length));
+    expect(report.accepted.flatMap((a) => a.client_ids).sort()).toEqual(DEVICES.map((d) => d.id).sort());
+
     const human = await send();
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout.trim().split('\n').sort()).toEqual([...delivered].sort());
@@ -133,7 +140,7 @@ describe('--once finding its key done after a resume', () => {
     expect((JSON.parse(again.outputs['message-ids']!) as string[]).sort()).toEqual([...delivered].sort());
     for (const row of ROWS) expect(again.summary).toMatch(new RegExp(`\\| \`${row.label}\` \\| ${row.total}/${row.total} \\| 0 \\|`));
     // The report lists every device once, under the family's last word for it.
-    const report = JSON.parse((await import('node:fs')).readFileSync(join(workspace, 'report.json'), 'utf8')) as { summary: { recipients: Counts }; accepted: { client_ids: string[] }[] };
+    const report = JSON.parse(readFileSync(join(workspace, 'report.json'), 'utf8')) as { summary: { recipients: Counts }; accepted: { client_ids: string[] }[] };
     expect(report.summary.recipients).toEqual(all(DEVICES.length));
     expect(report.accepted.flatMap((a) => a.client_ids).sort()).toEqual(DEVICES.map((d) => d.id).sort());
   });

@@ -107,7 +107,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   try {
     // 3. Own the key and the run, then read what earlier runs did: nobody else can be sending it now.
     const claim = options.journal === false ? undefined : await claimRun(options, variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body, clientIds, connection, leases, ctx);
-    if (claim?.skipped) return claim.skipped;
+    if (claim?.skipped) return options.report === undefined ? claim.skipped : await withFamilyReport(claim.skipped, options.report, options.force === true, ctx);
     // A re-run may replace the report of its own family; any other existing file only with --force.
     const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
@@ -153,6 +153,14 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
 }
 
 type Claim = RunClaim<SendOutcome>;
+
+/** A key found done, asked for a report: the family's, which is what the key stands for (the action's re-run writes the same). */
+async function withFamilyReport(outcome: SendOutcome, path: string, force: boolean, ctx: CommandCtx): Promise<SendOutcome> {
+  if (outcome.kind !== 'skipped') return outcome;
+  const { writeFamilyReport } = await import('../shared/family-report.js');
+  const report = await writeFamilyReport(outcome.skipped.run, path, ctx, ctx.scrubber, force);
+  return { ...outcome, skipped: { ...outcome.skipped, report } };
+}
 
 /**
  * Owns what this run is about to send (docs/behaviour.md#ownership): with --once, the key (waiting for a
