@@ -124,9 +124,14 @@ export function journalHeader(path: string): HeaderRecord | undefined {
   }
 }
 
-/** Whether a journal's header holds a `--once` key (a CI re-run looks for it). */
-function holdsOnceKey(path: string): boolean {
-  return typeof journalHeader(path)?.once === 'string';
+/**
+ * Whether a journal is kept for 30 days even when settled: it holds a `--once` key (a CI re-run looks for it),
+ * or it resent a run (docs/behaviour.md#resend). The run it resent left recipients, so it is kept; without its
+ * resend it would read as still owing them, and a resend of it would send them the message again.
+ */
+function keptWithItsFamily(path: string): boolean {
+  const header = journalHeader(path);
+  return typeof header?.once === 'string' || typeof header?.parent === 'string';
 }
 
 /** Whether a journal's run closed with every recipient accepted or rejected (nothing left to resend). */
@@ -166,7 +171,7 @@ export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[
     if (!old && rank < keep) return;
     // A name like ours is not proof: only a file that starts with a pushctl journal header is ours to remove.
     if (!isJournalFile(file.path)) return;
-    if (old || (settled(file.path) && !holdsOnceKey(file.path))) {
+    if (old || (settled(file.path) && !keptWithItsFamily(file.path))) {
       try {
         unlinkSync(file.path);
         removed.push(file.path);

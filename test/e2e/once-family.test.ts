@@ -13,6 +13,7 @@ import { runStep } from '../helpers/action-step.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 import { processStartTicks } from '../../src/journal/process-start.js';
+import { pruneRuns } from '../../src/journal/runs-dir.js';
 
 const SECRET = 'once-family-S3CR3T-4c2d';
 const APP = 'fam-app';
@@ -257,5 +258,20 @@ describe('runs of a family whose resend left the in-doubt recipients alone', () 
     expect(listed.find((r) => r.run_id === json(resent).run_id)?.in_doubt_before).toBe(inDoubt);
     const table = (await cli(['runs'])).stdout.split('\n').find((line) => line.startsWith(json(resent).run_id as string))!;
     expect(table.split(/\s{2,}/)[3]).toBe(String(inDoubt));
+  });
+});
+
+describe('retention of a family', () => {
+  it('never removes a resend while the run it finished is kept: the run would read as unsent, and its resend would send twice', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-kept-'));
+    const cli = (args: string[]) => runCli(args, { env: env(journals), cwd: dir });
+    const first = json(await partlySent(journals, ['--title', 'Kept', '--client-ids-file', 'devices.csv', '--batch-size', '2'], dir));
+    const resent = await cli(['resend', first.run_id as string, '--base-url', served.url, '--app-id', APP, '--json']);
+    expect(resent.code, resent.stderr).toBe(0);
+    // As if a hundred newer runs had come since: the settled resend is past the newest N, the run is not settled.
+    pruneRuns(journals, Date.now(), 0);
+    const shown = json(await cli(['runs', 'show', first.run_id as string, '--json'])).run as Record<string, unknown>;
+    expect(shown.resend_command).toBeUndefined();
+    expect(shown).toMatchObject({ resent_by: [json(resent).run_id], family: { summary: { recipients: all(DEVICES.length) } } });
   });
 });
