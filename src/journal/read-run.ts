@@ -5,7 +5,7 @@ import { summarizeBatches, type DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
 import type { CollectIds, IncompletePlan } from './reader.js';
-import { isEndRecord, type EndRecord, type HeaderRecord } from './records.js';
+import { headerProblem, isEndRecord, type EndRecord, type HeaderRecord } from './records.js';
 import { runProcessAlive } from './process-start.js';
 import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
 import { JournalFileError, readJournalFile } from './journal-file.js';
@@ -85,6 +85,8 @@ export function readRun(path: string, locks: string, collect: CollectIds = true)
     throw unreadable(path, error);
   }
   if (!run.header) throw usageError(`${path} is not a pushctl run journal (no header record)`, 'give a run id from `pushctl runs` or a file that pushctl send wrote with --journal');
+  const problem = headerProblem(run.header);
+  if (problem) throw usageError(`${path} cannot be read as a run: ${problem}`, 'give a run id from `pushctl runs` or a journal as pushctl wrote it');
   // The records say what happened; the closing record's counts are a copy for the list, which an edit may change.
   const summary = summarizeBatches(run.results);
   return {

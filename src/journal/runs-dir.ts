@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { homeDir } from '../settings/paths.js';
-import type { HeaderRecord } from './records.js';
+import { headerProblem, type HeaderRecord } from './records.js';
 import { openJournalFile } from './journal-file.js';
 import { pruneLocks } from './ownership.js';
 
@@ -116,8 +116,18 @@ export function isJournalFile(path: string): boolean {
 
 /** A journal's header, from its first line alone; undefined for a file that is not a journal. Never throws. */
 export function journalHeader(path: string): HeaderRecord | undefined {
+  const header = anyHeader(path);
+  // A header edited to hold fields of the wrong kind is no run to list, follow or resend (readRun names the field).
+  return header && headerProblem(header) === undefined ? (header as HeaderRecord) : undefined;
+}
+
+/**
+ * The first line when it is a header of ours, whatever its fields hold: enough for retention to decide, and
+ * for `--once` to know a key is taken by a journal it cannot read. Never throws.
+ */
+export function anyHeader(path: string): Partial<HeaderRecord> | undefined {
   try {
-    const header = JSON.parse(firstLine(path)) as HeaderRecord;
+    const header = JSON.parse(firstLine(path)) as Partial<HeaderRecord>;
     return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
   } catch {
     return undefined;
@@ -130,7 +140,7 @@ export function journalHeader(path: string): HeaderRecord | undefined {
  * resend it would read as still owing them, and a resend of it would send them the message again.
  */
 function keptWithItsFamily(path: string): boolean {
-  const header = journalHeader(path);
+  const header = anyHeader(path);
   return typeof header?.once === 'string' || typeof header?.parent === 'string';
 }
 

@@ -57,3 +57,55 @@ describe('runs of a journal whose closing record was edited', () => {
     });
   }
 });
+
+describe('a journal whose header was edited to hold fields of the wrong kind', () => {
+  const edits: [string, unknown][] = [
+    ['argv', [1, { a: 2 }]],
+    ['argv', 'send --all'],
+    ['started_at', 5],
+    ['once', { key: 'k' }],
+    ['parent', 5],
+    ['app_id', 7],
+    ['host', null],
+    ['message', null],
+    ['variants', { fr: null }],
+    ['pid', 'x'],
+  ];
+  for (const [field, value] of edits) {
+    it(`${field}: ${JSON.stringify(value)} is named as a journal error (exit 2), never a bug, and the list carries on`, async () => {
+      const runId = await editedRun(() => {});
+      const path = join(journals, `${runId}.jsonl`);
+      const lines = readFileSync(path, 'utf8').trim().split('\n');
+      lines[0] = JSON.stringify({ ...(JSON.parse(lines[0]!) as object), [field]: value });
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      for (const args of [['runs', 'show', runId], ['runs', 'show', path, '--json'], ['resend', path, '--base-url', emulator.url, '--app-id', 'app', '--dry-run']]) {
+        const r = await cli(args);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(2);
+        expect(r.stderr + r.stdout).toContain(`header's ${field}`);
+      }
+      const listed = await cli(['runs', '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const again = await cli(['send', '--title', 'Edited', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', emulator.url, '--app-id', 'app', '--once', 'edited']);
+      expect(again.code, again.stderr).toBe(0);
+    });
+  }
+});
+
+describe('--once and a journal of its key that cannot be read as a run', () => {
+  for (const [field, value] of [['started_at', undefined], ['argv', 'send'], ['message', null]] as [string, unknown][]) {
+    it(`${field} ${value === undefined ? 'removed' : `as ${JSON.stringify(value)}`}: refuses the key (exit 2) naming the journal, and sends nothing again`, async () => {
+      const send = () => cli(['send', '--title', 'Keyed', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', emulator.url, '--app-id', 'app', '--once', 'keyed', '--json']);
+      const first = await send();
+      expect(first.code, first.stderr).toBe(0);
+      const path = join(journals, `${json(first).run_id as string}.jsonl`);
+      const lines = readFileSync(path, 'utf8').trim().split('\n');
+      lines[0] = JSON.stringify({ ...(JSON.parse(lines[0]!) as object), [field]: value });
+      writeFileSync(path, `${lines.join('\n')}\n`);
+      const before = emulator.messages('app').length;
+      const again = await send();
+      expect(again.code, again.stdout).toBe(2);
+      expect((json(again).error as { message: string }).message).toContain(`${path} holds this key but cannot be read as a run: its header's ${field}`);
+      expect(emulator.messages('app').length).toBe(before);
+    });
+  }
+});
