@@ -60,6 +60,8 @@ export interface RunDetail extends RunOverview {
   variants?: VariantSummary[];
   /** A run resent, or a resend: what its whole family delivered, each recipient once (docs/behaviour.md#resend). */
   family?: FamilyOutcome;
+  /** A run stopped before the end of its input: the resend that read that input again, so it needs it no more. */
+  input_given_again_by?: string;
   /** A resend of this run still sending: what is left is its to say once it ends. */
   running_resend?: { run_id: string; pid: number };
 }
@@ -99,7 +101,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.once !== undefined) out += `  once key   ${e(run.once)}\n`;
   if (run.parent !== undefined) out += `  resends    run ${e(run.parent)}\n`;
   if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.map(e).join(', run ')}\n`;
-  if (run.incomplete) out += `  incomplete ${e(run.incomplete)}\n`;
+  if (run.incomplete) out += `  incomplete ${e(run.incomplete)}${run.input_given_again_by !== undefined ? `; its input was given again to run ${e(run.input_given_again_by)}` : ''}\n`;
   if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;
   out += countsLine('batches', run.batches);
   if (!run.audience) out += countsLine('recipients', run.recipients);
@@ -114,9 +116,11 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.report) out += `  report     ${e(run.report)}\n`;
   if (run.family) out += familyLines(run.family, run.audience !== undefined);
   if (asTarget) return out;
-  if (run.incomplete && run.resend_command !== undefined) {
+  // Its input given again to a resend, it is finished like any other run.
+  const needsInput = run.incomplete !== undefined && run.input_given_again_by === undefined;
+  if (needsInput && run.resend_command !== undefined) {
     out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;
-  } else if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
+  } else if (needsInput) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
   else if (run.running_resend) out += `run ${e(run.running_resend.run_id)}, a resend of it, is still running (pid ${run.running_resend.pid}): see pushctl runs show ${e(run.running_resend.run_id)}\n`;
   else if (advice) out += formatResendAdvice(advice);
   else if (run.state !== 'running') out += 'nothing left to send\n';

@@ -55,9 +55,10 @@ export function resendWithInput(run: RunView, ref: string): string | undefined {
 
 /**
  * Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete
- * and not given its input again (`withInput`), or given an input it does not need.
+ * and not given its input again (`withInput`, or `givenAgainBy` an earlier resend), or given an input it does
+ * not need.
  */
-export function checkResumable(run: RunView, ref: string, withInput = false): void {
+export function checkResumable(run: RunView, ref: string, withInput = false, givenAgainBy?: string): void {
   if (run.state === 'running') {
     throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
   }
@@ -67,7 +68,8 @@ export function checkResumable(run: RunView, ref: string, withInput = false): vo
       'nothing was sent before its plan was complete: send again from the original input',
     );
   }
-  if (run.incomplete && !withInput) {
+  // Once a resend read the input again and planned it whole, the family knows every recipient.
+  if (run.incomplete && !withInput && givenAgainBy === undefined) {
     throw usageError(
       `run ${run.header.run_id} stopped before it read all of its client-ID input, after sending some of it: ${run.incomplete.reason}`,
       `give it the same input again; the rest is sent, never a recipient the run planned: ${resendWithInput(run, ref)!}`,
@@ -131,6 +133,17 @@ export function checkSameInput(run: RunView, input: RunInput, name: string): voi
   }
 }
 
+/**
+ * The resend that gave a run stopped before the end of its input (`incomplete`, some of it sent) that input
+ * again and planned it whole: the family then knows every recipient, and the run needs its input no more
+ * (docs/behaviour.md#journal). A resend of such a run is refused without its input, so any whole resend in its
+ * family is one. Undefined for any other run.
+ */
+export function inputGivenAgainBy(run: RunView, members: readonly RunView[]): string | undefined {
+  if (!run.incomplete) return undefined;
+  return members.find((member) => member.path !== run.path && !member.incomplete && member.state !== 'running')?.header.run_id;
+}
+
 /** Whether a run was read with every batch's client IDs (readRun), not only those it left (readRunLeft). */
 const readWhole = (run: RunView) => run.results.every((r) => recipientCount(r) === r.clientIds.length);
 
@@ -140,7 +153,11 @@ const readWhole = (run: RunView) => run.results.every((r) => recipientCount(r) =
  * Members still running are refused; members cut short while planning that sent nothing are left out.
  */
 export function familyOf(run: RunView, env: Record<string, string | undefined>, whole = false): RunView[] {
-  const members = familyRuns(run, env, whole);
+  return notRunning(familyRuns(run, env, whole));
+}
+
+/** The family's members, refused when one is still running: a sender may not act on a family being sent. */
+export function notRunning(members: RunView[]): RunView[] {
   for (const member of members) {
     if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
   }
