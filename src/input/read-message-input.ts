@@ -1,6 +1,9 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { BatchStatus } from '../client/batch-result.js';
+import { laterWords } from '../journal/read-run.js';
+import { runsDir } from '../journal/runs-dir.js';
 import { ClientIdCollector } from '../client/client-id-store.js';
 import type { ClientIdList } from './read-client-ids.js';
 import type { ClientIdFeed } from './client-id-feed.js';
@@ -19,7 +22,7 @@ import { InputInterruptedError, InputTooLargeError, describeBytes, interruptOnSi
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** What reading needs from the context; `interrupt` ends a wait for a pipe (Ctrl-C). */
-type ReadCtx = Pick<Ctx, 'stdin' | 'cwd'> & Partial<Pick<Ctx, 'interrupt'>>;
+type ReadCtx = Pick<Ctx, 'stdin' | 'cwd'> & Partial<Pick<Ctx, 'interrupt' | 'env'>>;
 
 export interface MessageInputOptions extends MessageFlags {
   file?: string;
@@ -71,9 +74,21 @@ function unreadable(error: unknown, what: string, path: string): CliError {
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
  * A report written by `--report` is accepted too: its in_doubt and not_sent IDs are the ones read.
  */
+/**
+ * For a journal given as the client-ID input: what the runs that resent its run sent since, looked for beside
+ * it and in the runs directory (docs/behaviour.md#message-input). Called only when the input is a journal.
+ */
+function resendsSince(path: string, ctx: ReadCtx): (runId: string) => ReadonlyMap<string, BatchStatus> {
+  return (runId) => {
+    const runs = ctx.env ? runsDir(ctx.env) : undefined;
+    const dirs = [...(path === '-' ? [] : [dirname(isAbsolute(path) ? path : resolve(ctx.cwd, path))]), ...(runs ? [runs] : [])];
+    return laterWords(dirs, runId, join(runs ?? dirs[0] ?? ctx.cwd, '.locks'));
+  };
+}
+
 async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeInDoubt: boolean, stream: boolean, languages: RecipientLanguages): Promise<ClientIdList | ClientIdFeed> {
   const { feedClientIds } = await import('./client-id-feed.js');
-  const options = { includeInDoubt, languages, ...(stream ? {} : { streamAfter: Infinity }) };
+  const options = { includeInDoubt, languages, laterWords: resendsSince(path, ctx), ...(stream ? {} : { streamAfter: Infinity }) };
   // No size cap: a list of millions of IDs is legitimate (each line is capped instead).
   let input: Readable;
   if (path === '-') input = ctx.stdin;
@@ -129,6 +144,15 @@ export async function readMessageInput(options: MessageInputOptions, ctx: ReadCt
     // A CSV with a language column fills this as it is read: the languages travel beside the IDs.
     const languages = new RecipientLanguages();
     const list = options.clientIdsFile !== undefined ? await readClientIdFile(options.clientIdsFile, ctx, collector, options.includeInDoubt === true, stream, languages) : collector.result();
+    // A report or journal that left nothing is not "a message without recipients": say what it left.
+    const fromRun = 'growing' in list ? undefined : (list as ClientIdList);
+    if (fromRun?.fromReport === true && fromRun.ids.length === 0 && options.clientId === undefined) {
+      const inDoubt = fromRun.inDoubtLeftOut ?? 0;
+      throw invalidMessageError(
+        `--client-ids-file ${options.clientIdsFile!}: its run left no recipient certainly not sent${inDoubt > 0 ? ` (${inDoubt} in doubt, left out)` : ''}: nothing to send`,
+        inDoubt > 0 ? 'add --include-in-doubt to send to those in doubt, at the risk of sending twice' : 'every recipient of that run was sent to (pushctl runs show names its family)',
+      );
+    }
     // Repeats in a list still being read are counted at its end (the send's notes say how many).
     input.recipients = 'growing' in list ? { ids: list, duplicates: 0, languages } : list;
   }

@@ -208,3 +208,25 @@ export function runFamily(dirs: readonly string[], run: RunHead): string[] {
     .sort((a, b) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0))
     .map(({ path }) => path);
 }
+
+/**
+ * Each client ID's newest word among the runs that resent run `runId` (and the runs that resent those), oldest
+ * first: what they sent since. A journal given as `--client-ids-file` yields what its run left that no resend
+ * of it has sent since, as `pushctl resend` would (docs/behaviour.md#resend). Reads only those runs, whole.
+ */
+export function laterWords(dirs: readonly string[], runId: string, locks: string): Map<string, BatchResult['status']> {
+  const byId = headersIn(dirs);
+  const ids = [runId];
+  for (let i = 0; i < ids.length; i++) {
+    for (const { header } of byId.values()) if (header.parent === ids[i] && !ids.includes(header.run_id)) ids.push(header.run_id);
+  }
+  const later = ids
+    .slice(1)
+    .map((id) => byId.get(id)!)
+    .sort((a, b) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0));
+  const words = new Map<string, BatchResult['status']>();
+  for (const { path } of later) {
+    for (const r of readRun(path, locks).results) for (const id of r.clientIds) words.set(id, r.status);
+  }
+  return words;
+}

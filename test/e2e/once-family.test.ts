@@ -275,3 +275,33 @@ describe('retention of a family', () => {
     expect(shown).toMatchObject({ resent_by: [json(resent).run_id], family: { summary: { recipients: all(DEVICES.length) } } });
   });
 });
+
+describe('--client-ids-file <journal> of a run that was resent since', () => {
+  it("takes what the family left, as resend does: never the IDs its resend delivered, the in-doubt ones only when asked", async () => {
+    const journals = mkdtempSync(join(dir, 'runs-input-'));
+    const cli = (args: string[]) => runCli(args, { env: env(journals), cwd: dir });
+    await chaos('500=34%,503=33%', 7);
+    const first = await cli(['send', '--base-url', served.url, '--app-id', APP, '--title', 'Input', '--client-ids-file', 'devices.csv', '--batch-size', '2', '--max-attempts', '1', '--concurrency', '1', '--report', join(journals, 'first.json'), '--json']);
+    await chaos('off');
+    const report = JSON.parse(readFileSync(join(journals, 'first.json'), 'utf8')) as { in_doubt: { client_ids: string[] }[]; not_sent: { client_ids: string[] }[] };
+    const inDoubt = report.in_doubt.flatMap((b) => b.client_ids);
+    expect(inDoubt.length).toBeGreaterThan(0);
+    expect(report.not_sent.length).toBeGreaterThan(0);
+    const resent = await cli(['resend', json(first).run_id as string, '--base-url', served.url, '--app-id', APP]);
+    expect(resent.code, resent.stderr).toBe(0);
+
+    const journal = join(journals, `${json(first).run_id as string}.jsonl`);
+    // What a dry run with the journal as its input would address: its report lists every ID.
+    const idsFrom = async (...extra: string[]) => {
+      const path = join(journals, `dry-${extra.length}.json`);
+      const r = await cli(['dry-run', '--base-url', served.url, '--app-id', APP, '--title', 'Again', '--client-ids-file', journal, '--no-journal', '--report', path, '--json', ...extra]);
+      if (r.code !== 0) return { code: r.code, stderr: r.stderr };
+      return (JSON.parse(readFileSync(path, 'utf8')) as { accepted: { client_ids: string[] }[] }).accepted.flatMap((b) => b.client_ids).sort();
+    };
+    expect(await idsFrom('--include-in-doubt')).toEqual([...inDoubt].sort());
+    // Nothing left but those in doubt: no recipient at all, said as such.
+    const none = await idsFrom();
+    expect(none).toMatchObject({ code: 3 });
+    expect((none as { stderr: string }).stderr).toContain(`its run left no recipient certainly not sent (${inDoubt.length} in doubt, left out)`);
+  });
+});
