@@ -144,13 +144,19 @@ function keptWithItsFamily(path: string): boolean {
   return typeof header?.once === 'string' || typeof header?.parent === 'string';
 }
 
-/** Whether a journal's run closed with every recipient accepted or rejected (nothing left to resend). */
+/**
+ * Whether a journal's run closed with every batch accepted or rejected (nothing left to resend). Batches, not
+ * recipients: a message to all devices or by condition has no client IDs to count, only its requests.
+ */
 function settled(path: string): boolean {
   try {
-    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { recipients?: { in_doubt?: number; unknown?: number; not_sent?: number } } };
-    const left = end.summary?.recipients;
+    type Left = { in_doubt?: number; unknown?: number; not_sent?: number };
+    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { batches?: Left; recipients?: Left } };
+    const { batches, recipients } = end.summary ?? {};
     // `unknown` is the in-doubt count of journals written before 0.3.
-    return end.t === 'end' && (left?.in_doubt ?? left?.unknown) === 0 && left?.not_sent === 0;
+    const recipientsLeft = (recipients?.in_doubt ?? recipients?.unknown) !== 0 || recipients?.not_sent !== 0;
+    const batchesLeft = (batches?.in_doubt ?? batches?.unknown ?? 0) !== 0 || (batches?.not_sent ?? 0) !== 0;
+    return end.t === 'end' && !recipientsLeft && !batchesLeft;
   } catch {
     return false;
   }
