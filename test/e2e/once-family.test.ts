@@ -90,9 +90,13 @@ describe('--once finding its key done after a resume', () => {
       runCli(['send', '--base-url', served.url, '--app-id', APP, '-f', 'message.json', '--client-ids-file', 'devices.csv', '--batch-size', '2', '--max-attempts', '1', '--once', 'fam-1', ...extra], { env: env(journals), cwd: dir });
     // The first run delivers part, the resume the rest.
     const first = await partlySent(journals, ['--client-ids-file', 'devices.csv', '--batch-size', '2', '--once', 'fam-1'], dir);
-    const resumed = await send('--json');
+    const resumed = await send('--json', '--report', join(journals, 'resume-report.json'));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(json(resumed).resumed_from).toBe(json(first).run_id);
+    // The resume's report is the key's: every device once, not only those this run sent to.
+    const resumeReport = JSON.parse(readFileSync(join(journals, 'resume-report.json'), 'utf8')) as { summary: { recipients: Counts }; accepted: { client_ids: string[] }[] };
+    expect(resumeReport.summary.recipients).toEqual(all(DEVICES.length));
+    expect(resumeReport.accepted.flatMap((a) => a.client_ids).sort()).toEqual(DEVICES.map((d) => d.id).sort());
     const delivered = [...(json(first).message_ids as string[]), ...(json(resumed).message_ids as string[])];
 
     const again = await send('--json');

@@ -135,6 +135,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
         ...(report ? { report } : {}),
+        ...(report && resume ? { reportResults: (await import('../shared/family-report.js')).joinedToFamily(resume.path, ctx.env) } : {}),
         ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
         leases,
         warnings,
@@ -210,6 +211,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.
   const resume = {
     parent: earlier.header.run_id,
+    path: earlier.path,
     state: earlier.state,
     clientIds: left.clientIds,
     body: earlier.header.message as PushMessage,
