@@ -15,6 +15,7 @@ import { printDelivery } from '../output/delivery.js';
 import { closedState, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
+import { resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
@@ -190,8 +191,17 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
 /** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */
 function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest): ActionResult {
   // The report the skipped run wrote is gone with its runner: send wrote the family's (the report input).
-  const { run, family, report } = outcome.skipped;
+  const { run, family, report, left } = outcome.skipped;
+  // Not delivered in full: why, and the next step in the action's terms, as the CLI's document says it; what is
+  // in doubt is the resend advice (the action has no input that includes them).
+  const advice = resendAdvice(resendRun(run.header.run_id, undefined, settingsFlags(run.header.argv)), { notSent: 0, inDoubt: left.inDoubt }, left.audience);
+  const failed = outcome.exitCode !== ExitCode.ok && {
+    message: `run ${run.header.run_id} with this key ended with exit ${outcome.exitCode}; nothing was sent now`,
+    hint: left.inDoubt > 0 ? 'what is left is in doubt (the service may already have delivered): see the resend command, which includes it at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and set a new once input',
+  };
   return {
+    ...(advice ? { advice } : {}),
+    ...(failed ? { error: failed } : {}),
     ...(report !== undefined ? { report } : {}),
     mode: request.mode,
     exitCode: outcome.exitCode,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runStep } from '../helpers/action-step.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+import { startScriptedServer } from '../helpers/scripted-server.js';
 import { processStartTicks } from '../../src/journal/process-start.js';
 import { pruneRuns } from '../../src/journal/runs-dir.js';
 
@@ -307,5 +308,29 @@ describe('--client-ids-file <journal> of a run that was resent since', () => {
     const none = await idsFrom();
     expect(none).toMatchObject({ code: 3 });
     expect((none as { stderr: string }).stderr).toContain(`its run left no recipient certainly not sent (${inDoubt.length} in doubt, left out)`);
+  });
+});
+
+describe('the action re-run that finds its key ran and did not deliver in full', () => {
+  it('says why and what to do next, in its own terms, as the CLI does', async () => {
+    const workspace = mkdtempSync(join(dir, 'action-refused-'));
+    writeFileSync(join(workspace, 'message.json'), JSON.stringify({ type: 1, time_to_live: 60, notification: { title: 'Refused' } }));
+    writeFileSync(join(workspace, 'ids.txt'), 'r-1\nr-2\n');
+    const server = await startScriptedServer(() => ({ status: 200, body: { status: 21005, message: 'message illegal' } }));
+    try {
+      const inputs = { file: 'message.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': server.url, once: 'refused-1', 'journal-dir': join(workspace, 'journals') };
+      const first = await runStep(workspace, inputs);
+      expect(first.code).toBe(4);
+      const again = await runStep(workspace, inputs);
+      expect(again.code).toBe(4);
+      expect(again.outputs.skipped).toBe('true');
+      expect(server.requests).toHaveLength(1);
+      // The reason and the next step, with the once input named (the action has no --once flag).
+      expect(again.summary).toContain('Next step:');
+      expect(again.summary).toContain('new once input');
+      expect(again.stdout).toMatch(/::error title=pushctl::pushctl exited 4, [^\n]*run \d{8}-\d{6}-[0-9a-f]{4} with this key ended with exit 4/);
+    } finally {
+      await server.close();
+    }
   });
 });
