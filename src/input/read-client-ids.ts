@@ -37,7 +37,7 @@ export interface ReadClientIdsOptions {
   /** Filled with each ID's language when the input is a CSV with a `language` column. */
   languages?: RecipientLanguages;
   /**
-   * For a run journal: each client ID's newest word among the runs that resent that run since (`laterWords`
+   * For a run journal or a report (which names its run): each client ID's newest word among the runs that resent that run since (`laterWords`
    * of journal/read-run.ts), which replaces the journal's own, as a resend reads a run's family.
    */
   laterWords?: (runId: string) => ReadonlyMap<string, BatchStatus>;
@@ -146,7 +146,7 @@ function sniff(head: Buffer, ended: boolean, collector: ClientIdCollector, lines
   }
   if (start.charCodeAt(0) === OPEN_BRACE) {
     lines.report = true;
-    return { kind: 'report', reader: new ReportReader(collector, options.includeInDoubt === true) };
+    return { kind: 'report', reader: new ReportReader(collector, options.includeInDoubt === true, options.laterWords) };
   }
   if (isClientIdCsvHeader(firstLineOf(head))) return { kind: 'csv', reader: new CsvClientIds(collector, options.languages) };
   refuseCsv(start);

@@ -295,19 +295,21 @@ describe('--client-ids-file <journal> of a run that was resent since', () => {
     const resent = await cli(['resend', json(first).run_id as string, '--base-url', served.url, '--app-id', APP]);
     expect(resent.code, resent.stderr).toBe(0);
 
-    const journal = join(journals, `${json(first).run_id as string}.jsonl`);
-    // What a dry run with the journal as its input would address: its report lists every ID.
-    const idsFrom = async (...extra: string[]) => {
-      const path = join(journals, `dry-${extra.length}.json`);
-      const r = await cli(['dry-run', '--base-url', served.url, '--app-id', APP, '--title', 'Again', '--client-ids-file', journal, '--no-journal', '--report', path, '--json', ...extra]);
-      if (r.code !== 0) return { code: r.code, stderr: r.stderr };
-      return (JSON.parse(readFileSync(path, 'utf8')) as { accepted: { client_ids: string[] }[] }).accepted.flatMap((b) => b.client_ids).sort();
-    };
-    expect(await idsFrom('--include-in-doubt')).toEqual([...inDoubt].sort());
-    // Nothing left but those in doubt: no recipient at all, said as such.
-    const none = await idsFrom();
-    expect(none).toMatchObject({ code: 3 });
-    expect((none as { stderr: string }).stderr).toContain(`its run left no recipient certainly not sent (${inDoubt.length} in doubt, left out)`);
+    // The run's journal, and the report it wrote (which names its run): the same answer.
+    for (const input of [join(journals, `${json(first).run_id as string}.jsonl`), join(journals, 'first.json')]) {
+      // What a dry run with it as its input would address: its report lists every ID.
+      const idsFrom = async (...extra: string[]) => {
+        const path = join(journals, `dry-${extra.length}.json`);
+        const r = await cli(['dry-run', '--base-url', served.url, '--app-id', APP, '--title', 'Again', '--client-ids-file', input, '--no-journal', '--report', path, '--force', '--json', ...extra]);
+        if (r.code !== 0) return { code: r.code, stderr: r.stderr };
+        return (JSON.parse(readFileSync(path, 'utf8')) as { accepted: { client_ids: string[] }[] }).accepted.flatMap((b) => b.client_ids).sort();
+      };
+      expect(await idsFrom('--include-in-doubt'), input).toEqual([...inDoubt].sort());
+      // Nothing left but those in doubt: no recipient at all, said as such.
+      const none = await idsFrom();
+      expect(none).toMatchObject({ code: 3 });
+      expect((none as { stderr: string }).stderr).toContain(`its run left no recipient certainly not sent (${inDoubt.length} in doubt, left out)`);
+    }
   });
 });
 
