@@ -62,7 +62,11 @@ export function familyOutcome(members: readonly RunView[]): FamilyOutcome {
   const results = familyResults(members);
   const summary = summarizeBatches(results);
   const newest = members[members.length - 1]!;
-  const variants = summarizeVariants(results);
+  // In the message's own order of languages, the base last, as a send prints them: a family's batches come
+  // run by run, so first appearance alone would put a language a resend finished after the others.
+  const tags = Object.keys(newest.header.variants ?? {});
+  const place = (language: string | null) => (language === null ? tags.length + 1 : tags.includes(language) ? tags.indexOf(language) : tags.length);
+  const variants = summarizeVariants(results)?.sort((a, b) => place(a.language) - place(b.language));
   return {
     run_ids: members.map((member) => member.header.run_id),
     state: members.some((member) => member.state === 'running') ? 'running' : members.length === 1 || UNFINISHED.has(newest.state) ? newest.state : closedState(summary, false),

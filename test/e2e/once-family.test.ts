@@ -207,6 +207,8 @@ describe('a family of requests by language (condition targeting with variants)',
     const again = await send();
     expect(json(again)).toMatchObject({ skipped: true, in_doubt: 1, summary: { batches: { total: 3, accepted: 2, in_doubt: 1, not_sent: 0 } } });
     expect(json(again).run_state).not.toBe('sent');
+    // The rows in the message's order, as a send prints them, though the resume sent fr after the others.
+    expect((json(again).variants as { label: string }[]).map((v) => v.label)).toEqual(['fr', 'pt', 'base']);
     const shown = json(await cli(['runs', 'show', json(resumed).run_id as string, '--json'])).run as Record<string, unknown>;
     expect(shown).toMatchObject({ in_doubt: 1, family: { summary: { batches: { total: 3, accepted: 2, in_doubt: 1 } } } });
     const include = String(shown.include_in_doubt_command).split(' ').slice(1);
