@@ -166,5 +166,7 @@ export function headerProblem(record: object): string | undefined {
   for (const [field, kind] of Object.entries(HEADER_FIELDS)) {
     if (fields[field] !== undefined && !KINDS[kind]!(fields[field])) return `its header's ${field} is not ${kind === 'words' ? 'a list of strings' : kind === 'messages' ? 'an object of messages' : kind === 'count' ? 'a whole number' : `a${kind === 'object' ? 'n' : ''} ${kind}`}`;
   }
+  // A run resends another: one naming itself would be its own family's first run and its resend.
+  if (fields.parent === fields.run_id) return "its header's parent names the run itself";
   return undefined;
 }

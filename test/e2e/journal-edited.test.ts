@@ -70,13 +70,15 @@ describe('a journal whose header was edited to hold fields of the wrong kind', (
     ['message', null],
     ['variants', { fr: null }],
     ['pid', 'x'],
+    // A run that resent itself would be its own family's root and resend, "resent" by itself.
+    ['parent', 'itself'],
   ];
   for (const [field, value] of edits) {
     it(`${field}: ${JSON.stringify(value)} is named as a journal error (exit 2), never a bug, and the list carries on`, async () => {
       const runId = await editedRun(() => {});
       const path = join(journals, `${runId}.jsonl`);
       const lines = readFileSync(path, 'utf8').trim().split('\n');
-      lines[0] = JSON.stringify({ ...(JSON.parse(lines[0]!) as object), [field]: value });
+      lines[0] = JSON.stringify({ ...(JSON.parse(lines[0]!) as object), [field]: value === 'itself' ? runId : value });
       writeFileSync(path, `${lines.join('\n')}\n`);
       for (const args of [['runs', 'show', runId], ['runs', 'show', path, '--json'], ['resend', path, '--base-url', emulator.url, '--app-id', 'app', '--dry-run']]) {
         const r = await cli(args);
