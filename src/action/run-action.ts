@@ -6,16 +6,16 @@ import type { PlaceholderScope } from '../message/assemble.js';
 import { releaseUnavailable, releaseVars } from './release-event.js';
 import type { Ctx, TextSink } from '../context.js';
 import { CliError, ExitCode, exitMeaning } from '../errors.js';
-import { send } from '../commands/send/run.js';
+import { send, type SendOutcome } from '../commands/send/run.js';
 import { sendOptionsSchema } from '../commands/send/options.js';
 import { parseOptions } from '../commands/shared/check-options.js';
 import { validateRun } from '../commands/validate/run.js';
 import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
-import { messageIds } from '../journal/run-state.js';
-import { closedState, readRun, stateWords } from '../journal/read-run.js';
+import { closedState, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
+import { resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
@@ -24,9 +24,6 @@ import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionRe
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
 import { acceptedCell, printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
-import { openReportFile, writeReport } from '../commands/shared/report-file.js';
-import { familyOf } from '../commands/shared/resume.js';
-import { locksDir } from '../commands/shared/own-run.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -165,25 +162,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     case 'invalid':
       ctx.stderr.write(await describeValidation(outcome.validation, ctx));
       return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings, error: { message: 'the message is invalid' } };
-    case 'skipped': {
-      const { run } = outcome.skipped;
-      // The report the skipped run wrote is gone with its runner: the same report, rebuilt from its journal
-      // (read whole: the skip read it only for what it left). A report of its family may be replaced.
-      const report = request.report ? await openReportFile(request.report, ctx.cwd, { runIds: familyOf(run, ctx.env).map((member) => member.header.run_id) }) : undefined;
-      if (report) await writeReport(report, readRun(run.path, locksDir(ctx.env)).results, scrubber, run.header.run_id);
-      return {
-        ...(report ? { report: report.path } : {}),
-        ...base,
-        exitCode: outcome.exitCode,
-        skipped: true,
-        state: 'skipped',
-        runId: run.header.run_id,
-        messageIds: messageIds(run.results),
-        summary: run.summary,
-        ...(outcome.skipped.left.audience ? { audience: outcome.skipped.left.audience } : {}),
-        once: outcome.skipped.key,
-      };
-    }
+    case 'skipped':
+      return skippedResult(outcome, request);
     case 'targets':
       printTargets({ ...outcome.targets, advice: undefined }, {}, ctx, plainStyle);
       return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
@@ -212,6 +192,34 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       };
     }
   }
+}
+
+/** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */
+function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest): ActionResult {
+  // The report the skipped run wrote is gone with its runner: send wrote the family's (the report input).
+  const { run, family, report, left } = outcome.skipped;
+  // Not delivered in full: why, and the next step in the action's terms, as the CLI's document says it; what is
+  // in doubt is the resend advice (the action has no input that includes them).
+  const advice = resendAdvice(resendRun(run.header.run_id, undefined, settingsFlags(run.header.argv)), { notSent: 0, inDoubt: left.inDoubt }, left.audience);
+  const failed = outcome.exitCode !== ExitCode.ok && {
+    message: `run ${run.header.run_id} with this key ended with exit ${outcome.exitCode}; nothing was sent now`,
+    hint: left.inDoubt > 0 ? 'what is left is in doubt (the service may already have delivered): see the resend command, which includes it at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and set a new once input',
+  };
+  return {
+    ...(advice ? { advice } : {}),
+    ...(failed ? { error: failed } : {}),
+    ...(report !== undefined ? { report } : {}),
+    mode: request.mode,
+    exitCode: outcome.exitCode,
+    skipped: true,
+    state: 'skipped',
+    runId: run.header.run_id,
+    messageIds: family.message_ids,
+    summary: family.summary,
+    ...(outcome.skipped.left.audience ? { audience: outcome.skipped.left.audience } : {}),
+    ...(family.variants ? { languages: languageRows(family.variants) } : {}),
+    once: outcome.skipped.key,
+  };
 }
 
 /** A run of several targets, as the step's outputs and summary say it: a row per target, the counts added up. */

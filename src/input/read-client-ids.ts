@@ -6,6 +6,7 @@ import { looksLikeJournal, readJournal } from '../journal/reader.js';
 import { otherEncoding } from './text-encoding.js';
 import { CsvClientIds, isClientIdCsvHeader } from './csv-client-ids.js';
 import type { RecipientLanguages } from './recipient-languages.js';
+import type { BatchStatus } from '../client/batch-result.js';
 
 export { ClientIdCollector, ClientIdStore } from '../client/client-id-store.js';
 export { ClientIdError };
@@ -35,6 +36,11 @@ export interface ReadClientIdsOptions {
   onLines?: () => Promise<void> | undefined | void;
   /** Filled with each ID's language when the input is a CSV with a `language` column. */
   languages?: RecipientLanguages;
+  /**
+   * For a run journal or a report (which names its run): each client ID's newest word among the runs that resent that run since (`laterWords`
+   * of journal/read-run.ts), which replaces the journal's own, as a resend reads a run's family.
+   */
+  laterWords?: (runId: string) => ReadonlyMap<string, BatchStatus>;
 }
 
 const NEWLINE = 0x0a;
@@ -140,7 +146,7 @@ function sniff(head: Buffer, ended: boolean, collector: ClientIdCollector, lines
   }
   if (start.charCodeAt(0) === OPEN_BRACE) {
     lines.report = true;
-    return { kind: 'report', reader: new ReportReader(collector, options.includeInDoubt === true) };
+    return { kind: 'report', reader: new ReportReader(collector, options.includeInDoubt === true, options.laterWords) };
   }
   if (isClientIdCsvHeader(firstLineOf(head))) return { kind: 'csv', reader: new CsvClientIds(collector, options.languages) };
   refuseCsv(start);
@@ -155,7 +161,7 @@ function finishInput(kind: InputKind | undefined, collector: ClientIdCollector, 
       kind.reader.finish();
       return { ...collector.result(), ...(kind.reader.hasLanguage && options.languages ? { languages: options.languages } : {}) };
     case 'journal':
-      return readJournalIds(Buffer.concat(kind.parts).toString('utf8'), collector, options.includeInDoubt === true);
+      return readJournalIds(Buffer.concat(kind.parts).toString('utf8'), collector, options.includeInDoubt === true, options.laterWords);
     case 'report':
       kind.reader.finish();
       return { ...collector.result(), fromReport: true, ...(kind.reader.inDoubtLeftOut > 0 ? { inDoubtLeftOut: kind.reader.inDoubtLeftOut } : {}) };
@@ -192,7 +198,7 @@ function addPiece(lines: LineCounter, chunk: Buffer, carry: Buffer | undefined):
  * A run journal (docs/behaviour.md#resend): its not_sent IDs, and with `includeInDoubt` its in-doubt ones first, as from a
  * report. A journal cut short while its plan was written is refused: it does not know every recipient.
  */
-function readJournalIds(text: string, collector: ClientIdCollector, includeInDoubt: boolean): ClientIdList {
+function readJournalIds(text: string, collector: ClientIdCollector, includeInDoubt: boolean, laterWords: ReadClientIdsOptions['laterWords']): ClientIdList {
   const run = readJournal(text);
   if (!run.header) throw invalidMessageError('The client-ID input looks like a run journal but has no header record.', 'Give the journal as pushctl wrote it, or one client ID per line.');
   if (run.incomplete) {
@@ -204,10 +210,20 @@ function readJournalIds(text: string, collector: ClientIdCollector, includeInDou
         : 'nothing was sent before its plan was complete: send again from the original input',
     );
   }
-  const of = (status: 'in_doubt' | 'not_sent') => run.results.filter((r) => r.status === status);
-  if (includeInDoubt) for (const r of of('in_doubt')) collector.addAll(r.clientIds);
-  for (const r of of('not_sent')) collector.addAll(r.clientIds);
-  const inDoubt = includeInDoubt ? 0 : of('in_doubt').reduce((n, r) => n + r.clientIds.length, 0);
+  // What the run left, each ID under its newest word: a resend of the run since may have sent it.
+  const later = laterWords?.(run.header.run_id);
+  const left: Record<'in_doubt' | 'not_sent', string[]> = { in_doubt: [], not_sent: [] };
+  for (const status of ['in_doubt', 'not_sent'] as const) {
+    for (const r of run.results.filter((result) => result.status === status)) {
+      for (const id of r.clientIds) {
+        const word = later?.get(id) ?? status;
+        if (word === 'in_doubt' || word === 'not_sent') left[word].push(id);
+      }
+    }
+  }
+  if (includeInDoubt) collector.addAll(left.in_doubt);
+  collector.addAll(left.not_sent);
+  const inDoubt = includeInDoubt ? 0 : left.in_doubt.length;
   return { ...collector.result(), fromReport: true, ...(inDoubt > 0 ? { inDoubtLeftOut: inDoubt } : {}) };
 }
 

@@ -5,7 +5,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { invalidMessageError } from '../errors.js';
 import type { ClientIdCollector } from '../client/client-id-store.js';
-import { resendClientIdsFromReport, type ResendSections } from '../client/report.js';
+import type { ResendSections } from '../client/report.js';
+import type { BatchStatus } from '../client/batch-result.js';
 
 type Resend = ResendSections;
 type Entry = { batch: number; client_ids: string[] };
@@ -14,6 +15,8 @@ type Entry = { batch: number; client_ids: string[] };
 /** How every report pushctl writes begins (after an optional byte-order mark and white space). */
 const PUSHCTL_LAYOUT = /^\uFEFF?\s*\{\n {2}"version": /;
 const SECTION = /^ {2}"(accepted|rejected|in_doubt|unknown|not_sent)": \[/;
+/** The run that wrote the report, on its own line before the sections. */
+const RUN_ID = /^ {2}"run_id": ("(?:[^"\\]|\\.)*")/;
 
 const isEntry = (entry: unknown): entry is Entry =>
   typeof (entry as Entry)?.batch === 'number' && Array.isArray((entry as Entry).client_ids) && (entry as Entry).client_ids.every((id) => typeof id === 'string');
@@ -38,7 +41,27 @@ export class ReportReader {
   constructor(
     private readonly collector: ClientIdCollector,
     private readonly includeInDoubt = false,
+    /** Each ID's newest word among the runs that resent the report's run since (read-client-ids.ts). */
+    private readonly laterWords?: (runId: string) => ReadonlyMap<string, BatchStatus>,
   ) {}
+
+  private runId: string | undefined;
+  private later: ReadonlyMap<string, BatchStatus> | undefined;
+
+  /**
+   * Takes a section's IDs to send again, each under its newest word: a resend of the report's run since may
+   * have sent it (docs/behaviour.md#message-input); the in-doubt ones only with `includeInDoubt`.
+   */
+  private take(section: 'in_doubt' | 'not_sent', ids: readonly string[]): void {
+    if (this.runId !== undefined && this.laterWords && !this.later) this.later = this.laterWords(this.runId);
+    const taken: string[] = [];
+    for (const id of ids) {
+      const word = this.later?.get(id) ?? section;
+      if (word === 'not_sent' || (word === 'in_doubt' && this.includeInDoubt)) taken.push(id);
+      else if (word === 'in_doubt') this.inDoubtLeftOut += 1;
+    }
+    this.collector.addAll(taken);
+  }
 
   push(chunk: Buffer): void {
     this.text += this.decoder.write(chunk);
@@ -52,8 +75,10 @@ export class ReportReader {
     this.lineMode ??= PUSHCTL_LAYOUT.test(this.text);
     if (!this.lineMode) {
       const report = parseWhole(this.text);
-      if (!this.includeInDoubt) this.inDoubtLeftOut = report.in_doubt.reduce((n, entry) => n + entry.client_ids.length, 0);
-      this.collector.addAll(resendClientIdsFromReport(this.includeInDoubt ? report : { ...report, in_doubt: [] }));
+      const runId = (report as { run_id?: unknown }).run_id;
+      this.runId = typeof runId === 'string' ? runId : undefined;
+      for (const entry of report.in_doubt) this.take('in_doubt', entry.client_ids);
+      for (const entry of report.not_sent) this.take('not_sent', entry.client_ids);
       return;
     }
     this.text += '\n';
@@ -71,6 +96,8 @@ export class ReportReader {
   }
 
   private readLine(line: string): void {
+    const runId = this.section === undefined ? RUN_ID.exec(line) : null;
+    if (runId) this.runId = JSON.parse(runId[1]!) as string;
     const header = SECTION.exec(line);
     if (header) {
       // Reports written before 0.3 name the in-doubt section `unknown`.
@@ -89,8 +116,7 @@ export class ReportReader {
       throw invalidMessageError(`The report has a line that is not valid JSON: ${(error as Error).message}`, 'Give the report as pushctl wrote it, or one client ID per line.');
     }
     if (!isEntry(entry)) throw notAReport();
-    if (this.section === 'in_doubt' && !this.includeInDoubt) this.inDoubtLeftOut += entry.client_ids.length;
-    else this.collector.addAll(entry.client_ids);
+    this.take(this.section, entry.client_ids);
   }
 }
 

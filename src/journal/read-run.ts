@@ -5,7 +5,7 @@ import { summarizeBatches, type DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
 import type { CollectIds, IncompletePlan } from './reader.js';
-import { isEndRecord, type EndRecord, type HeaderRecord } from './records.js';
+import { headerProblem, isEndRecord, type EndRecord, type HeaderRecord } from './records.js';
 import { runProcessAlive } from './process-start.js';
 import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
 import { JournalFileError, readJournalFile } from './journal-file.js';
@@ -58,10 +58,11 @@ export function runAlive(header: HeaderRecord, locks: string): boolean {
   return liveness.state === 'live' && (liveness.owner === undefined || liveness.owner.run_id === header.run_id);
 }
 
-function stateOf(header: HeaderRecord, end: EndRecord | undefined, incomplete: IncompletePlan | undefined, locks: string): RunState {
+/** `summary`: what the records say, when they were read; else the closing record's own counts (checked to add up). */
+function stateOf(header: HeaderRecord, end: EndRecord | undefined, incomplete: IncompletePlan | undefined, locks: string, summary = end?.summary): RunState {
   // A run that closed before reading all of its input (an invalid line, a second Ctrl-C) is no whole run.
   if (incomplete && (end || !runAlive(header, locks))) return 'incomplete';
-  if (end) return closedState(end.summary, end.interrupted);
+  if (end) return closedState(summary ?? end.summary, end.interrupted === true);
   return runAlive(header, locks) ? 'running' : 'killed';
 }
 
@@ -84,13 +85,17 @@ export function readRun(path: string, locks: string, collect: CollectIds = true)
     throw unreadable(path, error);
   }
   if (!run.header) throw usageError(`${path} is not a pushctl run journal (no header record)`, 'give a run id from `pushctl runs` or a file that pushctl send wrote with --journal');
+  const problem = headerProblem(run.header);
+  if (problem) throw usageError(`${path} cannot be read as a run: ${problem}`, 'give a run id from `pushctl runs` or a journal as pushctl wrote it');
+  // The records say what happened; the closing record's counts are a copy for the list, which an edit may change.
+  const summary = summarizeBatches(run.results);
   return {
     path,
     header: run.header,
     ...(run.end ? { end: run.end } : {}),
-    state: stateOf(run.header, run.end, run.incomplete, locks),
+    state: stateOf(run.header, run.end, run.incomplete, locks, summary),
     ...(run.incomplete ? { incomplete: run.incomplete } : {}),
-    summary: summarizeBatches(run.results),
+    summary,
     results: run.results,
   };
 }
@@ -115,12 +120,29 @@ export function readRunHead(path: string, locks: string): RunHead | undefined {
     const header = journalHeader(path);
     if (!header) return undefined;
     const end = closingRecord(path);
-    // A run that closed without reading all of its input is read whole, to say what it planned.
-    if (end && end.input_stopped === undefined) return { path, header, end, state: stateOf(header, end, undefined, locks), summary: end.summary };
+    // A run that closed without reading all of its input is read whole, to say what it planned; so is one whose
+    // closing counts do not add up to its plan (an edited journal is data: its records say what happened).
+    if (end && end.input_stopped === undefined && endAddsUp(end, header)) return { path, header, end, state: stateOf(header, end, undefined, locks), summary: end.summary };
     return readRun(path, locks, false);
   } catch {
     return undefined;
   }
+}
+
+const OUTCOMES = ['accepted', 'rejected', 'in_doubt', 'not_sent'] as const;
+
+/** Whether a closing record's counts are whole numbers that add up, to the totals its header planned. */
+function endAddsUp(end: EndRecord, header: HeaderRecord): boolean {
+  const planned = { batches: header.batches, recipients: header.recipients };
+  return (['batches', 'recipients'] as const).every((unit) => {
+    const counts = end.summary[unit] as Record<string, unknown> | undefined;
+    if (typeof counts !== 'object' || counts === null) return false;
+    const values = [counts.total, ...OUTCOMES.map((o) => counts[o])];
+    if (!values.every((v) => Number.isSafeInteger(v) && (v as number) >= 0)) return false;
+    const total = counts.total as number;
+    if (OUTCOMES.reduce((n, o) => n + (counts[o] as number), 0) !== total) return false;
+    return typeof planned[unit] !== 'number' || planned[unit] === total;
+  });
 }
 
 /** The closing record on the last line, if the run closed; the whole-file reader finds the same one. */
@@ -185,4 +207,26 @@ export function runFamily(dirs: readonly string[], run: RunHead): string[] {
     .map((id) => byId.get(id)!)
     .sort((a, b) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0))
     .map(({ path }) => path);
+}
+
+/**
+ * Each client ID's newest word among the runs that resent run `runId` (and the runs that resent those), oldest
+ * first: what they sent since. A journal given as `--client-ids-file` yields what its run left that no resend
+ * of it has sent since, as `pushctl resend` would (docs/behaviour.md#resend). Reads only those runs, whole.
+ */
+export function laterWords(dirs: readonly string[], runId: string, locks: string): Map<string, BatchResult['status']> {
+  const byId = headersIn(dirs);
+  const ids = [runId];
+  for (let i = 0; i < ids.length; i++) {
+    for (const { header } of byId.values()) if (header.parent === ids[i] && !ids.includes(header.run_id)) ids.push(header.run_id);
+  }
+  const later = ids
+    .slice(1)
+    .map((id) => byId.get(id)!)
+    .sort((a, b) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0));
+  const words = new Map<string, BatchResult['status']>();
+  for (const { path } of later) {
+    for (const r of readRun(path, locks).results) for (const id of r.clientIds) words.set(id, r.status);
+  }
+  return words;
 }

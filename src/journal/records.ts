@@ -51,6 +51,11 @@ export interface HeaderRecord {
   /** The run this one resends (`pushctl resend`, or `--once` resuming): its run id. */
   parent?: string;
   /**
+   * What the runs it resends left in doubt and it does not send again (without --include-in-doubt): recipients,
+   * or requests for an audience. The family's in doubt beyond this run's own, for `pushctl runs`' LEFT.
+   */
+  in_doubt_before?: number;
+  /**
    * The lock that owned the run's family while it sent (docs/behaviour.md#ownership): the run is `running`
    * while that lock is alive and held by this run. Absent in journals of pushctl 0.2 (the pid decides).
    */
@@ -130,4 +135,38 @@ export function isEndRecord(record: { t?: unknown; exit_code?: unknown; summary?
     }
   }
   return true;
+}
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+const KINDS: Record<string, (v: unknown) => boolean> = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  count: (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0),
+  boolean: (v) => typeof v === 'boolean',
+  words: (v) => Array.isArray(v) && v.every((word) => typeof word === 'string'),
+  object: isObject,
+  messages: (v) => isObject(v) && Object.values(v).every(isObject),
+};
+const REQUIRED = ['run_id', 'started_at', 'app_id', 'host', 'dry_run', 'argv', 'message'] as const;
+/** The kind of each header field pushctl reads; `count` is a whole number or null (a plan not yet known). */
+const HEADER_FIELDS: Record<string, keyof typeof KINDS> = {
+  run_id: 'string', started_at: 'string', version: 'string', pid: 'number', pid_start: 'number', app_id: 'string', host: 'string', base_url: 'string',
+  dry_run: 'boolean', argv: 'words', message: 'object', variants: 'messages', recipients: 'count', batches: 'count', input: 'string', once: 'string',
+  fingerprint: 'string', parent: 'string', in_doubt_before: 'count', lock: 'string', targets: 'string', profile: 'string',
+};
+
+/**
+ * What is wrong with a header record read back, in words naming the field; undefined when every field pushctl
+ * reads is of its kind. A journal is data (docs/behaviour.md#trust): one edited by hand is refused with the
+ * field named, never read until something breaks. Only fields every journal since 0.1 holds are required.
+ */
+export function headerProblem(record: object): string | undefined {
+  const fields = record as Record<string, unknown>;
+  for (const field of REQUIRED) if (fields[field] === undefined) return `its header's ${field} is missing`;
+  for (const [field, kind] of Object.entries(HEADER_FIELDS)) {
+    if (fields[field] !== undefined && !KINDS[kind]!(fields[field])) return `its header's ${field} is not ${kind === 'words' ? 'a list of strings' : kind === 'messages' ? 'an object of messages' : kind === 'count' ? 'a whole number' : `a${kind === 'object' ? 'n' : ''} ${kind}`}`;
+  }
+  // A run resends another: one naming itself would be its own family's first run and its resend.
+  if (fields.parent === fields.run_id) return "its header's parent names the run itself";
+  return undefined;
 }

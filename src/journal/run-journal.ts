@@ -40,6 +40,8 @@ export interface RunJournalOptions {
   once?: { key: string; fingerprint: string };
   /** The run this one resends. */
   parent?: string;
+  /** What the runs it resends left in doubt and it does not send again. */
+  inDoubtBefore?: number;
   /** The run id, chosen by whoever claimed the run's ownership first; else a new one. */
   runId?: string;
   /** The lock that owns the run family while this run sends (its liveness is the run's: `running`). */
@@ -108,6 +110,7 @@ export class RunJournal {
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.once ? { once: options.once.key, fingerprint: options.once.fingerprint } : {}),
       ...(options.parent !== undefined ? { parent: options.parent } : {}),
+      ...(options.inDoubtBefore ? { in_doubt_before: options.inDoubtBefore } : {}),
       ...(options.lock !== undefined ? { lock: options.lock } : {}),
       ...(options.targets ? { targets: options.targets.family, profile: options.targets.profile } : {}),
     };

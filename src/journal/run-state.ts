@@ -25,6 +25,8 @@ export interface RunOverview {
   once?: string;
   /** The run this one resent. */
   parent?: string;
+  /** A resend: what the runs it resent left in doubt and it did not send again (docs/behaviour.md#runs). */
+  in_doubt_before?: number;
   /** Runs that resent this one (the list names those it shows): what is left is theirs to say. */
   resent_by?: string[];
   /** A target of a run of several (docs/behaviour.md#targets): the family's id, and this target's profile. */
@@ -52,6 +54,8 @@ export function overview(view: RunHead): RunOverview {
     ...(view.incomplete ? { incomplete: view.incomplete.reason } : {}),
     ...(header.once !== undefined ? { once: header.once } : {}),
     ...(header.parent !== undefined ? { parent: header.parent } : {}),
+    // A journal is data: only a count is taken as one.
+    ...(Number.isSafeInteger(header.in_doubt_before) && header.in_doubt_before! > 0 ? { in_doubt_before: header.in_doubt_before } : {}),
     ...(typeof header.targets === 'string' ? { targets: header.targets, ...(typeof header.profile === 'string' ? { profile: header.profile } : {}) } : {}),
     batches: view.summary.batches,
     recipients: view.summary.recipients,

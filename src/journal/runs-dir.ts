@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { homeDir } from '../settings/paths.js';
-import type { HeaderRecord } from './records.js';
+import { headerProblem, type HeaderRecord } from './records.js';
 import { openJournalFile } from './journal-file.js';
 import { pruneLocks } from './ownership.js';
 
@@ -116,26 +116,47 @@ export function isJournalFile(path: string): boolean {
 
 /** A journal's header, from its first line alone; undefined for a file that is not a journal. Never throws. */
 export function journalHeader(path: string): HeaderRecord | undefined {
+  const header = anyHeader(path);
+  // A header edited to hold fields of the wrong kind is no run to list, follow or resend (readRun names the field).
+  return header && headerProblem(header) === undefined ? (header as HeaderRecord) : undefined;
+}
+
+/**
+ * The first line when it is a header of ours, whatever its fields hold: enough for retention to decide, and
+ * for `--once` to know a key is taken by a journal it cannot read. Never throws.
+ */
+export function anyHeader(path: string): Partial<HeaderRecord> | undefined {
   try {
-    const header = JSON.parse(firstLine(path)) as HeaderRecord;
+    const header = JSON.parse(firstLine(path)) as Partial<HeaderRecord>;
     return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Whether a journal's header holds a `--once` key (a CI re-run looks for it). */
-function holdsOnceKey(path: string): boolean {
-  return typeof journalHeader(path)?.once === 'string';
+/**
+ * Whether a journal is kept for 30 days even when settled: it holds a `--once` key (a CI re-run looks for it),
+ * or it resent a run (docs/behaviour.md#resend). The run it resent left recipients, so it is kept; without its
+ * resend it would read as still owing them, and a resend of it would send them the message again.
+ */
+function keptWithItsFamily(path: string): boolean {
+  const header = anyHeader(path);
+  return typeof header?.once === 'string' || typeof header?.parent === 'string';
 }
 
-/** Whether a journal's run closed with every recipient accepted or rejected (nothing left to resend). */
+/**
+ * Whether a journal's run closed with every batch accepted or rejected (nothing left to resend). Batches, not
+ * recipients: a message to all devices or by condition has no client IDs to count, only its requests.
+ */
 function settled(path: string): boolean {
   try {
-    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { recipients?: { in_doubt?: number; unknown?: number; not_sent?: number } } };
-    const left = end.summary?.recipients;
+    type Left = { in_doubt?: number; unknown?: number; not_sent?: number };
+    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { batches?: Left; recipients?: Left } };
+    const { batches, recipients } = end.summary ?? {};
     // `unknown` is the in-doubt count of journals written before 0.3.
-    return end.t === 'end' && (left?.in_doubt ?? left?.unknown) === 0 && left?.not_sent === 0;
+    const recipientsLeft = (recipients?.in_doubt ?? recipients?.unknown) !== 0 || recipients?.not_sent !== 0;
+    const batchesLeft = (batches?.in_doubt ?? batches?.unknown ?? 0) !== 0 || (batches?.not_sent ?? 0) !== 0;
+    return end.t === 'end' && !recipientsLeft && !batchesLeft;
   } catch {
     return false;
   }
@@ -166,7 +187,7 @@ export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[
     if (!old && rank < keep) return;
     // A name like ours is not proof: only a file that starts with a pushctl journal header is ours to remove.
     if (!isJournalFile(file.path)) return;
-    if (old || (settled(file.path) && !holdsOnceKey(file.path))) {
+    if (old || (settled(file.path) && !keptWithItsFamily(file.path))) {
       try {
         unlinkSync(file.path);
         removed.push(file.path);

@@ -11,6 +11,7 @@ import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 import { formatVariants } from './variant-lines.js';
 import { plainStyle } from './style.js';
 import type { VariantSummary } from '../client/variant-summary.js';
+import type { FamilyOutcome } from '../journal/family-outcome.js';
 
 /** What a run's accepted column says: `4000/5000`, or the audience for a run without client IDs. */
 function acceptedCell(r: RunOverview): string {
@@ -22,7 +23,8 @@ function acceptedCell(r: RunOverview): string {
 function leftCell(r: RunOverview): string {
   if (r.resent_by?.length) return '-';
   const counts = r.audience ? r.batches : r.recipients;
-  const left = counts.not_sent + counts.in_doubt;
+  // A resend's line counts what the runs it resent left in doubt too: the family's left is on its line.
+  const left = counts.not_sent + counts.in_doubt + (r.in_doubt_before ?? 0);
   return left === 0 ? '-' : String(left);
 }
 
@@ -56,6 +58,12 @@ export interface RunDetail extends RunOverview {
   in_doubt?: number;
   /** A run with variants: counts per variant language (docs/behaviour.md#variants). */
   variants?: VariantSummary[];
+  /** A run resent, or a resend: what its whole family delivered, each recipient once (docs/behaviour.md#resend). */
+  family?: FamilyOutcome;
+  /** A run stopped before the end of its input: the resend that read that input again, so it needs it no more. */
+  input_given_again_by?: string;
+  /** A resend of this run still sending: what is left is its to say once it ends. */
+  running_resend?: { run_id: string; pid: number };
 }
 
 const countsLine = (label: string, c: RunOverview['recipients']) =>
@@ -73,6 +81,15 @@ export function failureReasons(results: readonly BatchResult[]): string[] {
   return [...causes].map(([cause, n]) => `${cause} (${n} batch${n === 1 ? '' : 'es'})`);
 }
 
+/** What the run's family delivered together: its runs, its state, its counts and its languages, indented under it. */
+function familyLines(family: FamilyOutcome, audience: boolean): string {
+  const out = `  family     ${family.run_ids.length} runs (${family.run_ids.map(escapeControl).join(', ')}): ${stateWords(family.state)}\n`;
+  let counts = countsLine('batches', family.summary.batches);
+  if (!audience) counts += countsLine('recipients', family.summary.recipients);
+  counts += formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), plainStyle).replace(/^(?=.)/gm, '  ');
+  return out + counts.replace(/^(?=.)/gm, '  ');
+}
+
 /** `asTarget`: one target of a run of several, whose family's resend command is printed once after all of them. */
 export function formatRunDetail(run: RunDetail, results: readonly BatchResult[], advice: ResendAdvice | undefined, asTarget = false): string {
   // Everything here comes from a journal, which anyone may have written: escaped for the terminal.
@@ -84,7 +101,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.once !== undefined) out += `  once key   ${e(run.once)}\n`;
   if (run.parent !== undefined) out += `  resends    run ${e(run.parent)}\n`;
   if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.map(e).join(', run ')}\n`;
-  if (run.incomplete) out += `  incomplete ${e(run.incomplete)}\n`;
+  if (run.incomplete) out += `  incomplete ${e(run.incomplete)}${run.input_given_again_by !== undefined ? `; its input was given again to run ${e(run.input_given_again_by)}` : ''}\n`;
   if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;
   out += countsLine('batches', run.batches);
   if (!run.audience) out += countsLine('recipients', run.recipients);
@@ -97,10 +114,14 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
     out += `  message_ids ${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
   }
   if (run.report) out += `  report     ${e(run.report)}\n`;
+  if (run.family) out += familyLines(run.family, run.audience !== undefined);
   if (asTarget) return out;
-  if (run.incomplete && run.resend_command !== undefined) {
+  // Its input given again to a resend, it is finished like any other run.
+  const needsInput = run.incomplete !== undefined && run.input_given_again_by === undefined;
+  if (needsInput && run.resend_command !== undefined) {
     out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;
-  } else if (run.incomplete) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
+  } else if (needsInput) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
+  else if (run.running_resend) out += `run ${e(run.running_resend.run_id)}, a resend of it, is still running (pid ${run.running_resend.pid}): see pushctl runs show ${e(run.running_resend.run_id)}\n`;
   else if (advice) out += formatResendAdvice(advice);
   else if (run.state !== 'running') out += 'nothing left to send\n';
   return out;

@@ -1,31 +1,41 @@
 // `--once <key>` found the run already done: what it sent, and that nothing was sent now.
 import type { TextSink } from '../context.js';
 import { stateWords, type RunView } from '../journal/read-run.js';
-import { messageIds, overview } from '../journal/run-state.js';
+import { overview } from '../journal/run-state.js';
+import type { FamilyOutcome } from '../journal/family-outcome.js';
 import { escapeControl } from './escape-control.js';
 import type { Style } from './style.js';
+import { formatVariants } from './variant-lines.js';
 
 export interface SkippedRun {
+  /** The family's newest run that ended: its verdict stands. */
   run: RunView;
+  /** What the whole family (the run found and the resends that continued it) delivered: the answer's counts. */
+  family: FamilyOutcome;
   key: string;
+  /** `--report`: where the family's report was written. */
+  report?: string;
   /** What the run left: recipients (batches, for an audience) in doubt, none certainly unsent. */
   left: { inDoubt: number; audience?: string };
 }
 
 export function skippedDocument(skipped: SkippedRun, exitCode: number): object {
-  const { run } = skipped;
+  const { run, family } = skipped;
   return {
     ok: exitCode === 0,
     exit_code: exitCode,
     skipped: true,
     state: 'skipped',
-    run_state: run.state,
+    run_state: family.state,
     once: skipped.key,
     run_id: run.header.run_id,
     journal: run.path,
     dry_run: run.header.dry_run,
-    message_ids: messageIds(run.results),
-    summary: run.summary,
+    ...(family.run_ids.length > 1 ? { family_run_ids: family.run_ids } : {}),
+    message_ids: family.message_ids,
+    summary: family.summary,
+    ...(family.variants ? { variants: family.variants } : {}),
+    ...(skipped.report !== undefined ? { report: skipped.report } : {}),
     ...(skipped.left.audience ? { audience: skipped.left.audience } : {}),
     ...(skipped.left.inDoubt > 0 ? { in_doubt: skipped.left.inDoubt } : {}),
     ...(exitCode === 0
@@ -39,19 +49,23 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
     io.stdout.write(`${JSON.stringify(skippedDocument(skipped, exitCode), null, 2)}\n`);
     return;
   }
-  const { run } = skipped;
-  const ids = messageIds(run.results);
+  const { run, family } = skipped;
+  const ids = family.message_ids;
   if (ids.length > 0) io.stdout.write(`${ids.map(escapeControl).join('\n')}\n`);
   if (mode.quiet) return;
-  const o = overview(run);
+  // The run's words, the family's counts: what every run of it delivered together.
+  const o = { ...overview(run), state: family.state, ...family.summary };
   const who = o.audience ?? `${o.recipients.total} recipients`;
+  const resends = family.run_ids.length > 1 ? `, a family of ${family.run_ids.length} runs: ${family.run_ids.map(escapeControl).join(', ')}` : '';
   // A run that left recipients in doubt or refused is no success to tick: its exit code and the next step.
   const verdict = exitCode === 0 ? style.ok('✓ already done') : style.error(`✗ already ran, not in full (exit ${exitCode})`);
   const rejectedHint = exitCode !== 0 && skipped.left.inDoubt === 0 ? 'hint: what it did not deliver was rejected by the service: fix the cause and send with a new --once key\n' : '';
   io.stderr.write(
-    `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}) to ${who}; nothing was sent now\n` +
+    `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}${resends}) to ${who}; nothing was sent now\n` +
       `  accepted ${o.audience ? `${o.batches.accepted} of ${o.batches.total} batches` : `${o.recipients.accepted} of ${o.recipients.total} recipients`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
       (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : '') +
+      formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), style) +
+      (skipped.report !== undefined ? `report: ${escapeControl(skipped.report)}\n` : '') +
       rejectedHint,
   );
 }

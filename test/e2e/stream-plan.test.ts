@@ -175,6 +175,15 @@ describe('a long client-ID list is sent while it is read', () => {
     // Again: the run and its resend are one family; nothing is left.
     const again = await cli(['resend', doc.run_id, '--client-ids-file', '-', '--json'], fixed);
     expect(JSON.parse(again.stdout)).toMatchObject({ would_send: false, not_sent: 0 });
+    // Its input given again and sent in full, the family is whole: runs show and a bare resend say so, never
+    // "give that input again".
+    const after = JSON.parse((await cli(['runs', 'show', doc.run_id, '--json'])).stdout) as { run: Record<string, unknown> };
+    expect(after.run.resend_command).toBeUndefined();
+    expect(after.run).toMatchObject({ family: { state: 'sent', summary: { recipients: { total: 80_501, accepted: 80_501 } } } });
+    expect((await cli(['runs', 'show', doc.run_id])).stdout).toContain('nothing left to send');
+    const bareAfter = await cli(['resend', doc.run_id, '--base-url', server.url]);
+    expect(bareAfter.code, bareAfter.stderr).toBe(0);
+    expect(bareAfter.stderr).toContain('nothing left to send');
     // A finished run does not take an input it does not need.
     const child2 = (JSON.parse((await cli(['runs', '--json'])).stdout) as { runs: { run_id: string; parent?: string }[] }).runs.find((r) => r.parent === doc.run_id)!;
     const needless = await cli(['resend', child2.run_id, '--client-ids-file', '-'], fixed);

@@ -24,7 +24,7 @@ import { deliver } from '../shared/deliver.js';
 import { resendVariants } from '../shared/resend-variants.js';
 import { locateRun } from '../shared/locate-run.js';
 import { openReportFile } from '../shared/report-file.js';
-import { checkResumable, checkSameInput, familyOf, remainingOf, type RunInput } from '../shared/resume.js';
+import { checkResumable, checkSameInput, familyRuns, inputGivenAgainBy, notRunning, remainingOf, type RunInput } from '../shared/resume.js';
 import { readMessageInput } from '../../input/read-message-input.js';
 import { usageError } from '../../errors.js';
 
@@ -54,9 +54,10 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
   const { path, ref } = owned;
   const withInput = options.clientIdsFile !== undefined;
   const run = withInput ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
-  checkResumable(run, ref, withInput);
+  const members = familyRuns(run, ctx.env);
+  checkResumable(run, ref, withInput, inputGivenAgainBy(run, members));
   const input = withInput ? await readRunInput(run, options.clientIdsFile!, ctx) : undefined;
-  const family = familyOf(run, ctx.env);
+  const family = notRunning(members);
   const left = remainingOf(family, options.includeInDoubt === true, input);
   const { header } = run;
   // Where it goes, checked against the user's settings before a preview or a send (nothing left: no check).

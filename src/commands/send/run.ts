@@ -27,6 +27,7 @@ import { connect, type Connection } from '../shared/connect.js';
 import type { Lease } from '../../journal/ownership.js';
 import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
+import { familyOutcome } from '../../journal/family-outcome.js';
 import type { PushMessage } from '../../message/types.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { escapeControl } from '../../output/escape-control.js';
@@ -106,7 +107,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   try {
     // 3. Own the key and the run, then read what earlier runs did: nobody else can be sending it now.
     const claim = options.journal === false ? undefined : await claimRun(options, variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body, clientIds, connection, leases, ctx);
-    if (claim?.skipped) return claim.skipped;
+    if (claim?.skipped) return options.report === undefined ? claim.skipped : await withFamilyReport(claim.skipped, options.report, options.force === true, ctx);
     // A re-run may replace the report of its own family; any other existing file only with --force.
     const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
@@ -134,6 +135,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
         ...(report ? { report } : {}),
+        ...(report && resume ? { reportResults: (await import('../shared/family-report.js')).joinedToFamily(resume.path, ctx.env) } : {}),
         ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
         leases,
         warnings,
@@ -152,6 +154,14 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
 }
 
 type Claim = RunClaim<SendOutcome>;
+
+/** A key found done, asked for a report: the family's, which is what the key stands for (the action's re-run writes the same). */
+async function withFamilyReport(outcome: SendOutcome, path: string, force: boolean, ctx: CommandCtx): Promise<SendOutcome> {
+  if (outcome.kind !== 'skipped') return outcome;
+  const { writeFamilyReport } = await import('../shared/family-report.js');
+  const report = await writeFamilyReport(outcome.skipped.run, path, ctx, ctx.scrubber, force);
+  return { ...outcome, skipped: { ...outcome.skipped, report } };
+}
 
 /**
  * Owns what this run is about to send (docs/behaviour.md#ownership): with --once, the key (waiting for a
@@ -196,11 +206,12 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     // find it before the resume that finished it existed.
     const last = [...family].reverse().find((member) => member.end !== undefined) ?? earlier;
     const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (last.end?.exit_code ?? ExitCode.partial);
-    return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: last, key: once.key, left } } };
+    return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: last, family: familyOutcome(family), key: once.key, left } } };
   }
   // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.
   const resume = {
     parent: earlier.header.run_id,
+    path: earlier.path,
     state: earlier.state,
     clientIds: left.clientIds,
     body: earlier.header.message as PushMessage,

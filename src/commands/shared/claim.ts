@@ -11,6 +11,6 @@ export interface RunClaim<Skip = { kind: 'skipped'; exitCode: number; skipped: S
   runId: string;
   lock: string;
   once?: { key: string; fingerprint: string };
-  resume?: { parent: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] } & Pick<Remaining, 'variantOf' | 'audiences'> & Pick<HeaderRecord, 'variants'>;
+  resume?: { parent: string; path: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] } & Pick<Remaining, 'variantOf' | 'audiences'> & Pick<HeaderRecord, 'variants'>;
   skipped?: Skip;
 }

@@ -56,6 +56,11 @@ export interface DeliveryRequest {
   /** The `--report` file, opened (checked) before anything was sent. */
   report?: ReportFile;
   /**
+   * What the report lists, from this run's results: a `--once` resume's report is its whole family's, every
+   * recipient of the key once (docs/behaviour.md#once). This run's own results when absent.
+   */
+  reportResults?: (own: BatchResult[]) => BatchResult[];
+  /**
    * The rate limiter of the run's destination, when several targets share it (docs/behaviour.md#targets);
    * else one of its own at `rate`.
    */
@@ -165,6 +170,7 @@ function journalStart(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubb
     ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
     ...(request.once ? { once: request.once } : {}),
     ...(request.parent !== undefined ? { parent: request.parent } : {}),
+    ...(request.inheritedInDoubt ? { inDoubtBefore: request.inheritedInDoubt } : {}),
     ...(request.runId !== undefined ? { runId: request.runId } : {}),
     ...(request.lock !== undefined ? { lock: request.lock } : {}),
     ...(request.targets ? { targets: request.targets } : {}),
@@ -278,7 +284,7 @@ async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScr
 async function writeRequestedReport(request: DeliveryRequest, scrubber: SecretScrubber, results: BatchResult[], journal: RunJournal | undefined, journalFailed: boolean): Promise<string | undefined> {
   if (!request.report) return undefined;
   try {
-    await writeReport(request.report, results, scrubber, journal?.runId);
+    await writeReport(request.report, request.reportResults ? request.reportResults(results) : results, scrubber, journal?.runId);
     return request.report.path;
   } catch (error) {
     if (!journalFailed) throw error;

@@ -6,8 +6,10 @@ import { recipientCount, type BatchResult } from '../../client/send-batches.js';
 import { runAudience } from '../../journal/run-state.js';
 import { dirname } from 'node:path';
 import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/read-run.js';
-import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
-import type { HeaderRecord } from '../../journal/records.js';
+import { familyResults } from '../../journal/family-outcome.js';
+import { anyHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import { headerProblem, type HeaderRecord } from '../../journal/records.js';
+import { escapeControl } from '../../output/escape-control.js';
 import { locksDir } from './own-run.js';
 import type { ClientIdSource, RecipientLanguageSource } from '../../message/recipients.js';
 import { variantFor } from '../../message/variants.js';
@@ -53,9 +55,10 @@ export function resendWithInput(run: RunView, ref: string): string | undefined {
 
 /**
  * Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete
- * and not given its input again (`withInput`), or given an input it does not need.
+ * and not given its input again (`withInput`, or `givenAgainBy` an earlier resend), or given an input it does
+ * not need.
  */
-export function checkResumable(run: RunView, ref: string, withInput = false): void {
+export function checkResumable(run: RunView, ref: string, withInput = false, givenAgainBy?: string): void {
   if (run.state === 'running') {
     throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
   }
@@ -65,7 +68,8 @@ export function checkResumable(run: RunView, ref: string, withInput = false): vo
       'nothing was sent before its plan was complete: send again from the original input',
     );
   }
-  if (run.incomplete && !withInput) {
+  // Once a resend read the input again and planned it whole, the family knows every recipient.
+  if (run.incomplete && !withInput && givenAgainBy === undefined) {
     throw usageError(
       `run ${run.header.run_id} stopped before it read all of its client-ID input, after sending some of it: ${run.incomplete.reason}`,
       `give it the same input again; the rest is sent, never a recipient the run planned: ${resendWithInput(run, ref)!}`,
@@ -130,20 +134,52 @@ export function checkSameInput(run: RunView, input: RunInput, name: string): voi
 }
 
 /**
+ * The resend that gave a run stopped before the end of its input (`incomplete`, some of it sent) that input
+ * again and planned it whole: the family then knows every recipient, and the run needs its input no more
+ * (docs/behaviour.md#journal). A resend of such a run is refused without its input, so any whole resend in its
+ * family is one. Undefined for any other run.
+ */
+export function inputGivenAgainBy(run: RunView, members: readonly RunView[]): string | undefined {
+  if (!run.incomplete) return undefined;
+  return members.find((member) => member.path !== run.path && !member.incomplete && member.state !== 'running')?.header.run_id;
+}
+
+/** Whether a run was read with every batch's client IDs (readRun), not only those it left (readRunLeft). */
+const readWhole = (run: RunView) => run.results.every((r) => recipientCount(r) === r.clientIds.length);
+
+/**
  * The run and every run that resent it (and so on), oldest first, read whole: what they left together is
  * what a resend of any of them sends, so resending the same run twice never sends anyone the message twice.
  * Members still running are refused; members cut short while planning that sent nothing are left out.
  */
-export function familyOf(run: RunView, env: Record<string, string | undefined>): RunView[] {
-  const paths = runFamily([dirname(run.path), runsDir(env)], run);
-  const locks = locksDir(env);
-  // The first run matters for what it left; every later member for all it sent (its word replaces the first
-  // run's), so those are read whole, whatever `run` was read for. They are what resends sent.
-  const members = paths.map((path, i) => (i === 0 ? (path === run.path ? run : readRunLeft(path, locks)) : readRun(path, locks)));
+export function familyOf(run: RunView, env: Record<string, string | undefined>, whole = false): RunView[] {
+  return notRunning(familyRuns(run, env, whole));
+}
+
+/** The family's members, refused when one is still running: a sender may not act on a family being sent. */
+export function notRunning(members: RunView[]): RunView[] {
   for (const member of members) {
     if (member.state === 'running') throw usageError(`run ${member.header.run_id}, a resend of this run, is still running (pid ${member.header.pid})`, 'wait for it to end, or stop it, then try again');
   }
-  return members.filter((member) => !member.incomplete || sentAny(member));
+  return members;
+}
+
+/**
+ * The family as familyOf reads it, members still running kept (they are what `runs show` reports): a reader
+ * may look at a family while it is sent, only a sender may not act on it.
+ */
+export function familyRuns(run: RunView, env: Record<string, string | undefined>, whole = false): RunView[] {
+  const paths = runFamily([dirname(run.path), runsDir(env)], run);
+  const locks = locksDir(env);
+  // The first run matters for what it left (`whole`: for a report, every ID); every later member for all it
+  // sent (its word replaces the first run's), so those are read whole, whatever `run` was read for. They are
+  // what resends sent.
+  const members = paths.map((path, i) => {
+    const needWhole = i > 0 || whole;
+    if (path === run.path && (!needWhole || readWhole(run))) return run;
+    return needWhole ? readRun(path, locks) : readRunLeft(path, locks);
+  });
+  return members.filter((member) => member.state === 'running' || !member.incomplete || sentAny(member));
 }
 
 /**
@@ -154,7 +190,9 @@ export function familyOf(run: RunView, env: Record<string, string | undefined>):
 export function remainingOf(family: readonly RunView[], includeInDoubt: boolean, input?: RunInput): Remaining {
   const newest = family[family.length - 1]!;
   const audience = runAudience(newest.header);
-  if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(newest.results, audience, includeInDoubt);
+  // An audience is one request per variant lane, and a resend sends only some lanes again: each lane's word
+  // is its newest request's, wherever in the family that is — never only the newest run's.
+  if (audience && newest.results.some((r) => r.variant !== undefined)) return remainingAudiences(familyResults(family), audience, includeInDoubt);
   if (audience) {
     const status = newest.results[0]?.status;
     const notSent = status === 'not_sent' ? 1 : 0;
@@ -219,8 +257,14 @@ export function sameDestination(header: HeaderRecord, appId: string, baseUrl: st
  */
 export function findOnceRun(dir: string, key: string, dryRun: boolean, destination: { appId: string; baseUrl: string }): { path: string; header: HeaderRecord } | undefined {
   for (const file of listRunFiles(dir)) {
-    const header = journalHeader(file.path);
-    if (header?.once === key && header.dry_run === dryRun && sameDestination(header, destination.appId, destination.baseUrl)) return { path: file.path, header };
+    const seen = anyHeader(file.path);
+    if (seen?.once !== key) continue;
+    // A journal that holds the key but cannot be read as a run may stand for a send: sending again could reach
+    // its recipients twice, so the key is refused until the journal is restored or moved away.
+    const problem = headerProblem(seen);
+    if (problem) throw usageError(`--once ${escapeControl(key)}: ${file.path} holds this key but cannot be read as a run: ${problem}`, 'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours');
+    const header = seen as HeaderRecord;
+    if (header.dry_run === dryRun && sameDestination(header, destination.appId, destination.baseUrl)) return { path: file.path, header };
   }
   return undefined;
 }

@@ -7,7 +7,6 @@ import { CliError } from '../../errors.js';
 import { summarizeBatches } from '../../client/report.js';
 import type { RateLimiter } from '../../client/rate-limiter.js';
 import type { Lease } from '../../journal/ownership.js';
-import { messageIds } from '../../journal/run-state.js';
 import { audienceWords } from '../../message/audience.js';
 import { formatIssueList } from '../../output/issues.js';
 import type { SecretScrubber } from '../../output/redact.js';
@@ -105,16 +104,18 @@ async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O,
 
 /** A target whose --once run was done already: that run, and nothing sent now. */
 function skippedTarget(o: Owned): TargetResult {
-  const { run, left } = o.claim!.skipped!.skipped!;
+  // What the target's whole run family delivered, as a single target's skip says (docs/behaviour.md#once).
+  const { run, family, left } = o.claim!.skipped!.skipped!;
   return {
     ...where(o.target),
     runId: run.header.run_id,
     journalPath: run.path,
     state: 'skipped',
     exitCode: o.claim!.skipped!.exitCode,
-    summary: run.summary,
-    messageIds: messageIds(run.results),
+    summary: family.summary,
+    messageIds: family.message_ids,
     ...(left.audience ? { audience: left.audience } : {}),
+    ...(family.variants ? { variants: family.variants } : {}),
   };
 }
 

@@ -138,6 +138,23 @@ describe('retention', () => {
     expect(readdirSync(folder).sort()).toEqual(Object.keys(others).sort());
   });
 
+  it('keeps a message to all devices or by condition that was not sent, or is in doubt, 30 days: its batches say so, it has no client IDs to count', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    const audience = (id: string, batch: 'accepted' | 'in_doubt' | 'not_sent', ageDays: number) => {
+      const path = join(folder, `${id}.jsonl`);
+      const batches = { total: 1, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 0, [batch]: 1 };
+      const recipients = { total: 0, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 0 };
+      writeFileSync(path, `{"t":"header","format":"pushctl-journal","v":1,"run_id":"${id}"}\n{"t":"end","summary":{"batches":${JSON.stringify(batches)},"recipients":${JSON.stringify(recipients)}}}\n`);
+      age(path, ageDays);
+    };
+    audience('20260101-000000-0001', 'accepted', 1);
+    audience('20260101-000000-0002', 'not_sent', 2);
+    audience('20260101-000000-0003', 'in_doubt', 3);
+    audience('20260101-000000-0004', 'accepted', 4);
+    pruneRuns(folder, Date.now(), 1);
+    expect(readdirSync(folder).sort()).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl', '20260101-000000-0003.jsonl']);
+  });
+
   it('keeps a settled run that holds a --once key for 30 days, past the newest N (a CI re-run must find it)', () => {
     const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
     write(folder, '20260101-000000-0001', 0, 1);

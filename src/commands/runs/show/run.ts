@@ -4,6 +4,7 @@ import type { Ctx } from '../../../context.js';
 import { ExitCode } from '../../../errors.js';
 import { readRun, readRunLeft, resendsOf } from '../../../journal/read-run.js';
 import { runsDir } from '../../../journal/runs-dir.js';
+import { familyOutcome } from '../../../journal/family-outcome.js';
 import { messageIds, overview } from '../../../journal/run-state.js';
 import type { SecretScrubber } from '../../../output/redact.js';
 import { printRunDetail, type RunDetail, type RunShowOutcome } from '../../../output/runs.js';
@@ -15,7 +16,7 @@ import { locateRun } from '../../shared/locate-run.js';
 import { locksDir } from '../../shared/own-run.js';
 import { openReportFile, writeReport } from '../../shared/report-file.js';
 import { familyFlags, resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
-import { familyOf, remainingOf, resendWithInput } from '../../shared/resume.js';
+import { familyRuns, inputGivenAgainBy, remainingOf, resendWithInput, sentAny } from '../../shared/resume.js';
 import { runnable } from '../../shared/runnable.js';
 import { locateFamily, showFamily } from '../../shared/target-runs.js';
 import { runsShowOptionsSchema, type RunsShowOptions } from './options.js';
@@ -29,18 +30,29 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   if (report) await writeReport(report, run.results, scrubber, run.header.run_id);
   const base = overview(run);
   // What a resend of this run would send: what the run and its resends left together.
-  const left = run.incomplete || run.state === 'running' ? undefined : remainingOf(familyOf(run, ctx.env), false);
+  const members = run.state === 'running' || (run.incomplete && !sentAny(run)) ? undefined : familyRuns(run, ctx.env);
+  // Stopped before the end of its input: it needs that input again, unless a resend of it already read it.
+  const givenAgainBy = members && inputGivenAgainBy(run, members);
+  const whole = members !== undefined && (!run.incomplete || givenAgainBy !== undefined);
+  // A resend still sending owns what is left: nothing to advise until it ends (docs/behaviour.md#ownership).
+  const busy = members?.find((member) => member.state === 'running');
+  const left = whole && !busy ? remainingOf(members, false) : undefined;
+  // A run resent, or a resend: what the family delivered together, as a --once re-run that finds it done says.
+  const family = members && members.length > 1 ? familyOutcome(members) : undefined;
   // A target of a run of several: resend takes the family without --profile (each target's is in its journal).
   const flags = typeof run.header.targets === 'string' ? familyFlags(run.header.argv) : settingsFlags(run.header.argv);
   const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience) : undefined;
   // Stopped before it read all of its input: the one command is the resend given that input again.
-  const withInput = run.state === 'running' ? undefined : resendWithInput(run, ref);
+  const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref);
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
   const variants = summarizeVariants(run.results);
   const detail: RunDetail = {
     ...base,
     message_ids: messageIds(run.results),
     ...(variants ? { variants } : {}),
+    ...(family ? { family } : {}),
+    ...(givenAgainBy !== undefined ? { input_given_again_by: givenAgainBy } : {}),
+    ...(busy ? { running_resend: { run_id: busy.header.run_id, pid: busy.header.pid } } : {}),
     ...(children.length > 0 ? { resent_by: children } : {}),
     ...(report ? { report: report.path } : {}),
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
