@@ -128,3 +128,26 @@ describe('help lists each option once', () => {
     expect(r.stdout).toMatch(/^ +--desc <text> +notification\.desc \(alias: --body\)/m);
   });
 });
+
+describe('an empty run id', () => {
+  // Every run id starts with "": with one run journaled, `runs show ''` showed it, and with none it read the
+  // working directory as a journal.
+  it.each([[['runs', 'show']], [['resend']], [['resend', '--dry-run']]])('%j "" and "  " are usage errors, whether or not runs exist', async (command) => {
+    const home = mkdtempSync(join(tmpdir(), 'pushctl-empty-run-'));
+    try {
+      const env = cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_JOURNAL_DIR: join(home, 'runs'), PUSHCTL_APP_SECRET: 'demo-secret', PUSHCTL_APP_ID: 'demo-app', PUSHCTL_BASE_URL: 'http://127.0.0.1:9' });
+      for (const runs of [0, 1]) {
+        if (runs === 1) expect((await runCli(['send', '--all', '--title', 'Hi', '--max-attempts', '1'], { env, cwd: home })).code).toBe(5);
+        for (const blank of ['', '  ']) {
+          const r = await runCli([...command, blank], { env, cwd: home });
+          expect(r.code, r.stdout + r.stderr).toBe(2);
+          expect(r.stderr).toContain('error: the run to read is empty');
+          expect(r.stderr).toContain('hint: give a run id from `pushctl runs`');
+          expect(r.stdout).toBe('');
+        }
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

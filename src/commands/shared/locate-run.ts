@@ -10,6 +10,8 @@ import { listRunFiles, runsDir } from '../../journal/runs-dir.js';
  * (the id when the runs directory has it, else the path).
  */
 export function locateRun(run: string, ctx: Pick<Ctx, 'cwd' | 'env'>): { path: string; ref: string } {
+  // Every run id starts with "", and "" resolves to the working directory: a blank name is no run at all.
+  if (run.trim() === '') throw usageError('the run to read is empty', 'give a run id from `pushctl runs`, or the path of a journal file');
   const dir = runsDir(ctx.env);
   const byId = listRunFiles(dir).filter((file) => file.id === run || file.id.startsWith(run));
   if (byId.length === 1 && !run.includes('/')) return { path: byId[0]!.path, ref: byId[0]!.id };
