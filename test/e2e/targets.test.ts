@@ -151,6 +151,20 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(listed.find((r) => r.run_id === doc.run_id)?.profile).toBe('global, india');
   }, 60_000);
 
+  it('runs --limit counts lines, a family one line read whole: neither its older target cut off nor a line lost', async () => {
+    const t = trial('limit', 3);
+    expect((await runCli([...t.send, '--profile', 'global'], { env: t.env, cwd: dir })).code).toBe(0);
+    const family = await runCli([...t.send, '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
+    expect(family.code, family.stderr).toBe(0);
+    const familyId = String(json(family).run_id);
+    const lines = async (limit: string) => (await runCli(['runs', '--limit', limit], { env: t.env, cwd: dir })).stdout.split('\n').filter((line) => line.includes('Release 2.0'));
+    expect(await lines('1')).toEqual([expect.stringMatching(new RegExp(`^${familyId}  sent, 2 targets  6/6 `))]);
+    const two = await lines('2');
+    expect(two).toHaveLength(2);
+    expect(two[0]).toMatch(new RegExp(`^${familyId}  sent, 2 targets  6/6 `));
+    expect(two[1]).toMatch(/^\S+ +sent +3\/3 /);
+  });
+
   it('PUSHCTL_PROFILE=global,india chooses the same targets as the flag; people read a row per target', async () => {
     const t = trial('env', 3);
     const result = await runCli(t.send, { env: { ...t.env, PUSHCTL_PROFILE: 'global,india' }, cwd: dir });

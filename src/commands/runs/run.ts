@@ -2,7 +2,7 @@
 import type { Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { readRunHead } from '../../journal/read-run.js';
-import { listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
 import { overview, type RunOverview } from '../../journal/run-state.js';
 import { foldFamilies } from '../../journal/target-family.js';
 import { printRuns, type RunsOutcome } from '../../output/runs.js';
@@ -15,10 +15,25 @@ const DEFAULT_LIMIT = 20;
 /** The newest runs of the runs directory, as data (`pushctl runs` and the MCP tool list_runs print it). */
 export function listRuns(options: Pick<RunsOptions, 'limit'>, ctx: Pick<Ctx, 'env'>): { dir: string; runs: RunOverview[] } {
   const dir = runsDir(ctx.env);
+  const limit = options.limit ?? DEFAULT_LIMIT;
   const runs: RunOverview[] = [];
-  for (const file of listRunFiles(dir).slice(0, options.limit ?? DEFAULT_LIMIT)) {
+  // The limit counts lines, and a send to several targets is one line whose targets are read whole.
+  const lines = new Set<string>();
+  const families = new Set<string>();
+  for (const file of listRunFiles(dir)) {
+    if (lines.size >= limit) {
+      // A target's run starts in its family's first second or later (the family's id is its first run's), and
+      // the files come newest first: past every listed family's first second, none of theirs is left.
+      if (![...families].some((family) => file.id.slice(0, 15) >= family.slice(0, 15))) break;
+      const family = journalHeader(file.path)?.targets;
+      if (family === undefined || !families.has(family)) continue;
+    }
     const view = readRunHead(file.path, locksDir(ctx.env));
-    if (view) runs.push(overview(view));
+    if (!view) continue;
+    const run = overview(view);
+    lines.add(run.targets ?? run.run_id);
+    if (run.targets !== undefined) families.add(run.targets);
+    runs.push(run);
   }
   // A resend is newer than the run it resent, so a listed run's resends are listed too.
   for (const run of runs) {
