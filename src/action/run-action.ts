@@ -24,6 +24,7 @@ import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionRe
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
 import { acceptedCell, printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
+import { counted } from '../counted.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -255,5 +256,5 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
 }
 
 function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {
-  return `${summary.batches.accepted} of ${summary.batches.total} batches accepted (${exitMeaning(exitCode) ?? 'exit ' + exitCode})`;
+  return `${summary.batches.accepted} of ${counted(summary.batches.total, 'batch')} accepted (${exitMeaning(exitCode) ?? 'exit ' + exitCode})`;
 }

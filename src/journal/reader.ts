@@ -3,6 +3,7 @@
 // is skipped, never thrown at the user.
 import { withRecipientCount, type BatchResult } from '../client/send-batches.js';
 import { isEndRecord, JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
+import { counted } from '../counted.js';
 
 export interface PlanTotals {
   recipients: number;
@@ -190,7 +191,7 @@ function checkPlan(declared: PlanTotals | undefined, planned: ReadonlySet<number
   const found = { recipients: plannedIds, batches: planned.size };
   if (!declared) {
     const why = inputStopped !== undefined ? `its client-ID input was read no further (${inputStopped})` : 'the run was stopped while its recipients were still being read';
-    return { found, missing: [], reason: `${why}: ${found.batches} batches (${found.recipients} recipients) were planned, and the total was never known` };
+    return { found, missing: [], reason: `${why}: ${counted(found.batches, 'batch')} (${counted(found.recipients, 'recipient')}) were planned, and the total was never known` };
   }
   const missing: string[] = [];
   let missingCount = 0;
@@ -209,7 +210,7 @@ function checkPlan(declared: PlanTotals | undefined, planned: ReadonlySet<number
     declared,
     found,
     missing,
-    reason: `the journal was cut short while its plan was written: ${what}; it declared ${declared.recipients} recipients in ${declared.batches} batches and holds ${plannedIds}`,
+    reason: `the journal was cut short while its plan was written: ${what}; it declared ${counted(declared.recipients, 'recipient')} in ${counted(declared.batches, 'batch')} and holds ${plannedIds}`,
   };
 }
 

@@ -5,6 +5,7 @@ import { escapeControl } from './escape-control.js';
 import type { TextSink } from '../context.js';
 import type { ExitCode } from '../errors.js';
 import { envelopeText, snakeKeys } from './envelope.js';
+import { counted } from '../counted.js';
 
 export interface Shown {
   value: string | null;
@@ -28,17 +29,15 @@ export interface ConfigReport {
   audiences?: AudienceSize[];
 }
 
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-
 /** One audience in words: "2 client IDs", "file ids.txt: 1,200 client IDs", "country IN; language hi,en". */
 export function audienceText(audience: AudienceSize): string {
   switch (audience.kind) {
     case 'all':
       return 'all devices';
     case 'client_ids':
-      return plural(audience.clientIds ?? 0, 'client ID');
+      return counted(audience.clientIds ?? 0, 'client ID', { locale: true });
     case 'client_ids_file':
-      return `${audience.file}: ${audience.clientIds == null ? `unreadable (${audience.problem})` : plural(audience.clientIds, 'client ID')}`;
+      return `${audience.file}: ${audience.clientIds == null ? `unreadable (${audience.problem})` : counted(audience.clientIds, 'client ID', { locale: true })}`;
     case 'targeting':
       return `condition: ${Object.entries(audience.targeting ?? {}).map(([field, values]) => `${field} ${values.join(',')}`).join('; ')}`;
   }

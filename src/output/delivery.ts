@@ -11,6 +11,7 @@ import type { TextSink } from '../context.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 import type { VariantSummary } from '../client/variant-summary.js';
 import { formatVariants } from './variant-lines.js';
+import { counted } from '../counted.js';
 
 /** One batch in the --json document. */
 export interface BatchLine {
@@ -103,8 +104,6 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
   }
 }
 
-const batchesWord = (n: number) => `${n} batch${n === 1 ? '' : 'es'}`;
-
 /**
  * The outcome of a run in one line: what happened, not what was planned. After a stop it counts the batches
  * that went out. A run to an audience (all devices, a condition) has no client IDs to count: it names the
@@ -113,19 +112,19 @@ const batchesWord = (n: number) => `${n} batch${n === 1 ? '' : 'es'}`;
 export function deliveryHeadline(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, interrupted = false, audience?: string): string {
   const { batches, recipients } = summary;
   const verb = dryRun ? 'checked' : 'sent';
-  const of = (part: number) => (audience ? '' : ` (${part} of ${recipients.total} recipients)`);
+  const of = (part: number) => (audience ? '' : ` (${part} of ${counted(recipients.total, 'recipient')})`);
   if (interrupted) {
     const out = results.filter((r) => r.attempts > 0);
     const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
-    return `stopped: ${out.length} of ${batches.total} batches went out${of(outRecipients)}; ${batches.accepted} accepted, ${batches.not_sent} not sent`;
+    return `stopped: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${batches.accepted} accepted, ${batches.not_sent} not sent`;
   }
   const whom = audience ? ` to ${audience}` : '';
-  if (batches.accepted === batches.total) return `${verb}: ${batchesWord(batches.total)}${audience ? whom : `, ${recipients.total} recipients`}`;
-  const total = audience ? whom : ` (${recipients.total} recipients)`;
-  if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${batchesWord(batches.total)}${total}`;
+  if (batches.accepted === batches.total) return `${verb}: ${counted(batches.total, 'batch')}${audience ? whom : `, ${counted(recipients.total, 'recipient')}`}`;
+  const total = audience ? whom : ` (${counted(recipients.total, 'recipient')})`;
+  if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${counted(batches.total, 'batch')}${total}`;
   const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
-  if (batches.accepted === 0) return `nothing ${verb}: ${rest} of ${batchesWord(batches.total)}${total}`;
-  return `partly ${verb}: ${batches.accepted} of ${batchesWord(batches.total)} accepted${of(recipients.accepted)}; ${rest}`;
+  if (batches.accepted === 0) return `nothing ${verb}: ${rest} of ${counted(batches.total, 'batch')}${total}`;
+  return `partly ${verb}: ${batches.accepted} of ${counted(batches.total, 'batch')} accepted${of(recipients.accepted)}; ${rest}`;
 }
 
 /** The hints of the service codes a run met, once each (21006 → lower --batch-size). */

@@ -6,6 +6,7 @@ import type { FamilyOutcome } from '../journal/family-outcome.js';
 import { escapeControl } from './escape-control.js';
 import type { Style } from './style.js';
 import { formatVariants } from './variant-lines.js';
+import { counted } from '../counted.js';
 
 export interface SkippedRun {
   /** The family's newest run that ended: its verdict stands. */
@@ -55,15 +56,15 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
   if (mode.quiet) return;
   // The run's words, the family's counts: what every run of it delivered together.
   const o = { ...overview(run), state: family.state, ...family.summary };
-  const who = o.audience ?? `${o.recipients.total} recipients`;
+  const who = o.audience ?? counted(o.recipients.total, 'recipient');
   const resends = family.run_ids.length > 1 ? `, a family of ${family.run_ids.length} runs: ${family.run_ids.map(escapeControl).join(', ')}` : '';
   // A run that left recipients in doubt or refused is no success to tick: its exit code and the next step.
   const verdict = exitCode === 0 ? style.ok('✓ already done') : style.error(`✗ already ran, not in full (exit ${exitCode})`);
   const rejectedHint = exitCode !== 0 && skipped.left.inDoubt === 0 ? 'hint: what it did not deliver was rejected by the service: fix the cause and send with a new --once key\n' : '';
   io.stderr.write(
     `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}${resends}) to ${who}; nothing was sent now\n` +
-      `  accepted ${o.audience ? `${o.batches.accepted} of ${o.batches.total} batches` : `${o.recipients.accepted} of ${o.recipients.total} recipients`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
-      (skipped.left.inDoubt > 0 ? `${skipped.left.inDoubt} ${o.audience ? 'batch' : 'recipients'} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : '') +
+      `  accepted ${o.audience ? `${o.batches.accepted} of ${counted(o.batches.total, 'batch')}` : `${o.recipients.accepted} of ${counted(o.recipients.total, 'recipient')}`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
+      (skipped.left.inDoubt > 0 ? `${counted(skipped.left.inDoubt, o.audience ? 'batch' : 'recipient')} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : '') +
       formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), style) +
       (skipped.report !== undefined ? `report: ${escapeControl(skipped.report)}\n` : '') +
       rejectedHint,

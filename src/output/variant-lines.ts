@@ -2,8 +2,7 @@
 // per variant, the base message last under "base".
 import type { VariantCounts, VariantSummary } from '../client/variant-summary.js';
 import type { Style } from './style.js';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { counted } from '../counted.js';
 
 /** `3 accepted, 1 in doubt` — the outcomes that happened, in the order the summary uses. */
 function outcomes(counts: VariantCounts): string {
@@ -23,7 +22,7 @@ export function formatVariants(variants: readonly VariantSummary[] | undefined, 
   const lines = variants.map((v) => {
     // An audience has no client IDs to count: its requests are what it is made of.
     const counts = v.recipients.total > 0 ? v.recipients : v.requests;
-    const size = v.recipients.total > 0 ? plural(v.recipients.total, 'recipient') : plural(v.requests.total, 'request');
+    const size = v.recipients.total > 0 ? counted(v.recipients.total, 'recipient') : counted(v.requests.total, 'request');
     return `  ${style.bold(v.label.padEnd(width))}  ${size}: ${outcomes(counts)}\n`;
   });
   return `by language:\n${lines.join('')}`;

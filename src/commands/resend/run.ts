@@ -27,6 +27,7 @@ import { openReportFile } from '../shared/report-file.js';
 import { checkResumable, checkSameInput, familyRuns, inputGivenAgainBy, notRunning, remainingOf, type RunInput } from '../shared/resume.js';
 import { readMessageInput } from '../../input/read-message-input.js';
 import { usageError } from '../../errors.js';
+import { counted } from '../../counted.js';
 
 export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<ResendOutcome> {
   const { human } = deliveryTuning(options);
@@ -74,7 +75,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
     connection.client.close();
     throw error;
   }) : undefined;
-  if (human) ctx.stderr.write(`resending run ${escapeControl(header.run_id)}: ${left.clientIds ? `${left.clientIds.length} recipients` : left.audience}${options.includeInDoubt && left.inDoubt > 0 ? ` (${left.inDoubt} of them in doubt, included by --include-in-doubt)` : ''}\n`);
+  if (human) ctx.stderr.write(`resending run ${escapeControl(header.run_id)}: ${left.clientIds ? counted(left.clientIds.length, 'recipient') : left.audience}${options.includeInDoubt && left.inDoubt > 0 ? ` (${left.inDoubt} of them in doubt, included by --include-in-doubt)` : ''}\n`);
   const batchSize = options.batchSize ?? MAX_BATCH_SIZE;
   const delivery = await deliver(
     {

@@ -34,6 +34,7 @@ import { escapeControl } from '../../output/escape-control.js';
 import { resolve } from 'node:path';
 import { targetProfiles } from '../shared/target-list.js';
 import type { RunClaim } from '../shared/claim.js';
+import { counted } from '../../counted.js';
 
 export type { SendOutcome };
 
@@ -216,7 +217,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     clientIds: left.clientIds,
     body: earlier.header.message as PushMessage,
     inDoubt: options.includeInDoubt ? 0 : left.inDoubt,
-    left: left.clientIds ? `${left.clientIds.length} recipients` : (left.audience ?? 'its audience'),
+    left: left.clientIds ? counted(left.clientIds.length, 'recipient') : (left.audience ?? 'its audience'),
     family: family.map((member) => member.header.run_id),
     ...(earlier.header.variants ? { variants: earlier.header.variants } : {}),
     ...(left.variantOf ? { variantOf: left.variantOf } : {}),
