@@ -1,5 +1,6 @@
 // How the advice to finish a run reads: the command for what was certainly not sent, and apart from it the
 // recipients in doubt with the flag that includes them (docs/behaviour.md#resend).
+import { counted } from '../counted.js';
 
 export interface ResendAdvice {
   /** The command that sends the not-sent recipients; absent when none are left. */
@@ -12,22 +13,33 @@ export interface ResendAdvice {
   inDoubt: number;
   /** "recipients", or the audience in words for a run addressed to all devices or by condition. */
   unit: string;
+  /** For an audience: the requests its message takes (one per language variant), when more than one. */
+  requests?: number;
 }
 
-/** `n` of the advice's unit in words: `3 recipients`, or `the message to all devices`. */
-export const adviceCount = (advice: Pick<ResendAdvice, 'unit'>, n: number): string =>
-  advice.unit === 'recipients' ? `${n} recipient${n === 1 ? '' : 's'}` : `the message to ${advice.unit}`;
+/**
+ * `n` of the advice's unit in words: `3 recipients`, `the message to all devices`, or, for a message to an
+ * audience in several requests (its language variants), `1 of the 3 requests to ...`: never "the message" for
+ * a part of it.
+ */
+export const adviceCount = (advice: Pick<ResendAdvice, 'unit' | 'requests'>, n: number): string => {
+  if (advice.unit === 'recipients') return counted(n, 'recipient');
+  return advice.requests !== undefined && advice.requests > 1 ? `${n} of the ${advice.requests} requests to ${advice.unit}` : `the message to ${advice.unit}`;
+};
+
+/** "it" or "them": what the count stands for, once said. */
+const pronoun = (advice: Pick<ResendAdvice, 'unit' | 'requests'>, n: number) => (n === 1 || (advice.unit !== 'recipients' && (advice.requests ?? 1) <= 1) ? 'it' : 'them');
 
 /** The advice in lines, for people. */
 export function formatResendAdvice(advice: ResendAdvice): string {
   const lines: string[] = [];
   const what = (n: number) => adviceCount(advice, n);
   // A message to all devices or by condition is one message: "to send it", not "those".
-  const exactly = advice.unit === 'recipients' ? 'to send to exactly those:' : 'to send it:';
+  const exactly = advice.unit === 'recipients' ? 'to send to exactly those:' : `to send ${pronoun(advice, advice.notSent)}:`;
   if (advice.command) lines.push(`${what(advice.notSent)} not sent; ${exactly}`, `  ${advice.command}`);
   if (advice.includeInDoubtCommand) {
     lines.push(
-      `${what(advice.inDoubt)} in doubt (the service may already have delivered${advice.unit === 'recipients' ? ' to them' : ''}); to include ${advice.inDoubt === 1 || advice.unit !== 'recipients' ? 'it' : 'them'}, at the risk of sending twice:`,
+      `${what(advice.inDoubt)} in doubt (the service may already have delivered${advice.unit === 'recipients' ? ' to them' : ''}); to include ${pronoun(advice, advice.inDoubt)}, at the risk of sending twice:`,
       `  ${advice.includeInDoubtCommand}`,
     );
   }

@@ -199,6 +199,12 @@ describe('a family of requests by language (condition targeting with variants)',
       ['pt', 'accepted'],
       [null, 'in_doubt'],
     ]);
+    // The advice counts the requests left of the three, never "the message" as if none had gone out.
+    const advised = await cli(['runs', 'show', json(first).run_id as string]);
+    expect(advised.stdout).toContain('1 of the 3 requests to ');
+    expect(advised.stdout).toMatch(/1 of the 3 requests to .* not sent; to send it:\n/);
+    expect(advised.stdout).toMatch(/1 of the 3 requests to .* in doubt \(the service may already have delivered\); to include it, at the risk of sending twice:\n/);
+    expect(advised.stdout).not.toContain('the message to ');
     const resumed = await send();
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(json(resumed)).toMatchObject({ in_doubt: 1 });

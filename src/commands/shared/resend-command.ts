@@ -68,8 +68,11 @@ export function runFlags(header: { argv: readonly string[]; targets?: unknown; p
   return [...familyFlags(header.argv), ...(typeof header.profile === 'string' ? ['--profile', header.profile] : [])];
 }
 
-/** The advice for what a run left. Counts are recipients, or batches for a run with no client IDs (its one batch is the audience). */
-export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: number; inDoubt: number }, audience?: string): ResendAdvice | undefined {
+/**
+ * The advice for what a run left. Counts are recipients, or batches for a run with no client IDs (one request
+ * per language variant, `requests` of them).
+ */
+export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: number; inDoubt: number }, audience?: string, requests?: number): ResendAdvice | undefined {
   if (left.notSent === 0 && left.inDoubt === 0) return undefined;
   return {
     ...(left.notSent > 0 ? { command: commandFor(false) } : {}),
@@ -77,6 +80,7 @@ export function resendAdvice(commandFor: ResendCommandFor, left: { notSent: numb
     notSent: left.notSent,
     inDoubt: left.inDoubt,
     unit: audience ?? 'recipients',
+    ...(audience !== undefined && requests !== undefined && requests > 1 ? { requests } : {}),
   };
 }
 
