@@ -83,6 +83,12 @@ const rows: Row[] = [
     not: [/pass --client-id/],
   },
   {
+    name: 'validate of the same report says the same',
+    args: ['validate', '--client-ids-file', 'done-report.json', '--title', 'Hi'],
+    code: 3,
+    says: [/done-report\.json has no client ID left to send/, /--include-in-doubt adds them/],
+  },
+  {
     name: 'a title the notification shade would cut: a warning, still valid',
     args: ['validate', '--all', '--title', long(TITLE_DISPLAY_CHARS + 1)],
     code: 0,
@@ -201,4 +207,12 @@ describe('mistakes caught before sending', () => {
       for (const pattern of row.not ?? []) expect(r.stderr).not.toMatch(pattern);
     });
   }
+});
+
+describe('validate takes a report or journal as send does', () => {
+  it('--include-in-doubt, which its hint names, checks the message to the recipients in doubt', async () => {
+    const r = await runCli(['validate', '--client-ids-file', 'done-report.json', '--title', 'Hi', '--include-in-doubt', '--json'], { env: env(), cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { body: { condition: { client_ids: string[] } } }).body.condition.client_ids).toEqual(['device-2']);
+  });
 });

@@ -57,6 +57,14 @@ export function addMessageOptions(cmd: Command): Command {
     .option('--data-file <path>', 'data entries from a JSON object file');
 }
 
+/** validate's reading of a report or run journal as --client-ids-file, as send's (which lists it under Delivery). */
+export function addReportInputOption(cmd: Command): Command {
+  return cmd
+    .optionsGroup('Recipients:')
+    .option('--include-in-doubt', 'with a report or run journal as --client-ids-file: its recipients in doubt too')
+    .addOption(alias('--include-unknown', 'includeInDoubt'));
+}
+
 /** Where validate finds the audiences of `--to`: the settings flags that choose a config file and profile. */
 export function addAudienceSourceOptions(cmd: Command): Command {
   return cmd

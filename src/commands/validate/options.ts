@@ -6,6 +6,8 @@ import { messageOptionsSchema } from '../shared/message-options.js';
 export const validateOptionsSchema = z.extend(messageOptionsSchema, {
   json: optionalFlag,
   quiet: optionalFlag,
+  /** With a report or run journal as --client-ids-file: take its in-doubt recipients too. */
+  includeInDoubt: optionalFlag,
   /** The config file (`--config`) and profile (`--profile`) whose audiences `--to` may name. */
   config: optionalText,
   profile: optionalText,
