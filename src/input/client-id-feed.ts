@@ -7,6 +7,7 @@ import type { GrowingClientIds } from '../message/recipients.js';
 import { readClientIds, type ClientIdList, type ReadClientIdsOptions } from './read-client-ids.js';
 
 export { readClientIds } from './read-client-ids.js';
+export { resendsSince } from './resends-since.js';
 
 /**
  * A list shorter than this is read whole before anything is sent, as before: its plan costs a few

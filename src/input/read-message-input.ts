@@ -1,9 +1,6 @@
 // The I/O half of message assembly: reads the files and stdin the flags name, then hands their text
 // to the pure assembleMessage.
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { BatchStatus } from '../client/batch-result.js';
-import { laterWords } from '../journal/read-run.js';
-import { runsDir } from '../journal/runs-dir.js';
+import { isAbsolute, resolve } from 'node:path';
 import { ClientIdCollector } from '../client/client-id-store.js';
 import type { ClientIdList } from './read-client-ids.js';
 import type { ClientIdFeed } from './client-id-feed.js';
@@ -77,21 +74,10 @@ function unreadable(error: unknown, what: string, path: string, namedBy?: string
  * Streams a client-ID file line by line, so a file of millions of IDs is never one big string.
  * A report written by `--report` is accepted too: its in_doubt and not_sent IDs are the ones read.
  */
-/**
- * For a journal given as the client-ID input: what the runs that resent its run sent since, looked for beside
- * it and in the runs directory (docs/behaviour.md#message-input). Called only when the input is a journal.
- */
-function resendsSince(path: string, ctx: ReadCtx): (runId: string) => ReadonlyMap<string, BatchStatus> {
-  return (runId) => {
-    const runs = ctx.env ? runsDir(ctx.env) : undefined;
-    const dirs = [...(path === '-' ? [] : [dirname(isAbsolute(path) ? path : resolve(ctx.cwd, path))]), ...(runs ? [runs] : [])];
-    return laterWords(dirs, runId, join(runs ?? dirs[0] ?? ctx.cwd, '.locks'));
-  };
-}
-
 async function readClientIdFile(path: string, ctx: ReadCtx, collector: ClientIdCollector, includeInDoubt: boolean, stream: boolean, languages: RecipientLanguages, namedBy: string | undefined): Promise<ClientIdList | ClientIdFeed> {
-  const { feedClientIds } = await import('./client-id-feed.js');
-  const options = { includeInDoubt, languages, laterWords: resendsSince(path, ctx), ...(stream ? {} : { streamAfter: Infinity }) };
+  // The journal reading a report or journal input needs comes with the feed, not on every message's path.
+  const { feedClientIds, resendsSince } = await import('./client-id-feed.js');
+  const options = { includeInDoubt, languages, laterWords: resendsSince(path, ctx.cwd, ctx.env), ...(stream ? {} : { streamAfter: Infinity }) };
   // No size cap: a list of millions of IDs is legitimate (each line is capped instead).
   let input: Readable;
   if (path === '-') input = ctx.stdin;
