@@ -64,11 +64,18 @@ export function acceptedAndLeft(counts: VariantCounts): { accepted: string; left
   return { accepted: `${counts.accepted}/${counts.total}`, left: counts.not_sent + counts.in_doubt };
 }
 
-/** A row per variant: its client IDs, or for condition targeting (no IDs to count) its requests. */
+/** A row per variant: its client IDs, or for condition targeting (no IDs to count) its requests, said so. */
 export function languageRows(variants: readonly VariantSummary[], profile?: string): LanguageRow[] {
-  return variants.map((v) => ({ ...(profile !== undefined ? { profile } : {}), language: v.label, ...acceptedAndLeft(v.recipients.total > 0 ? v.recipients : v.requests) }));
+  return variants.map((v) => {
+    const cells = v.recipients.total > 0 ? acceptedAndLeft(v.recipients) : requestCells(v.requests);
+    return { ...(profile !== undefined ? { profile } : {}), language: v.label, ...cells };
+  });
 }
 
+function requestCells(requests: VariantCounts): { accepted: string; left: number } {
+  const cells = acceptedAndLeft(requests);
+  return { ...cells, accepted: `${cells.accepted} ${requests.total === 1 ? 'request' : 'requests'}` };
+}
 
 const OUTCOMES = ['accepted', 'rejected', 'in_doubt', 'not_sent'] as const;
 

@@ -120,7 +120,7 @@ describe('README: Release announcements (examples/announce-release.yml)', () => 
     // The job summary counts each language at each target: one request per listed language with a variant, one for the rest.
     const summary = readFileSync(join(work, '.step-summary'), 'utf8');
     expect(summary).toContain('| profile | language | accepted | left |');
-    for (const profile of ['global', 'india']) for (const language of ['fr', 'hi', 'base']) expect(summary).toContain(`| \`${profile}\` | \`${language}\` | 1/1 | 0 |`);
+    for (const profile of ['global', 'india']) for (const language of ['fr', 'hi', 'base']) expect(summary).toContain(`| \`${profile}\` | \`${language}\` | 1/1 request | 0 |`);
 
     const again = await runStep();
     expect(again.code, again.stdout + again.stderr).toBe(0);
