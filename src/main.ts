@@ -40,7 +40,7 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
   // Warnings about secrets (one too short to mask) go to stderr, through the scrubber like everything else.
   scrubber.warn = (line) => ctx.stderr.write(`warning: ${line}\n`);
   // The secret the environment supplies is known before anything runs; settings add file and stdin ones.
-  scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (PUSHCTL_APP_SECRET)');
+  scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (env PUSHCTL_APP_SECRET)');
   try {
     const result = await runCli(argv, ctx, scrubber);
     return 'outcome' in result ? result.outcome.exitCode : reportError(result.error, ctx, result);

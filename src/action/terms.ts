@@ -47,6 +47,7 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   [/add one with: pushctl init --audience \S+, or write "audiences" in the config file/g, 'write "audiences" in the config file'],
   [/(?:flag )?--to(?: <name>)?(?![\w-])/g, 'the to input'],
   [/(?:flag |env )?(?:--app-id(?: <id>)?|PUSHCTL_APP_ID)/g, 'the app-id input'],
+  [/the base URL \((?:flag --base-url|env PUSHCTL_BASE_URL)\)/g, 'the base-url input'],
   [/(?:flag |env )?(?:--base-url(?: <url>)?|PUSHCTL_BASE_URL)/g, 'the base-url input'],
   [/(?:flag |env )?(?:--region(?: <region>)?|PUSHCTL_REGION)/g, 'the region input'],
   [/(?:flag )?-f\/--file|(?:flag )?--file(?: <path>)?(?![\w-])/g, 'the file input'],

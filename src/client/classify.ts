@@ -80,6 +80,8 @@ export interface NetworkFailure {
   connected: boolean;
   /** The service's URL when pushctl connects to it directly (not through a proxy), so a reason can name it. */
   target?: URL;
+  /** Where the target's URL was set ("config x (profile eu)"), for the reason's way out; the flag's name if not known. */
+  targetSource?: string | undefined;
   message?: string;
   /** A proxy's HTTP status for a CONNECT it refused (with errorCode PROXY_TUNNEL_ERROR). */
   proxyStatus?: number;
@@ -89,10 +91,12 @@ export interface NetworkFailure {
 export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
   const { errorCode, requestWritten, connected } = failure;
   const target = failure.target;
+  // The setting to fix is the one that chose the URL: a profile's or the environment's, not always the flag.
+  const baseUrl = `the base URL (${failure.targetSource ?? 'flag --base-url'})`;
   if (errorCode === PROXY_TUNNEL_ERROR) return classifyTunnelFailure(failure);
   if (errorCode === 'ENOTFOUND' && target) {
     // A name that does not resolve will not resolve a second later: no retries, and say which name.
-    return { kind: 'retryable', reason: `DNS lookup of ${target.hostname} failed (ENOTFOUND): no such host; check --base-url, or use --region global|india for the vendor's hosts`, errorCode, permanent: true };
+    return { kind: 'retryable', reason: `DNS lookup of ${target.hostname} failed (ENOTFOUND): no such host; check ${baseUrl}, or use --region global|india for the vendor's hosts`, errorCode, permanent: true };
   }
   if (NOT_CONNECTED_CODES.has(errorCode)) {
     const reason = errorCode === 'ENOTFOUND' || errorCode === 'EAI_AGAIN' ? 'DNS lookup failed' : 'could not connect';
@@ -100,9 +104,9 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
       if (isLoopbackHost(target.hostname)) {
         // Nothing listens on this machine's port, and retrying for seconds will not start anything there. A
         // remote refusal may be a server restarting behind its address, and keeps its retries.
-        return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): nothing listens there: start the local emulator with \`pushctl serve\`, or fix --base-url`, errorCode, permanent: true };
+        return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): nothing listens there: start the local emulator with \`pushctl serve\`, or fix ${baseUrl}`, errorCode, permanent: true };
       }
-      return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): check --base-url or --region, and that the service is reachable from here`, errorCode };
+      return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): check ${baseUrl} or --region, and that the service is reachable from here`, errorCode };
     }
     return { kind: 'retryable', reason: `${reason}${target ? ` to ${target.origin}` : ''} (${errorCode})`, errorCode };
   }

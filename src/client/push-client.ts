@@ -9,6 +9,8 @@ import type { AttemptOutcome, RequestView, ResponseView } from './outcome.js';
 export interface PushClientOptions {
   /** `https://pushapi.twibida.com`, or the emulator's URL; a path prefix is kept. */
   baseUrl: string;
+  /** Where the base URL was set ("flag --base-url", "env PUSHCTL_BASE_URL"): a reason that says to fix it names that. */
+  baseUrlSource?: string;
   appId: string;
   appSecret: string;
   /** Deadline for the whole attempt: connect, send, wait, read. */
@@ -190,7 +192,7 @@ export class PushClient implements PushSender {
         // to answer.
         const partial = written ? responseView(true) : undefined;
         if (partial) finish(classifyResponse(partial));
-        else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message, ...(proxyStatus !== undefined ? { proxyStatus } : {}), ...(this.options.agent ? {} : { target: this.url }) }));
+        else finish(classifyNetworkError({ errorCode, requestWritten: written, connected, message, ...(proxyStatus !== undefined ? { proxyStatus } : {}), ...(this.options.agent ? {} : { target: this.url, targetSource: this.options.baseUrlSource }) }));
       };
 
       const timer = setTimeout(() => {

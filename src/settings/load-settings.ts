@@ -32,3 +32,11 @@ export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env
   };
   return { ...resolveSettings({ flags, env: ctx.env, file, secret }), file };
 }
+
+/**
+ * Hands the loaded secret to `sink` (the output scrubber), named by where it came from: a secret too short
+ * to mask is warned about by that name ("the app secret (env PUSHCTL_APP_SECRET_EU)"), not as "a secret".
+ */
+export function shareAppSecret(loaded: Pick<ResolvedSettings, 'settings' | 'sources'>, sink: { add(secret: string | undefined, what?: string): void } | undefined): void {
+  sink?.add(loaded.settings.appSecret, `the app secret (${loaded.sources.appSecret ?? 'unknown'})`);
+}

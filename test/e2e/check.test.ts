@@ -99,6 +99,9 @@ describe('pushctl check', () => {
     expect(r.stderr).toMatch(/^error: no answer from the service: .*ECONNREFUSED/m);
     expect(r.stderr).toMatch(/^hint: nothing listens there: start the emulator with pushctl serve/m);
     expect(r.stderr.match(/^error:/gm)).toHaveLength(1);
+    // The URL came from the environment: the way out names that setting, not a flag that was never given.
+    expect(r.stderr).toMatch(/^hint: .*check the base URL \(env PUSHCTL_BASE_URL\)$/m);
+    expect(r.stderr).not.toMatch(/--base-url/);
   });
 
   it('check/run.ts check(): the outcome object the action calls (ctx without stdout: it prints nothing)', async () => {

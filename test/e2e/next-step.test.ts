@@ -1,6 +1,6 @@
 // A first hour without surprises (issue 12): every documented error situation, run on the built binary,
 // gives the documented exit code and a message that names the next step — never a stack trace.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.js';
 let dir: string;
 let emu: Emulator;
 let closedPort: number;
+let profileDir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pushctl-next-'));
   writeFileSync(join(dir, 'message.yaml'), 'type: 1\nnotification:\n  title: Hello\n');
@@ -18,6 +19,9 @@ beforeAll(async () => {
   const probe = await createEmulator({ port: 0 });
   closedPort = probe.port;
   await probe.close();
+  profileDir = join(dir, 'two-regions');
+  mkdirSync(profileDir);
+  writeFileSync(join(profileDir, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: 'demo-app', baseUrl: `http://127.0.0.1:${closedPort}` } } }));
 });
 afterAll(async () => {
   await emu.close();
@@ -25,7 +29,7 @@ afterAll(async () => {
 });
 
 const env = (extra: Record<string, string> = {}) => cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), ...extra });
-const withSecret = (secret = 'demo-secret') => env({ PUSHCTL_APP_SECRET: secret });
+const withSecret = (secret = 'demo-secret', extra: Record<string, string> = {}) => env({ PUSHCTL_APP_SECRET: secret, ...extra });
 
 interface Situation {
   what: string;
@@ -36,6 +40,9 @@ interface Situation {
   says: RegExp;
   /** … and what to do next. */
   next: RegExp;
+  /** … and no step that does not apply (a flag the user never gave). */
+  notNext?: RegExp;
+  cwd?: () => string;
 }
 
 const SITUATIONS: Situation[] = [
@@ -45,6 +52,9 @@ const SITUATIONS: Situation[] = [
   { what: 'a YAML message file', argv: () => ['validate', '-f', 'message.yaml'], exit: 3, says: /message files are JSON/, next: /pushctl schema/ },
   { what: 'a base URL with the push path', argv: () => ['send', '--app-id', 'demo-app', '--all', '--title', 'x', '--base-url', `${emu.url}/v1/message/push/demo-app`], env: () => withSecret(), exit: 6, says: /already contains the push path/, next: /only the scheme, host and port: http:\/\/127\.0\.0\.1:\d+\n/ },
   { what: 'nothing listening on a loopback URL', argv: () => ['send', '--app-id', 'demo-app', '--all', '--title', 'x', '--base-url', `http://127.0.0.1:${closedPort}`, '--max-attempts', '1'], env: () => withSecret(), exit: 5, says: /could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/, next: /pushctl serve/ },
+  // The base URL from a profile or the environment: the way out names that setting, not a flag never given.
+  { what: "nothing listening at a profile's base URL", argv: () => ['send', '--profile', 'eu', '--all', '--title', 'x', '--max-attempts', '1'], env: () => env({ PUSHCTL_APP_SECRET_EU: 'demo-secret' }), cwd: () => profileDir, exit: 5, says: /could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/, next: /fix the base URL \(config .*\.pushctlrc\.json \(profile eu\)\)/, notNext: /--base-url/ },
+  { what: 'nothing listening at PUSHCTL_BASE_URL', argv: () => ['send', '--app-id', 'demo-app', '--all', '--title', 'x', '--max-attempts', '1'], env: () => withSecret('demo-secret', { PUSHCTL_BASE_URL: `http://127.0.0.1:${closedPort}` }), exit: 5, says: /ECONNREFUSED/, next: /fix the base URL \(env PUSHCTL_BASE_URL\)/, notNext: /--base-url/ },
   { what: 'a host name that does not resolve', argv: () => ['send', '--app-id', 'demo-app', '--all', '--title', 'x', '--base-url', 'https://no-such-host.invalid'], env: () => withSecret(), exit: 5, says: /DNS lookup of no-such-host\.invalid failed.*after 1 attempt/, next: /--base-url.*--region/ },
   { what: 'https to a plain-http server', argv: () => ['send', '--app-id', 'demo-app', '--all', '--title', 'x', '--base-url', emu.url.replace('http:', 'https:')], env: () => withSecret(), exit: 5, says: /seems to speak plain http/, next: /use http:\/\/127\.0\.0\.1:\d+ as the base URL/ },
   { what: 'a secret with a Bearer prefix', argv: () => ['send', '--app-id', 'demo-app', '--all', '--title', 'x', '--base-url', emu.url], env: () => withSecret('Bearer demo-secret'), exit: 4, says: /21004/, next: /drop the prefix|no "Bearer " or other prefix/ },
@@ -55,10 +65,11 @@ const SITUATIONS: Situation[] = [
 describe('every error names the next step (built binary)', () => {
   for (const s of SITUATIONS) {
     it(`${s.what}: exit ${s.exit}`, async () => {
-      const r = await runCli(s.argv(), { env: s.env?.() ?? env(), cwd: dir });
+      const r = await runCli(s.argv(), { env: s.env?.() ?? env(), cwd: s.cwd?.() ?? dir });
       expect(r.code, r.stderr).toBe(s.exit);
       expect(r.stderr).toMatch(s.says);
       expect(r.stderr).toMatch(s.next);
+      if (s.notNext) expect(r.stderr.split('\n').find((l) => s.says.test(l))).not.toMatch(s.notNext);
       expect(r.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
     });
   }

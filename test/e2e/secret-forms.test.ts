@@ -33,7 +33,15 @@ describe('a secret of one or two characters', () => {
     const r = await runCli(['config'], { env: env({ PUSHCTL_APP_SECRET: 'se' }), cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^app secret +set \(from env PUSHCTL_APP_SECRET\)$/m);
-    expect(r.stderr.match(/^warning: the app secret \(PUSHCTL_APP_SECRET\) is only 2 characters long: too short to mask/gm)).toHaveLength(1);
+    expect(r.stderr.match(/^warning: the app secret \(env PUSHCTL_APP_SECRET\) is only 2 characters long: too short to mask/gm)).toHaveLength(1);
+  });
+
+  it("a profile's own secret variable: the warning names that variable", async () => {
+    const config = join(dir, 'eu.pushctlrc.json');
+    writeFileSync(config, JSON.stringify({ profiles: { eu: { appId: 'demo-app' } } }));
+    const r = await runCli(['config', '--config', config, '--profile', 'eu'], { env: env({ PUSHCTL_APP_SECRET_EU: 'se' }), cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.match(/^warning: the app secret \(env PUSHCTL_APP_SECRET_EU\) is only 2 characters long: too short to mask/gm)).toHaveLength(1);
   });
 
   it('is refused by init: exit 6, one line, nothing written', async () => {

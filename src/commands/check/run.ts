@@ -11,7 +11,7 @@ import { createPushClient } from '../../client/proxy-agent.js';
 import { describeStatus } from '../../client/codes.js';
 import type { AttemptOutcome } from '../../client/outcome.js';
 import { isLoopbackHost } from '../../client/loopback.js';
-import { loadSettings } from '../../settings/load-settings.js';
+import { loadSettings, shareAppSecret } from '../../settings/load-settings.js';
 import { requireCredentials } from '../../settings/resolve.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
 import type { SecretSink } from '../../output/redact.js';
@@ -59,7 +59,7 @@ export async function check(options: CheckOptions, ctx: Pick<Ctx, 'env' | 'cwd' 
     if (error instanceof CliError) return failed(error.exitCode, error.message, error.hint);
     throw error;
   }
-  secrets?.add(loaded.settings.appSecret);
+  shareAppSecret(loaded, secrets);
   const settings = configReportOf(options, loaded, ctx, secrets);
   let credentials;
   let baseUrl: string;
@@ -80,7 +80,7 @@ export async function check(options: CheckOptions, ctx: Pick<Ctx, 'env' | 'cwd' 
   const proxy = choosePushProxy(options, loaded, baseUrl, ctx.env, secrets ?? { add: () => undefined });
   let client;
   try {
-    client = await createPushClient({ baseUrl, appId: credentials.appId, appSecret: credentials.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
+    client = await createPushClient({ baseUrl, baseUrlSource: loaded.sources.baseUrl ?? 'default', appId: credentials.appId, appSecret: credentials.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
   } catch (error) {
     if (error instanceof CliError) return failed(error.exitCode, error.message, error.hint, { settings });
     throw error;
@@ -92,11 +92,11 @@ export async function check(options: CheckOptions, ctx: Pick<Ctx, 'env' | 'cwd' 
   } finally {
     client.close();
   }
-  return judge(outcome, { settings, probe, loopback: isLoopbackHost(new URL(baseUrl).hostname), via: proxy ? ` through the proxy ${proxy.display} (${proxy.source})` : '' });
+  return judge(outcome, { settings, probe, loopback: isLoopbackHost(new URL(baseUrl).hostname), baseUrlSource: loaded.sources.baseUrl ?? 'default', via: proxy ? ` through the proxy ${proxy.display} (${proxy.source})` : '' });
 }
 
 /** The one line for each kind of answer, with the exit code docs/behaviour.md#exit-codes gives it. */
-function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']; probe: NonNullable<CheckOutcome['probe']>; loopback: boolean; via: string }): CheckOutcome {
+function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']; probe: NonNullable<CheckOutcome['probe']>; loopback: boolean; baseUrlSource: string; via: string }): CheckOutcome {
   const { settings, probe } = at;
   const where = `app ${probe.appId} at ${probe.host}`;
   if (outcome.kind === 'accepted') {
@@ -122,8 +122,8 @@ function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']
   // No clear answer: nothing listened, the name did not resolve, a timeout, a gateway's error.
   const refused = outcome.kind === 'retryable' && outcome.errorCode === 'ECONNREFUSED';
   const hint = refused && at.loopback
-    ? 'nothing listens there: start the emulator with pushctl serve, or check --base-url'
-    : `check --base-url/--region, the network${at.via ? ' and the proxy' : ''}, then run pushctl check again`;
+    ? `nothing listens there: start the emulator with pushctl serve, or check the base URL (${at.baseUrlSource})`
+    : `check the base URL (${at.baseUrlSource}) or --region, the network${at.via ? ' and the proxy' : ''}, then run pushctl check again`;
   return failed(ExitCode.network, `no answer from the service${at.via}: ${outcome.reason} (${where})`, hint, { settings, probe });
 }
 

@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context.js';
 import { configError } from '../../errors.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
-import { loadSettings, type SettingsOptions } from '../../settings/load-settings.js';
+import { loadSettings, shareAppSecret, type SettingsOptions } from '../../settings/load-settings.js';
 import { regionUrls } from '../../settings/regions.js';
 import type { SecretScrubber } from '../../output/redact.js';
 
@@ -20,7 +20,7 @@ export interface Destination {
 export async function destinationOf(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<Destination> {
   const loaded = await loadSettings(options, ctx);
   // Known from here on, so no result or log line of this server can hold it.
-  scrubber.add(loaded.settings.appSecret);
+  shareAppSecret(loaded, scrubber);
   return { baseUrl: checkBaseUrl(loaded.settings.baseUrl, { insecure: loaded.settings.insecure, source: loaded.sources.baseUrl }), appId: loaded.settings.appId };
 }
 

@@ -5,7 +5,7 @@ import type { SecretSink } from '../../output/redact.js';
 import type { ConfigReport, Shown } from '../../output/config-report.js';
 import { CliError } from '../../errors.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
-import { loadSettings, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
+import { loadSettings, shareAppSecret, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
 import { displayProxyUrl, resolveProxy } from '../../settings/proxy.js';
 import { choosePushProxy } from './proxy-choice.js';
 import { audiencesOf } from '../../settings/audiences.js';
@@ -30,7 +30,7 @@ const shown = (value: string | undefined, source: string | undefined): Shown =>
 /** The report of already loaded settings; `check` loads them once and uses them for its request too. */
 export function configReportOf(options: SettingsOptions, loaded: LoadedSettings, ctx: Pick<Ctx, 'env'>, secrets?: SecretSink): ConfigReport {
   const { settings, sources, warnings } = loaded;
-  secrets?.add(settings.appSecret);
+  shareAppSecret(loaded, secrets);
   const report: ConfigReport = {
     configFile: shown(settings.configFile, sources.configFile),
     profile: shown(settings.profile, sources.profile),

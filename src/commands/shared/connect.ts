@@ -5,7 +5,7 @@ import { usageError } from '../../errors.js';
 import { createPushClient } from '../../client/proxy-agent.js';
 import type { PushClient } from '../../client/push-client.js';
 import { MAX_TIMER_MS, parseDurationMs } from '../../message/duration.js';
-import { loadSettings, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
+import { loadSettings, shareAppSecret, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
 import { requireCredentials } from '../../settings/resolve.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
 import { describeDestination } from '../../output/destination.js';
@@ -27,7 +27,7 @@ export interface Connection {
  */
 export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean; announce?: boolean; targetSecretEnv?: string }, preloaded?: LoadedSettings): Promise<Connection> {
   const loaded = preloaded ?? (await loadSettings(options, ctx));
-  scrubber.add(loaded.settings.appSecret);
+  shareAppSecret(loaded, scrubber);
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const settings = requireCredentials(loaded, mode.targetSecretEnv !== undefined ? { secretEnv: mode.targetSecretEnv } : undefined);
   // The service takes the raw secret in Authorization; a scheme in front of it is answered 21004.
@@ -48,6 +48,6 @@ export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: Secr
   if (destination.warning) ctx.stderr.write(destination.warning);
   if (mode.human && mode.announce !== false) ctx.stderr.write(destination.line);
   const proxy = choosePushProxy(options, loaded, baseUrl, ctx.env, scrubber);
-  const client = await createPushClient({ baseUrl, appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
+  const client = await createPushClient({ baseUrl, baseUrlSource: loaded.sources.baseUrl ?? 'default', appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
   return { client, baseUrl: new URL(baseUrl), appId: settings.appId, announcement: destination.line };
 }
