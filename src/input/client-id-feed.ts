@@ -8,6 +8,7 @@ import { readClientIds, type ClientIdList, type ReadClientIdsOptions } from './r
 
 export { readClientIds } from './read-client-ids.js';
 export { resendsSince } from './resends-since.js';
+export { countClientIds } from './count-client-ids.js';
 
 /**
  * A list shorter than this is read whole before anything is sent, as before: its plan costs a few

@@ -156,16 +156,30 @@ describe('pushctl config lists the audiences', () => {
     const human = await cli(['config', '--config', config]);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain('audiences   my-phones: 2 client IDs\n');
-    expect(human.stdout).toContain(`            testers: ${join(project, 'lists', 'testers.txt')}: 4 client IDs\n`);
+    // The IDs a send would reach: tester-2 twice is one recipient, as it is in an inline list.
+    expect(human.stdout).toContain(`            testers: ${join(project, 'lists', 'testers.txt')}: 3 client IDs\n`);
     expect(human.stdout).toContain('            india-hi: condition: country IN; language hi\n');
     expect(human.stdout).toContain('            everyone: all devices\n');
     const json = JSON.parse((await cli(['config', '--config', config, '--json'])).stdout);
     expect(json.audiences).toEqual([
       { name: 'my-phones', kind: 'client_ids', client_ids: 2 },
-      { name: 'testers', kind: 'client_ids_file', file: join(project, 'lists', 'testers.txt'), client_ids: 4 },
+      { name: 'testers', kind: 'client_ids_file', file: join(project, 'lists', 'testers.txt'), client_ids: 3 },
       { name: 'india-hi', kind: 'targeting', targeting: { country: ['IN'], language: ['hi'] } },
       { name: 'everyone', kind: 'all' },
     ]);
+  });
+
+  it('counts what a send reads from the file: the IDs of a CSV (not its header line), the recipients left in a report', async () => {
+    writeFileSync(join(project, 'lists', 'devices.csv'), 'client_id,country,language\r\nd1,KE,fr\r\nd2,KE,en\r\n"d3",US,de\r\n');
+    writeFileSync(join(project, 'lists', 'report.json'), JSON.stringify({ version: 1, accepted: [{ batch: 0, client_ids: ['r1', 'r2'] }], in_doubt: [{ batch: 1, client_ids: ['r3'] }], not_sent: [{ batch: 2, client_ids: ['r4', 'r5'] }] }));
+    writeFileSync(config, JSON.stringify({ audiences: { devices: { client_ids_file: 'lists/devices.csv' }, retry: { client_ids_file: 'lists/report.json' } } }));
+    const r = await cli(['config', '--config', config, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.audiences).toMatchObject([{ name: 'devices', client_ids: 3 }, { name: 'retry', client_ids: 2 }]);
+    const sent = await send('--to', 'devices', '--app-id', APP, '--base-url', emulator.url);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(last().body.condition.client_ids).toHaveLength(3);
   });
 
   it("counts a large file's lines as it streams, and names a missing file as a warning", async () => {

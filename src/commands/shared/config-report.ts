@@ -63,7 +63,11 @@ export async function buildConfigReport(
   const report = configReportOf(options, loaded, ctx, secrets);
   if (!loaded.file) return report;
   // The audiences `--to` can name here, with their sizes (docs/behaviour.md#audiences).
-  const audiences = await audienceSizes(audiencesOf(loaded.file.config, loaded.settings.profile), loaded.file.filepath);
+  const audiences = await audienceSizes(audiencesOf(loaded.file.config, loaded.settings.profile), loaded.file.filepath, async (file) => {
+    // The reader of client IDs loads with its island, only for a config whose audiences name a file.
+    const { countClientIds } = await import('../../input/client-id-feed.js');
+    return countClientIds(file, ctx.env);
+  });
   for (const a of audiences) if (a.problem) report.warnings.push(`audience "${a.name}": cannot read its client-ID file ${a.file}: ${a.problem}`);
   return { ...report, audiences };
 }
