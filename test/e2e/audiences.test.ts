@@ -182,7 +182,7 @@ describe('pushctl config lists the audiences', () => {
     expect(last().body.condition.client_ids).toHaveLength(3);
   });
 
-  it("counts a large file's lines as it streams, and names a missing file as a warning", async () => {
+  it("counts a large file's IDs, and names a missing file as a warning", async () => {
     writeFileSync(join(project, 'lists', 'testers.txt'), Array.from({ length: 300_000 }, (_, i) => `id-${i}`).join('\r\n'));
     writeFileSync(config, JSON.stringify({ audiences: { big: { client_ids_file: 'lists/testers.txt' }, gone: { client_ids_file: 'lists/none.txt' } } }));
     const r = await cli(['config', '--config', config, '--json']);
