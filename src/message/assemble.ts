@@ -6,11 +6,13 @@ import { DURATION_EXAMPLES, MAX_TTL_SECONDS, parseDurationMs, parseDurationSecon
 import { JsonSyntaxError, parseJson } from './parse-json.js';
 import { fillPlaceholders } from './placeholders.js';
 import { setOwn } from './own-key.js';
-import type { MessageIssue } from './types.js';
+import type { MessageIssue, NamedAudience } from './types.js';
 
 /** The message flags of send, dry-run and validate, as commander hands them over. */
 /** The flags that choose recipients: every device, client IDs, or targeting conditions. */
 export interface RecipientFlags {
+  /** Set when `--to` chose the recipients: they are then changed in the config file, not by flags. */
+  audience?: NamedAudience;
   all?: boolean;
   clientId?: string[];
   country?: string[];
@@ -69,6 +71,8 @@ export interface Assembled {
   clientIds?: ClientIdSource;
   /** Each of `clientIds`' language, by position (a CSV's `language` column): the variant each ID gets. */
   languages?: RecipientLanguageSource;
+  /** The named audience that chose the recipients (`--to`). */
+  audience?: NamedAudience;
 }
 
 /** A flags-only message that names no lifetime lives one day: long enough for a test, short enough to expire. */
@@ -201,7 +205,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
       notes.push({ path: 'time_to_live', rule: 'default', message: 'no --ttl given: the message lives 1 day (86400 s)' });
     }
   }
-  return { message, notes, ...(recipients ? { clientIds: recipients.ids } : {}), ...(recipients?.languages ? { languages: recipients.languages } : {}) };
+  return { message, notes, ...(recipients ? { clientIds: recipients.ids } : {}), ...(recipients?.languages ? { languages: recipients.languages } : {}), ...(flags.audience ? { audience: flags.audience } : {}) };
 }
 
 function applyCondition(message: Json, input: AssembleInput, flags: MessageFlags): void {

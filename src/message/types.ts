@@ -37,3 +37,9 @@ export interface ValidateOptions {
    */
   asReceived?: boolean;
 }
+
+/** A named audience of a config file (`--to`): what an error about its recipients points the user to. */
+export interface NamedAudience {
+  name: string;
+  file: string;
+}

@@ -3,7 +3,7 @@
 // its languages of --language — and what send refuses (variants to every device) is refused here too.
 // Pure: the same planVariants that decides the requests of a send decides what is shown.
 import type { ClientIdSource, RecipientLanguageSource } from './recipients.js';
-import type { MessageIssue, PushMessage } from './types.js';
+import type { MessageIssue, NamedAudience, PushMessage } from './types.js';
 import type { VariantValidation } from './validate-variants.js';
 import { planVariants, type VariantAudience } from './variants.js';
 
@@ -47,12 +47,12 @@ function addressed(message: PushMessage, request: { clientIds?: string[]; target
  * used with its own recipients (variants no one gets are left out, with a warning), the base message with
  * the rest. An audience send refuses with variants becomes an error, and the result has no body.
  */
-export function variantsAsSent(result: VariantValidation, recipients: SentRecipients | undefined): VariantValidation {
+export function variantsAsSent(result: VariantValidation, recipients: SentRecipients | undefined, named?: NamedAudience): VariantValidation {
   const { body, variants } = result;
   if (body === undefined || variants === undefined) return result;
   const audience = audienceOf(body, recipients);
   // Only the tags matter to the plan: each variant's message was merged and validated whole already.
-  const plan = planVariants({ ...body }, Object.fromEntries(Object.keys(variants).map((tag) => [tag, {}])), audience);
+  const plan = planVariants({ ...body }, Object.fromEntries(Object.keys(variants).map((tag) => [tag, {}])), audience, named);
   if (!plan.ok) {
     const { body: _body, variants: _variants, ...rest } = result;
     return { ...rest, errors: [...result.errors, { path: 'variants', rule: 'variants-audience', message: plan.message, fix: plan.fix }] };

@@ -1,7 +1,7 @@
 // Variants by language (docs/behaviour.md#variants): the rules of which request a message with `variants`
 // makes for an audience. Pure: sending uses `planVariants` for condition targeting (commands/shared/
 // variant-delivery.ts) and `variantFor` for each client ID's lane (variant-recipients.ts).
-import type { Targeting } from './types.js';
+import type { NamedAudience, Targeting } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -70,6 +70,9 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<s
 }
 
 const EVERY_OTHER = 'the service cannot address "every other language": a request reaches the languages its targeting names, or every device';
+const EACH_VARIANT = 'each variant goes to its language, the base message to the others listed';
+/** The variants' languages and English for the base message, as a JSON list: `["fr", "en"]`. */
+const languageList = (tags: readonly string[]) => `[${[...new Set([...tags, 'en'])].map((t) => JSON.stringify(t)).join(', ')}]`;
 
 /**
  * The requests a message with `variants` makes for `audience`:
@@ -80,7 +83,7 @@ const EVERY_OTHER = 'the service cannot address "every other language": a reques
  * - targeting without a language list, or every device: refused, since the base message would have to go to
  *   "every language no variant covers", which no targeting can say.
  */
-export function planVariants(base: Json, variants: Variants, audience: VariantAudience): VariantPlan {
+export function planVariants(base: Json, variants: Variants, audience: VariantAudience, named?: NamedAudience): VariantPlan {
   const tags = Object.keys(variants);
   const messageOf = (tag: string | null) => (tag === null ? base : mergeVariant(base, variants[tag]!));
   if (tags.length === 0) {
@@ -95,12 +98,20 @@ export function planVariants(base: Json, variants: Variants, audience: VariantAu
   }
   if (audience.kind === 'all') {
     // Said without a flag: every device may come from --all, from a file's condition or from --to.
-    return { ok: false, message: `every device with variants: ${EVERY_OTHER}`, fix: `name the languages to reach instead, e.g. --language ${[...tags, 'en'].join(',')}: each variant goes to its language, the base message to the others listed` };
+    const fix = named
+      ? `make audience "${named.name}" in ${named.file} a targeting that lists the languages, e.g. {"targeting": {"language": ${languageList(tags)}}}`
+      : `name the languages to reach instead, e.g. --language ${[...tags, 'en'].join(',')}`;
+    return { ok: false, message: `every device with variants: ${EVERY_OTHER}`, fix: `${fix}: ${EACH_VARIANT}` };
   }
   if (audience.kind === 'targeting') {
     const languages = audience.targeting.language;
     if (languages === undefined || languages.length === 0) {
-      return { ok: false, message: `targeting without --language, with variants: ${EVERY_OTHER}`, fix: `add --language with every language to reach, e.g. --language ${[...tags, 'en'].join(',')}: each variant goes to its language, the base message to the others listed` };
+      // --to takes no --language (another recipient flag): an audience's languages are set in the config file.
+      if (named) {
+        const fix = `add "language": ${languageList(tags)} to the targeting of audience "${named.name}" in ${named.file}, with every language to reach`;
+        return { ok: false, message: `audience "${named.name}" targets no language, with variants: ${EVERY_OTHER}`, fix: `${fix}: ${EACH_VARIANT}` };
+      }
+      return { ok: false, message: `targeting without --language, with variants: ${EVERY_OTHER}`, fix: `add --language with every language to reach, e.g. --language ${[...tags, 'en'].join(',')}: ${EACH_VARIANT}` };
     }
     const groups = ordered(groupBy(languages, (l) => variantFor(l, tags) ?? null), tags);
     const requests = groups.map(([tag, langs]) => ({ language: tag, message: messageOf(tag), targeting: { ...audience.targeting, language: [...langs] } }));

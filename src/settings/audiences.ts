@@ -75,7 +75,9 @@ export function audienceOptions(name: string, audiences: Record<string, Audience
     }
     throw usageError(`--to ${name}: no such audience`, `${guess ? `did you mean "${guess}"? ` : ''}audiences: ${names.join(', ')}`);
   }
-  if (audience === 'all') return { all: true };
+  // Recipients by condition are changed in the config file: a refusal about them names this audience there.
+  const named = configFile !== undefined ? { audience: { name, file: configFile } } : {};
+  if (audience === 'all') return { all: true, ...named };
   if ('client_ids' in audience) return { clientId: [...audience.client_ids] };
   if ('client_ids_file' in audience) {
     // An audience comes from a config file, so there is one to be relative to.
@@ -89,5 +91,5 @@ export function audienceOptions(name: string, audiences: Record<string, Audience
   if (Object.keys(options).length === 0) {
     throw usageError(`--to ${name}: its targeting block is empty, which would reach no one in particular`, `give it a condition such as {"targeting": {"country": ["IN"]}}, or write "all" for every device`);
   }
-  return options;
+  return { ...options, ...named };
 }

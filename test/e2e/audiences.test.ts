@@ -151,6 +151,39 @@ describe('--to <name>', () => {
   });
 });
 
+describe('--to with a message of language variants', () => {
+  const variantsFile = () => {
+    const file = join(root, 'variants.json');
+    writeFileSync(file, JSON.stringify({ type: 1, time_to_live: 3600, notification: { title: 'Hello', desc: 'New' }, variants: { fr: { notification: { title: 'Bonjour' } } } }));
+    return file;
+  };
+  const withAudiences = (audiences: Record<string, unknown>) => writeFileSync(config, JSON.stringify({ appId: APP, baseUrl: emulator.url, audiences }));
+
+  // --to takes no --language (it is another recipient flag): the way out is the audience's own targeting.
+  it('an audience by condition without languages: the fix is the audience in the config file, and following it sends', async () => {
+    withAudiences({ kenya: { targeting: { country: ['KE'] } } });
+    for (const command of ['validate', 'send']) {
+      const r = await cli([command, '--config', config, '-f', variantsFile(), '--to', 'kenya']);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout + r.stderr).toContain(`add "language": ["fr", "en"] to the targeting of audience "kenya" in ${config}`);
+      expect(r.stdout + r.stderr).not.toMatch(/--language/);
+    }
+    expect(emulator.messages(APP)).toHaveLength(0);
+    withAudiences({ kenya: { targeting: { country: ['KE'], language: ['fr', 'en'] } } });
+    const sent = await cli(['send', '--config', config, '-f', variantsFile(), '--to', 'kenya']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(emulator.messages(APP).map((m) => m.body.condition.targeting?.language)).toEqual([['fr'], ['en']]);
+  });
+
+  it('an audience of every device: the fix makes it an audience by languages', async () => {
+    withAudiences({ everyone: 'all' });
+    const r = await cli(['send', '--config', config, '-f', variantsFile(), '--to', 'everyone']);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`make audience "everyone" in ${config} a targeting that lists the languages, e.g. {"targeting": {"language": ["fr", "en"]}}`);
+    expect(r.stderr).not.toMatch(/--language/);
+  });
+});
+
 describe('pushctl config lists the audiences', () => {
   it('with their sizes or conditions, in words and as JSON', async () => {
     const human = await cli(['config', '--config', config]);

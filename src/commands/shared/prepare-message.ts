@@ -8,7 +8,7 @@ import { validateAssembledWithoutRecipients } from '../../message/validate-assem
 import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
 import { mergeVariant } from '../../message/variants.js';
 import { isGrowing, type ClientIdSource, type RecipientLanguageSource } from '../../message/recipients.js';
-import type { MessageIssue, PushMessage, ValidationResult } from '../../message/types.js';
+import type { MessageIssue, NamedAudience, PushMessage, ValidationResult } from '../../message/types.js';
 import { annotateIssues } from '../../output/annotations.js';
 
 export type PreparedMessage =
@@ -24,6 +24,8 @@ export type PreparedMessage =
       variants?: Record<string, PushMessage>;
       /** Each client ID's language, by position, where the input said (a CSV's `language` column). */
       languages?: RecipientLanguageSource;
+      /** The named audience (`--to`) that chose the recipients. */
+      audience?: NamedAudience;
     };
 
 export async function prepareMessage(
@@ -34,7 +36,7 @@ export async function prepareMessage(
   const assembled = assembleMessage(await readMessageInput(options, ctx, read));
   if (options.dryRun) assembled.message.dry_run = true;
   const recipients = assembled.clientIds;
-  const languages = assembled.languages ? { languages: assembled.languages } : {};
+  const languages = { ...(assembled.languages ? { languages: assembled.languages } : {}), ...(assembled.audience ? { audience: assembled.audience } : {}) };
   if (options.validate === false) {
     const { base: message, variants } = splitVariants(assembled.message);
     if (!isSendableAsWritten(message)) throw usageError('condition must be an object, even with --no-validate', 'write "condition": { "type": 0 } for all devices, or give recipients with --all, --client-id or targeting flags');

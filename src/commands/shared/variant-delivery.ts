@@ -3,10 +3,9 @@
 // and the base message to the languages of --language no variant covers; every device is refused.
 import { invalidMessageError } from '../../errors.js';
 import { isGrowing, type ClientIdSource, type RecipientLanguageSource } from '../../message/recipients.js';
-import type { PushMessage } from '../../message/types.js';
+import type { MessageIssue, NamedAudience, PushMessage } from '../../message/types.js';
 import { GrowingVariantRecipients, VariantRecipients } from '../../message/variant-recipients.js';
 import { planVariants } from '../../message/variants.js';
-import type { MessageIssue } from '../../message/types.js';
 import { unusedVariantWarnings } from '../../message/variants-as-sent.js';
 import { audienceWords, variantsAudienceWords } from '../../message/audience.js';
 
@@ -31,6 +30,8 @@ interface Prepared {
   clientIds: ClientIdSource | undefined;
   variants?: Record<string, PushMessage>;
   languages?: RecipientLanguageSource;
+  /** The named audience (`--to`) that chose the recipients, for the way out of a refusal. */
+  audience?: NamedAudience;
 }
 
 /** The requests of a prepared message; throws (exit 3) for variants to every device or to targeting without languages. */
@@ -49,7 +50,7 @@ export function arrangeVariants(prepared: Prepared, batchSize: number): Arranged
   }
   // Only the tags matter to the plan: each variant's message was merged and validated whole already.
   const audience = condition?.type === 1 ? { kind: 'targeting' as const, targeting: condition.targeting ?? {} } : { kind: 'all' as const };
-  const plan = planVariants({ ...body }, Object.fromEntries(tags.map((tag) => [tag, {}])), audience);
+  const plan = planVariants({ ...body }, Object.fromEntries(tags.map((tag) => [tag, {}])), audience, prepared.audience);
   if (!plan.ok) throw invalidMessageError(plan.message, plan.fix);
   const narrowed = (message: PushMessage, targeting: PushMessage['condition']['targeting']): PushMessage => ({ ...message, condition: { ...message.condition, type: 1, targeting: targeting ?? {} } });
   let base = body;

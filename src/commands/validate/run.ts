@@ -19,7 +19,7 @@ export async function validateRun(options: ValidateOptions, ctx: Ctx): Promise<V
   // A message file's variants are checked whole, each as it would be sent, and shown with the recipients send
   // gives it; an audience send refuses with variants is refused here too (docs/behaviour.md#variants).
   const checked = validateWithVariants(assembled, { strict: options.strict === true }, validateAssembled);
-  const result = variantsAsSent(checked, assembled.clientIds ? { ids: assembled.clientIds, languages: assembled.languages } : undefined);
+  const result = variantsAsSent(checked, assembled.clientIds ? { ids: assembled.clientIds, languages: assembled.languages } : undefined, assembled.audience);
   await annotateIssues(result, options, ctx);
   return { ...result, notes: [...assembled.notes, ...result.notes] };
 }
