@@ -10,6 +10,7 @@ import type { ExitCode } from '../errors.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
 import { formatVariants } from './variant-lines.js';
 import { plainStyle } from './style.js';
+import { counted } from '../counted.js';
 import type { VariantSummary } from '../client/variant-summary.js';
 import type { FamilyOutcome } from '../journal/family-outcome.js';
 
@@ -19,13 +20,14 @@ function acceptedCell(r: RunOverview): string {
   return `${r.recipients.accepted}/${r.recipients.total}`;
 }
 
-/** Recipients (batches, for an audience) not sent or in doubt; a resent run's are its resend's to count. */
+/** Recipients (requests, for an audience) not sent or in doubt; a resent run's are its resend's to count. */
 function leftCell(r: RunOverview): string {
   if (r.resent_by?.length) return '-';
   const counts = r.audience ? r.batches : r.recipients;
   // A resend's line counts what the runs it resent left in doubt too: the family's left is on its line.
   const left = counts.not_sent + counts.in_doubt + (r.in_doubt_before ?? 0);
-  return left === 0 ? '-' : String(left);
+  // A bare number reads as recipients, and a run to an audience has none to count: its requests are named.
+  return left === 0 ? '-' : r.audience ? counted(left, 'request') : String(left);
 }
 
 /** A send to several targets, folded into one line: how many. */

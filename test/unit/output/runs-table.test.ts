@@ -29,4 +29,15 @@ describe('the runs table', () => {
     expect(resend).toMatch(/^20261124-100001-bbbb +killed +1000\/2000 +1000 +Hello$/);
     expect(resent).toMatch(/^20261124-100000-aaaa +killed, resent +1000\/2000 +- +Hello$/);
   });
+
+  it('a run to an audience counts its requests left, and says they are requests: it has no recipients to count', () => {
+    const run = (id: string, batches: RunOverview['batches']): RunOverview => ({
+      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state: 'not_sent', exit_code: null, title: 'Hello', audience: 'all devices', batches, recipients: counts(0),
+    });
+    const none = { total: 1, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 1 };
+    const table = formatRunTable([run('20261124-100000-aaaa', none), run('20261124-100001-bbbb', { ...none, total: 3, not_sent: 2, in_doubt: 1 })], 80);
+    const [, one, three] = table.split('\n');
+    expect(one).toMatch(/^20261124-100000-aaaa +not sent +none +1 request +Hello$/);
+    expect(three).toMatch(/^20261124-100001-bbbb +not sent +none +3 requests +Hello$/);
+  });
 });
