@@ -20,18 +20,27 @@ function acceptedCell(r: RunOverview): string {
   return `${r.recipients.accepted}/${r.recipients.total}`;
 }
 
+/** The runs a line stands for: a send to several targets' target runs, or the run itself. */
+const membersOf = (r: RunOverview): readonly RunOverview[] => ('target_runs' in r && Array.isArray(r.target_runs) ? (r.target_runs as RunOverview[]) : [r]);
+
+/** Whether the line's run, or a target run of it, was resent: what that run left is on its resend's line. */
+const wasResent = (r: RunOverview) => membersOf(r).some((m) => m.resent_by?.length);
+
 /** Recipients (requests, for an audience) not sent or in doubt; a resent run's are its resend's to count. */
 function leftCell(r: RunOverview): string {
-  if (r.resent_by?.length) return '-';
-  const counts = r.audience ? r.batches : r.recipients;
-  // A resend's line counts what the runs it resent left in doubt too: the family's left is on its line.
-  const left = counts.not_sent + counts.in_doubt + (r.in_doubt_before ?? 0);
+  let left = 0;
+  for (const m of membersOf(r)) {
+    if (m.resent_by?.length) continue;
+    const counts = m.audience ? m.batches : m.recipients;
+    // A resend's line counts what the runs it resent left in doubt too: the family's left is on its line.
+    left += counts.not_sent + counts.in_doubt + (m.in_doubt_before ?? 0);
+  }
   // A bare number reads as recipients, and a run to an audience has none to count: its requests are named.
   return left === 0 ? '-' : r.audience ? counted(left, 'request') : String(left);
 }
 
 /** A send to several targets, folded into one line: how many. */
-const targetsWords = (r: RunOverview) => ('target_runs' in r && Array.isArray(r.target_runs) ? `, ${r.target_runs.length} targets` : '');
+const targetsWords = (r: RunOverview) => ('target_runs' in r && Array.isArray(r.target_runs) ? `, ${counted(r.target_runs.length, 'target')}` : '');
 
 function fit(text: string, width: number): string {
   const flat = escapeControl(text.replace(/\s+/g, ' '));
@@ -42,13 +51,13 @@ function fit(text: string, width: number): string {
 export function formatRunTable(runs: readonly RunOverview[], width = 80): string {
   const rows = [
     ['RUN', 'STATE', 'ACCEPTED', 'LEFT', 'TITLE'],
-    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${r.resent_by?.length ? ', resent' : ''}${r.dry_run ? ' (dry)' : ''}${targetsWords(r)}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
+    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${wasResent(r) ? ', resent' : ''}${r.dry_run ? ' (dry)' : ''}${targetsWords(r)}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   const used = widths.reduce((n, w) => n + w + 2, 0);
   const titleWidth = Math.max(10, width - used - 1);
   const lines = rows.map((row) => [...row.slice(0, 4).map((cell, i) => cell.padEnd(widths[i]!)), fit(row[4]!, titleWidth)].join('  ').trimEnd());
-  const resent = runs.some((r) => r.resent_by?.length) ? "a resent run's LEFT is on its resend's line\n" : '';
+  const resent = runs.some(wasResent) ? "a resent run's LEFT is on its resend's line\n" : '';
   return `${lines.join('\n')}\nACCEPTED of the run's recipients; LEFT not sent or in doubt: see runs show <run>\n${resent}`;
 }
 
