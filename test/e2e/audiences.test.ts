@@ -272,4 +272,13 @@ describe('pushctl init --audience', () => {
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain('--audience "nobody" is not name=id,id');
   });
+
+  it('refuses one name given twice in one command, which kept only the last list (nothing written)', async () => {
+    const before = readFileSync(config, 'utf8');
+    const r = await cli(['init', '--config', config, '--audience', 'desk=desk-1,desk-2', '--audience', 'desk=desk-3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --audience desk is given twice$/m);
+    expect(r.stderr).toMatch(/^hint: give its client IDs once: --audience desk=desk-1,desk-2,desk-3$/m);
+    expect(readFileSync(config, 'utf8')).toBe(before);
+  });
 });

@@ -14,6 +14,11 @@ export function parseAudienceFlags(flags: readonly string[] | undefined): Record
     if (name === '' || ids.length === 0) {
       throw usageError(`--audience ${JSON.stringify(flag)} is not name=id,id`, 'e.g. --audience my-phones=3f9a0c12,77c1e0b4 (client IDs, comma-separated)');
     }
+    // The second list would silently replace the first: which one was meant, only the user knows.
+    const earlier = Object.hasOwn(audiences, name) ? audiences[name] : undefined;
+    if (earlier !== undefined && typeof earlier === 'object' && 'client_ids' in earlier) {
+      throw usageError(`--audience ${name} is given twice`, `give its client IDs once: --audience ${name}=${[...new Set([...earlier.client_ids, ...ids])].join(',')}`);
+    }
     setOwn(audiences, name, { client_ids: [...new Set(ids)] });
   }
   return audiences;
