@@ -112,7 +112,7 @@ function usageErrorOf(error: CommanderError, argv: readonly string[], program: C
   if (known) return known;
   const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const invoked = invokedCommand(argv, program);
-  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, invoked);
+  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, invoked) || missingArgumentOf(error, invoked);
   const help = `pushctl ${invoked === program ? '' : `${commandPath(invoked)} `}--help`;
   return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
 }
@@ -141,6 +141,18 @@ function wholeFlagOf(error: CommanderError, command: Command): string {
   const longs = [...command.options, ...inheritedOptions(command)].filter((o) => !o.hidden).flatMap((o) => (o.long?.startsWith(typed) ? [o.long] : []));
   const near = nearest(typed, longs);
   return near ? `Did you mean ${near}?` : '';
+}
+
+/**
+ * A missing argument said with what it is, and an example where it takes a few values: "give <shell>:
+ * bash, zsh or fish, e.g. pushctl completion bash", where commander names it alone.
+ */
+function missingArgumentOf(error: CommanderError, command: Command): string {
+  const name = error.code === 'commander.missingArgument' ? /'([^']+)'/.exec(error.message)?.[1] : undefined;
+  const argument = command.registeredArguments.find((a) => a.name() === name);
+  if (argument === undefined || argument.description === '') return '';
+  const example = argument.argChoices?.[0] !== undefined ? `, e.g. pushctl ${commandPath(command)} ${argument.argChoices[0]}` : '';
+  return `give <${argument.name()}>: ${argument.description}${example}.`;
 }
 
 /** The camelCase key of an argument's name, as commander names options (`<client-ids>` → clientIds). */

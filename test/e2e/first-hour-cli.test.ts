@@ -80,7 +80,9 @@ const rows: Row[] = [
   // A message to all devices that was not sent is one message, not "those".
   { name: 'the advice for a message to all devices not sent reads as one message', args: ['send', '--all', '--title', 'Hi'], code: 5, says: [/^the message to all devices not sent; to send it:\n {2}pushctl resend \S+/m], not: [/exactly those/] },
   // The help named is the subcommand's own, where the missing argument is listed.
-  { name: 'runs show with no run names runs show --help', args: ['runs', 'show'], code: 2, says: [/missing required argument 'run'/, /hint: run pushctl runs show --help for the options/] },
+  { name: 'runs show with no run names runs show --help', args: ['runs', 'show'], code: 2, says: [/missing required argument 'run'/, /hint: give <run>: a run id \(from `pushctl runs`\) or the path of a journal file\. Run pushctl runs show --help for the options/] },
+  // What the missing argument is, and its values where it has a few: the next step itself.
+  { name: 'completion with no shell names the shells', args: ['completion'], code: 2, says: [/missing required argument 'shell'/, /hint: give <shell>: bash, zsh or fish, e\.g\. pushctl completion bash\. Run pushctl completion --help for the options/] },
   // A negative number is a whole number out of range, not "not a whole number".
   { name: '--batch-size=-1 is out of range', args: ['send', '--all', '--title', 'Hi', '--batch-size=-1'], code: 2, says: [/--batch-size -1 is out of range/, /use 1 to 1000/], not: [/not a whole number/] },
   { name: 'runs --limit=-5 is out of range', args: ['runs', '--limit=-5'], code: 2, says: [/--limit -5 is out of range/], not: [/not a whole number/] },
