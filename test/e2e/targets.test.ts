@@ -151,6 +151,22 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(listed.find((r) => r.run_id === doc.run_id)?.profile).toBe('global, india');
   }, 60_000);
 
+  it("the start of a run id that only the family's target runs share names the family, as `runs` lists it on one line", async () => {
+    const t = trial('prefix', 2);
+    const family = await runCli([...t.send, '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
+    expect(family.code, family.stderr).toBe(0);
+    const [lead, other] = json(family).targets.map((target) => String(target.run_id));
+    let shared = 0;
+    while (lead![shared] === other![shared]) shared++;
+    const prefix = lead!.slice(0, shared);
+    const shown = await runCli(['runs', 'show', prefix], { env: t.env, cwd: dir });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`run ${lead} (sent, 2 targets: global, india)`);
+    const resent = await runCli(['resend', prefix], { env: t.env, cwd: dir });
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(resent.stderr).toMatch(/target global: nothing left to send/);
+  });
+
   it('runs --limit counts lines, a family one line read whole: neither its older target cut off nor a line lost', async () => {
     const t = trial('limit', 3);
     expect((await runCli([...t.send, '--profile', 'global'], { env: t.env, cwd: dir })).code).toBe(0);
