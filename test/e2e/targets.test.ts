@@ -151,6 +151,22 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(listed.find((r) => r.run_id === doc.run_id)?.profile).toBe('global, india');
   }, 60_000);
 
+  it('--once says "sending to" only for what sends now: not for a target, nor a run, the key found done', async () => {
+    const t = trial('said', 2);
+    const destination = (region: Region) => `sending to ${new URL(served.get(region)!.url).host} `;
+    const first = await runCli([...t.send, '--profile', 'global', '--once', 'said-1'], { env: t.env, cwd: dir });
+    expect(first.stderr).toContain(destination('global'));
+    const again = await runCli([...t.send, '--profile', 'global', '--once', 'said-1'], { env: t.env, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/already done/);
+    expect(again.stderr).not.toContain('sending to');
+    // The same key over both targets: global's run is found done, india's sends now.
+    const both = await runCli([...t.send, '--profile', 'global,india', '--once', 'said-1'], { env: t.env, cwd: dir });
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stderr).not.toContain(destination('global'));
+    expect(both.stderr).toContain(destination('india'));
+  });
+
   it("the start of a run id that only the family's target runs share names the family, as `runs` lists it on one line", async () => {
     const t = trial('prefix', 2);
     const family = await runCli([...t.send, '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });

@@ -102,13 +102,15 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
 
   // 2. Where to send it, and as whom: a --once key belongs to an app at a destination. The report path is
   // checked before anything is sent.
-  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human });
+  // A --once key found done sends nothing: its destination is said only once the key is owned and open.
+  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined });
   const leases: Lease[] = [];
   let delivering = false;
   try {
     // 3. Own the key and the run, then read what earlier runs did: nobody else can be sending it now.
     const claim = options.journal === false ? undefined : await claimRun(options, variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body, clientIds, connection, leases, ctx);
     if (claim?.skipped) return options.report === undefined ? claim.skipped : await withFamilyReport(claim.skipped, options.report, options.force === true, ctx);
+    if (options.once !== undefined && human) ctx.stderr.write(connection.announcement);
     // A re-run may replace the report of its own family; any other existing file only with --force.
     const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;

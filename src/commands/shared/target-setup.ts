@@ -45,9 +45,10 @@ export function checkTargetOptions(options: SettingsOptions & DeliveryOptions, p
 /**
  * Loads and checks every target's settings and opens its client (nothing is sent), in the order given. A
  * target that fails names its profile; the clients opened before it are closed. Each target's destination is
- * announced only once every target is checked: a refused run names none as a place it sends to.
+ * announced only once every target is checked: a refused run names none as a place it sends to. With
+ * `--once` the caller announces them once the keys are owned (`announce` false): a target found done sends nothing.
  */
-export async function resolveTargets(profiles: readonly string[], options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean }, connect: Connect): Promise<Target[]> {
+export async function resolveTargets(profiles: readonly string[], options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean; announce: boolean }, connect: Connect): Promise<Target[]> {
   const targets: Target[] = [];
   try {
     for (const profile of profiles) {
@@ -59,7 +60,7 @@ export async function resolveTargets(profiles: readonly string[], options: Setti
       targets.push({ profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) });
     }
     checkDistinct(targets);
-    if (mode.human) for (const target of targets) ctx.stderr.write(target.connection.announcement);
+    if (mode.human && mode.announce) for (const target of targets) ctx.stderr.write(target.connection.announcement);
     return targets;
   } catch (error) {
     for (const target of targets) target.connection.client.close();

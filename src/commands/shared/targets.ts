@@ -52,11 +52,13 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
   const warnings = [...prepared.warnings, ...arranged.warnings];
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
   const [{ connect }, { deliver }] = await Promise.all([import('./connect.js'), import('./deliver.js')]);
-  const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human }, connect);
+  const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined }, connect);
   const owned: Owned[] = targets.map((target) => ({ target, leases: [] }));
   const sending = new Set<Target>();
   try {
     if (options.journal !== false) await claimAll(owned, options, arranged, ctx, claimRun);
+    // With --once, only the targets that send now are said to be sent to (docs/behaviour.md#once).
+    if (human && options.once !== undefined) for (const o of owned) if (!o.claim?.skipped) ctx.stderr.write(o.target.connection.announcement);
     // The family is named by its first target that sends now; a target --once found done keeps its run.
     const family = owned.find((o) => o.claim && !o.claim.skipped)?.claim?.runId;
     const limiters = limitersFor(targets, options.rate ?? 50);
