@@ -65,6 +65,8 @@ export function variantsAsSent(result: VariantValidation, recipients: SentRecipi
     else shown[request.language] = addressed(variants[request.language]!, request);
   }
   if (!plan.requests.some((request) => request.language === null)) {
+    // Shown addressed to no one, as it is sent to no one: its recipients are all in the variants above.
+    base = addressed(body, audience.kind === 'client_ids' ? { clientIds: [] } : { targeting: { ...body.condition.targeting, language: [] } });
     notes.push({ path: 'variants', rule: 'base-unused', message: 'every recipient gets a variant: the base message itself is not sent' });
   }
   const noLanguage = audience.kind === 'client_ids' && recipients?.languages === undefined;

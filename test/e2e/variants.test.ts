@@ -198,6 +198,23 @@ describe('variants to a CSV fleet of several languages', () => {
     expect(printed.body.condition.client_ids).toHaveLength(15);
   });
 
+  it('validate shows a base message no one gets with no recipients, as send sends it to none: no ID shown twice', async () => {
+    // Every ID here has a variant's language (x twice: its first row's language, fr, is the one it gets).
+    writeFileSync(join(dir, 'all-variants.csv'), 'client_id,language\r\nx,fr\r\ny,pt-BR\r\nx,en\r\n');
+    const shown = await cli(['validate', '-f', 'message.json', '--client-ids-file', 'all-variants.csv', '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    type Body = { condition: { client_ids: string[] } };
+    const printed = JSON.parse(shown.stdout) as { body: Body; variants: Record<string, Body>; notes: { rule: string }[] };
+    expect(printed.variants.fr!.condition.client_ids).toEqual(['x']);
+    expect(printed.variants.pt!.condition.client_ids).toEqual(['y']);
+    expect(printed.body.condition.client_ids).toEqual([]);
+    expect(printed.notes).toContainEqual(expect.objectContaining({ rule: 'base-unused' }));
+    // The same split by condition: every language listed has a variant, so the base goes to no language.
+    const byCondition = await cli(['validate', '-f', 'message.json', '--country', 'KE', '--language', 'fr,pt-BR', '--json']);
+    expect(byCondition.code, byCondition.stderr).toBe(0);
+    expect((JSON.parse(byCondition.stdout) as { body: { condition: { targeting: { language: string[] } } } }).body.condition.targeting.language).toEqual([]);
+  });
+
   it('validate names a variant no recipient gets, as send does', async () => {
     writeFileSync(join(dir, 'three.json'), JSON.stringify({ ...MESSAGE, variants: { ...MESSAGE.variants, de: { notification: { title: 'Neue Version' } } } }));
     const shown = await cli(['validate', '-f', 'three.json', '--client-ids-file', 'devices.csv', '--json']);
