@@ -10,11 +10,7 @@ import { runCli } from './cli.js';
 import { stdioSink } from './stdio-sink.js';
 import { stopOnSignals } from './stop-on-signals.js';
 
-export interface RunIo {
-  ctx?: Partial<Ctx>;
-}
-
-export async function run(argv: readonly string[], io: RunIo = {}): Promise<number> {
+export async function run(argv: readonly string[]): Promise<number> {
   const scrubber = new SecretScrubber();
   // The scrubbing sinks hold back a tail that could be the start of a secret; whatever is held goes out
   // before the process ends, however it ends.
@@ -22,20 +18,20 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
     scrubber.flush();
     process.exit(code);
   };
-  const stderr = scrubber.wrap(io.ctx?.stderr ?? stdioSink(2, () => {}));
-  const signals = io.ctx?.interrupt ? undefined : stopOnSignals((line) => stderr.write(line), exit);
+  const stderr = scrubber.wrap(stdioSink(2, () => {}));
+  const signals = stopOnSignals((line) => stderr.write(line), exit);
   const ctx: Ctx = {
     // `pushctl ... | head` closes the pipe early: the run ends as it would have, without the rest.
-    stdout: scrubber.wrap(io.ctx?.stdout ?? stdioSink(1, () => process.exit(process.exitCode ?? 0))),
+    stdout: scrubber.wrap(stdioSink(1, () => process.exit(process.exitCode ?? 0))),
     stderr,
     // A getter: creating process.stdin costs milliseconds, and most commands never read it.
     get stdin() {
-      return io.ctx?.stdin ?? process.stdin;
+      return process.stdin;
     },
-    env: io.ctx?.env ?? process.env,
-    cwd: io.ctx?.cwd ?? process.cwd(),
-    interrupt: io.ctx?.interrupt ?? signals!.interrupt,
-    stopNow: io.ctx?.stopNow ?? signals!.stopNow,
+    env: process.env,
+    cwd: process.cwd(),
+    interrupt: signals.interrupt,
+    stopNow: signals.stopNow,
   };
   // Warnings about secrets (one too short to mask) go to stderr, through the scrubber like everything else.
   scrubber.warn = (line) => ctx.stderr.write(`warning: ${line}\n`);
@@ -49,7 +45,7 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<numb
     return reportError(error, ctx, { verbose: false, json: false });
   } finally {
     scrubber.flush();
-    signals?.dispose();
+    signals.dispose();
   }
 }
 

@@ -15,8 +15,6 @@ import { Wakeup } from './wakeup.js';
 // The parts a run is composed of, for the library and the callers that named them here.
 export { recipientCount, withRecipientCount, type BatchResult, type BatchStatus } from './batch-result.js';
 export type { AttemptEvent } from './send-batch.js';
-export type { Pacer } from './pacer.js';
-export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './send-window.js';
 
 export interface BatchProgress {
   batchesDone: number;
@@ -55,7 +53,7 @@ export interface SendBatchesOptions {
   /**
    * The most requests in flight at once. With a limiter that tells its pace, fewer are used while answers
    * are quick: as many as the pace times the observed latency needs (Little's law), up to this cap (default
-   * {@link MAX_CONCURRENCY}). Without one (no rate limit), exactly this many (default 8).
+   * MAX_CONCURRENCY of send-window.ts). Without one (no rate limit), exactly this many (default 8).
    */
   concurrency?: number;
   /** Shared by every batch (and every run sharing the same app); none means no pacing. */

@@ -5,6 +5,7 @@
 // whole.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { ClientIdError, invalidMessageError } from '../errors.js';
+import { csvRecords } from '../message/csv-records.js';
 import type { ClientIdCollector } from '../client/client-id-store.js';
 import type { RecipientLanguages } from './recipient-languages.js';
 
@@ -86,15 +87,9 @@ export class CsvClientIds {
 
   private parseBlock(block: Buffer): void {
     const text = block.toString('utf8');
-    let records: { record: string[]; info: { lines: number } }[];
-    try {
-      // With `info`, csv-parse gives each record with its line (its typings say string[][]): read as what it is.
-      const parsed: unknown[] = parseCsv(text, { info: true, bom: this.columns === undefined, skip_empty_lines: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] });
-      records = parsed.map(recordWithLine);
-    } catch (error) {
-      const at = (error as { lines?: number }).lines;
-      throw invalidMessageError(`the client-ID CSV is not valid CSV at line ${this.line + (at ?? 1) - 1} (${(error as Error).message.replace(/ at line \d+/, '')})`, 'check the quotes of the file given to --client-ids-file (RFC 4180)');
-    }
+    const records = csvRecords(text, this.columns === undefined, (at, reason) =>
+      invalidMessageError(`the client-ID CSV is not valid CSV at line ${this.line + (at ?? 1) - 1} (${reason})`, 'check the quotes of the file given to --client-ids-file (RFC 4180)'),
+    );
     for (const { record, info } of records) {
       try {
         this.add(record);
@@ -125,11 +120,4 @@ function countNewlines(bytes: Buffer): number {
   let n = 0;
   for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, i + 1)) n++;
   return n;
-}
-
-function recordWithLine(row: unknown): { record: string[]; info: { lines: number } } {
-  if (typeof row === 'object' && row !== null && 'record' in row && 'info' in row && Array.isArray(row.record) && typeof row.info === 'object' && row.info !== null && 'lines' in row.info) {
-    return { record: row.record.map(String), info: { lines: Number(row.info.lines) } };
-  }
-  throw new Error('csv-parse gave a record without its line');
 }

@@ -296,10 +296,6 @@ function refuseOtherSeparator(line: string): void {
   );
 }
 
-/**
- * No client ID holds a comma (the --client-id flag splits on them), so a comma on the first line means a
- * CSV file, whose lines would each go out as one client ID that reaches no one: refused like a JSON array.
- */
 /** A one-column export keeps its column's name on line 1: sent, it would be a recipient named "id". */
 function refuseColumnName(line: string): void {
   if (!ID_HEADER.test(line)) return;
@@ -309,6 +305,10 @@ function refuseColumnName(line: string): void {
   );
 }
 
+/**
+ * No client ID holds a comma (the --client-id flag splits on them), so a comma on the first line means a
+ * CSV file, whose lines would each go out as one client ID that reaches no one: refused like a JSON array.
+ */
 function refuseCsv(start: string): void {
   const line = start.split(/\r?\n/, 1)[0]!;
   refuseOtherSeparator(line);

@@ -14,10 +14,11 @@
 // namespace of the same boot, an owner whose pid is gone or now belongs to a process that started at
 // another time is dead at once (a kill -9 is taken over without waiting out the stale time). An owner in
 // another PID namespace (a container sharing the journal volume) is judged by its refreshes alone.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { processStartTicks, runProcessAlive } from './process-start.js';
+import { listDir } from '../list-dir.js';
 
 export const REFRESH_MS = 2_000;
 export const STALE_MS = 10_000;
@@ -69,15 +70,9 @@ export function ownerOf(runId: string): Owner {
 
 /** The generations of lock `name` in `dir`, highest first. */
 function generations(dir: string, name: string): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const prefix = `${name}.`;
   const numbers: number[] = [];
-  for (const entry of entries) {
+  for (const entry of listDir(dir)) {
     if (!entry.startsWith(prefix)) continue;
     const rest = entry.slice(prefix.length);
     if (/^[1-9]\d{0,15}$/.test(rest)) numbers.push(Number(rest));
@@ -238,13 +233,7 @@ export function tryAcquire(dir: string, name: string, owner: Owner): Lease | Liv
 
 /** Removes released locks last touched before `beforeMs` (retention): no process waits that long on a view. */
 export function pruneLocks(dir: string, beforeMs: number): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
+  for (const entry of listDir(dir)) {
     const path = join(dir, entry);
     try {
       if (statSync(path).mtimeMs >= beforeMs) continue;

@@ -198,16 +198,20 @@ export function runFamily(dirs: readonly string[], run: RunHead): string[] {
   const byId = headersIn(dirs);
   byId.set(run.header.run_id, { path: run.path, header: run.header });
   const root = rootIn(byId, run.header);
-  const family = [root];
-  for (let i = 0; i < family.length; i++) {
-    for (const { header } of byId.values()) if (header.parent === family[i] && !family.includes(header.run_id)) family.push(header.run_id);
-  }
-  // In the order they started: a later run's word on a recipient replaces an earlier one's.
-  return family
-    .map((id) => byId.get(id)!)
-    .sort((a, b) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0))
-    .map(({ path }) => path);
+  return [byId.get(root)!, ...descendants(byId, root)].sort(byStart).map(({ path }) => path);
 }
+
+/** The runs that resent run `runId`, and those that resent them, in the order found. */
+function descendants(byId: Map<string, { path: string; header: HeaderRecord }>, runId: string): { path: string; header: HeaderRecord }[] {
+  const ids = [runId];
+  for (let i = 0; i < ids.length; i++) {
+    for (const { header } of byId.values()) if (header.parent === ids[i] && !ids.includes(header.run_id)) ids.push(header.run_id);
+  }
+  return ids.slice(1).map((id) => byId.get(id)!);
+}
+
+/** In the order they started: a later run's word on a recipient replaces an earlier one's. */
+const byStart = (a: { header: HeaderRecord }, b: { header: HeaderRecord }) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0);
 
 /**
  * Each client ID's newest word among the runs that resent run `runId` (and the runs that resent those), oldest
@@ -215,17 +219,8 @@ export function runFamily(dirs: readonly string[], run: RunHead): string[] {
  * of it has sent since, as `pushctl resend` would (docs/behaviour.md#resend). Reads only those runs, whole.
  */
 export function laterWords(dirs: readonly string[], runId: string, locks: string): Map<string, BatchResult['status']> {
-  const byId = headersIn(dirs);
-  const ids = [runId];
-  for (let i = 0; i < ids.length; i++) {
-    for (const { header } of byId.values()) if (header.parent === ids[i] && !ids.includes(header.run_id)) ids.push(header.run_id);
-  }
-  const later = ids
-    .slice(1)
-    .map((id) => byId.get(id)!)
-    .sort((a, b) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0));
   const words = new Map<string, BatchResult['status']>();
-  for (const { path } of later) {
+  for (const { path } of descendants(headersIn(dirs), runId).sort(byStart)) {
     for (const r of readRun(path, locks).results) for (const id of r.clientIds) words.set(id, r.status);
   }
   return words;

@@ -115,7 +115,7 @@ export class JournalAccumulator {
         break;
       }
       case 'end':
-        if (isEnd(record)) this.end = record;
+        if (isEndRecord(record)) this.end = record;
         break;
       default:
         this.skipped += 1;
@@ -281,13 +281,5 @@ function isHeader(record: Loose): record is Loose & HeaderRecord {
 function isOutcome(record: Loose): record is Loose & OutcomeRecord {
   // Journals written before 0.3 call an in-doubt outcome `ambiguous`: read as the word of today.
   if (record.kind === 'ambiguous') record.kind = 'in_doubt';
-  return isKind(record.kind);
-}
-
-function isEnd(record: Loose): record is Loose & EndRecord {
-  return isEndRecord(record);
-}
-
-function isKind(value: unknown): value is OutcomeRecord['kind'] {
-  return value === 'accepted' || value === 'rejected' || value === 'in_doubt' || value === 'retryable';
+  return record.kind === 'accepted' || record.kind === 'rejected' || record.kind === 'in_doubt' || record.kind === 'retryable';
 }

@@ -3,8 +3,9 @@
 // in doubt or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
 // must find, is kept at least 30 days. Only pushctl's own journals are ever removed: a file whose name is a
 // run id and whose first line is a pushctl journal header. Anything else in the directory is left alone.
-import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { listDir } from '../list-dir.js';
 import { homeDir } from '../settings/paths.js';
 import { headerProblem, type HeaderRecord } from './records.js';
 import { openJournalFile } from './journal-file.js';
@@ -45,14 +46,8 @@ export interface RunFile {
  * this user count (docs/behaviour.md#trust): a link, a FIFO or another user's file is not a run of ours.
  */
 export function listRunFiles(dir: string): RunFile[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const files: RunFile[] = [];
-  for (const name of names) {
+  for (const name of listDir(dir)) {
     if (!RUN_FILE.test(name)) continue;
     const path = join(dir, name);
     try {
@@ -174,12 +169,7 @@ export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[
   // Every run leaves its released lock behind (docs/behaviour.md#ownership); a day later nobody waits on it.
   pruneLocks(join(dir, '.locks'), nowMs - DAY_MS);
   // The common case costs one readdir: few enough runs, and the oldest (ids sort by start time) still young.
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => RUN_FILE.test(name)).sort();
-  } catch {
-    return removed;
-  }
+  const names = listDir(dir).filter((name) => RUN_FILE.test(name)).sort();
   const oldest = names.length > 0 ? startedAtMs(names[0]!.slice(0, -SUFFIX.length)) : undefined;
   if (names.length <= keep && (oldest === undefined || nowMs - oldest <= KEEP_DAYS * DAY_MS)) return removed;
   listRunFiles(dir).forEach((file, rank) => {

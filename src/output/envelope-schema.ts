@@ -34,8 +34,6 @@ export const envelopeSchema = z.looseObject({
   ),
 });
 
-export type Envelope = z.infer<typeof envelopeSchema>;
-
 export function envelopeJsonSchema(): object {
   const generated = toJSONSchema(envelopeSchema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;

@@ -129,11 +129,7 @@ export class SecretScrubber implements SecretSink {
     let held = '';
     return {
       write: (chunk: string) => {
-        if (this.secrets.size === 0) {
-          const out = held + chunk;
-          held = '';
-          return out;
-        }
+        // With no secrets nothing is held (heldFrom) and nothing masked: the text goes out whole.
         const text = held + chunk;
         let cut = this.heldFrom(text);
         const runs = maskedRuns(text, this.secrets);

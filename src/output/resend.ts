@@ -18,7 +18,7 @@ export type ResendOutcome =
 export interface TargetPreview {
   profile: string;
   header: HeaderRecord;
-  left: Left & { rejected: number; sendAudience: boolean };
+  left: Left & { rejected: number };
   destination?: PreviewDestination;
 }
 

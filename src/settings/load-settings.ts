@@ -22,15 +22,7 @@ export interface LoadedSettings extends ResolvedSettings {
 export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'> & Partial<Pick<Ctx, 'interrupt' | 'runJavaScriptConfig'>>): Promise<LoadedSettings> {
   const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config, allowJavaScript: ctx.runJavaScriptConfig ?? true });
   const secret = await readSecret(options, ctx);
-  const flags: SettingsFlags = {
-    appId: options.appId,
-    region: options.region,
-    baseUrl: options.baseUrl,
-    profile: options.profile,
-    timeout: options.timeout,
-    insecure: options.insecure,
-  };
-  return { ...resolveSettings({ flags, env: ctx.env, file, secret }), file };
+  return { ...resolveSettings({ flags: options, env: ctx.env, file, secret }), file };
 }
 
 /**

@@ -1,8 +1,9 @@
 // Synchronous on purpose: a handful of small reads on the start-up path of every command, where each
 // asynchronous one costs a thread-pool round trip (and node:fs/promises a module load).
-import { lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CliError, configError } from '../errors.js';
+import { listDir } from '../list-dir.js';
 import { settingsSchemas, type ConfigFile } from './schema.js';
 import { describeIssues } from './config-issues.js';
 import { configSyntaxError } from './config-syntax-error.js';
@@ -146,15 +147,6 @@ function hasPushctlKey(file: string): boolean {
     return Object.hasOwn(JSON.parse(text) ?? {}, 'pushctl');
   } catch {
     return true;
-  }
-}
-
-/** A directory's names; none when it is missing or unreadable. */
-function listDir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
   }
 }
 

@@ -154,7 +154,7 @@ async function givenSettings(options: InitOptions, ctx: Ctx, secrets: SecretSink
 /** The file as it is, refused when the target section already holds settings (unless `force`). */
 async function existingFile(file: string, options: InitOptions): Promise<Record<string, unknown> | null> {
   const existing = await readExisting(file, options.force === true);
-  const section = (existing && options.profile !== undefined ? (existing.profiles as Record<string, unknown> | undefined)?.[options.profile] : existing) as Record<string, unknown> | undefined;
+  const section = sectionOf(existing, options.profile);
   // No file yet (null) has no profile and no settings.
   // Audiences are lists of recipients, not settings: writing the settings keeps them (see mergedDocument).
   const occupied = Object.keys(section ?? {}).some((k) => k !== 'profiles' && k !== 'audiences') || (options.profile !== undefined && section != null && Object.keys(section).length === 0);
@@ -207,41 +207,31 @@ function mergedSection(section: Record<string, unknown> | undefined, values: Pro
   return { ...kept, ...values };
 }
 
-/** The file's new content: the target section's settings merged (see mergedSection), everything else kept. */
-function mergedDocument(existing: Record<string, unknown> | null, values: ProfileSettings, profile: string | undefined): Record<string, unknown> {
-  const document: Record<string, unknown> = { ...(existing ?? {}) };
-  if (profile !== undefined) {
-    const profiles = (document.profiles as Record<string, Record<string, unknown> | undefined> | undefined) ?? {};
-    document.profiles = { ...profiles, [profile]: mergedSection(profiles[profile], values) };
-    return document;
-  }
+/** The target section of a config document: the named profile, or the top level. */
+function sectionOf(document: Record<string, unknown> | null, profile: string | undefined): Record<string, unknown> | undefined {
+  return (profile !== undefined ? (document?.profiles as Record<string, Record<string, unknown>> | undefined)?.[profile] : document) ?? undefined;
+}
+
+/** `document` with its target section replaced by `section`, everything else kept. */
+function withSection(document: Record<string, unknown>, profile: string | undefined, section: Record<string, unknown>): Record<string, unknown> {
   const { profiles, ...top } = document;
+  if (profile !== undefined) return { ...top, profiles: { ...(profiles as Record<string, unknown> | undefined), [profile]: section } };
+  const { profiles: _nested, ...settings } = section;
   // Keep "profiles" last, where a reader expects it.
-  return { ...mergedSection(top, values), ...(profiles !== undefined ? { profiles } : {}) };
+  return { ...settings, ...(profiles !== undefined ? { profiles } : {}) };
 }
 
 /**
  * Puts the audiences into the target section (top level, or the profile). An audience of the same name
  * already in the file is replaced only with `force`: it may be someone's list of phones.
  */
-function addAudiences(document: Record<string, unknown>, existing: Record<string, unknown> | null, audiences: Record<string, Audience>, options: InitOptions, file: string): void {
-  const sectionOf = (doc: Record<string, unknown> | null) =>
-    (options.profile !== undefined ? (doc?.profiles as Record<string, Record<string, unknown>> | undefined)?.[options.profile] : doc) as Record<string, unknown> | undefined;
-  const before = (sectionOf(existing)?.audiences ?? {}) as Record<string, Audience>;
+function withAudiences(document: Record<string, unknown>, existing: Record<string, unknown> | null, audiences: Record<string, Audience>, options: InitOptions, file: string): Record<string, unknown> {
+  const before = (sectionOf(existing, options.profile)?.audiences ?? {}) as Record<string, Audience>;
   const taken = Object.keys(audiences).find((name) => Object.hasOwn(before, name));
   if (taken !== undefined && !options.force) {
     throw configError(`${file} already has an audience "${taken}"${options.profile !== undefined ? ` in profile "${options.profile}"` : ''}`, 'pass --force to replace it, or choose another name');
   }
-  if (options.profile !== undefined) {
-    const profiles = { ...((document.profiles as Record<string, Record<string, unknown>> | undefined) ?? {}) };
-    profiles[options.profile] = { ...(profiles[options.profile] ?? {}), audiences: { ...before, ...audiences } };
-    document.profiles = profiles;
-    return;
-  }
-  const { profiles, ...rest } = document;
-  for (const key of Object.keys(document)) delete document[key];
-  // Keep "profiles" last, where a reader expects it.
-  Object.assign(document, rest, { audiences: { ...before, ...audiences } }, profiles !== undefined ? { profiles } : {});
+  return withSection(document, options.profile, { ...sectionOf(document, options.profile), audiences: { ...before, ...audiences } });
 }
 
 /**
@@ -261,8 +251,9 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   // Check for a conflict before asking anything: answering questions only to be refused is annoying.
   const existing = audiencesOnly ? await readExisting(file, false) : await existingFile(file, options);
   const values = audiencesOnly ? {} : await chosenSettings(options, ctx, given, secretGiven, secrets, existing);
-  const document = audiencesOnly ? { ...(existing ?? {}) } : mergedDocument(existing, values, options.profile);
-  if (audiences) addAudiences(document, existing, audiences, options, file);
+  // The target section's settings merged (see mergedSection), everything else kept.
+  const merged = audiencesOnly ? { ...existing } : withSection({ ...existing }, options.profile, mergedSection(sectionOf(existing, options.profile), values));
+  const document = audiences ? withAudiences(merged, existing, audiences, options, file) : merged;
 
   const profiles = Object.values((document.profiles as Record<string, ProfileSettings> | undefined) ?? {});
   const holdsSecret = document.appSecret !== undefined || profiles.some((p) => p?.appSecret !== undefined);

@@ -69,7 +69,6 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<ServeOutco
   ctx.stdout.write(`${emulator.url}\n`);
   ctx.stderr.write(banner(emulator, options, fromFlags.length > 0 || options.apps !== undefined, fleet?.size));
 
-
   if (!ctx.interrupt.aborted) await new Promise((resolve) => ctx.interrupt.addEventListener('abort', resolve, { once: true }));
   ctx.stderr.write('stopping the emulator...\n');
   await emulator.close();

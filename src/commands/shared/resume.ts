@@ -19,8 +19,6 @@ import { resendRun, runFlags } from './resend-command.js';
 export interface Remaining {
   /** The client IDs to send, in run order (unknown first when included); absent for an audience without IDs. */
   clientIds?: string[];
-  /** For a run addressed to all devices or by condition: whether its one batch is to be sent again. */
-  sendAudience: boolean;
   audience?: string;
   /** Recipients (batches, for an audience) certainly not sent, and those in doubt, whether or not included. */
   notSent: number;
@@ -197,8 +195,8 @@ export function remainingOf(family: readonly RunView[], includeInDoubt: boolean,
     const status = newest.results[0]?.status;
     const notSent = status === 'not_sent' ? 1 : 0;
     const inDoubt = status === 'in_doubt' ? 1 : 0;
-    const sendAudience = notSent > 0 || (includeInDoubt && inDoubt > 0);
-    return { sendAudience, audience, notSent, inDoubt, inDoubtIncluded: includeInDoubt, rejected: status === 'rejected' ? 1 : 0, any: sendAudience };
+    // Its one batch is sent again when it is not sent, or in doubt and included.
+    return { audience, notSent, inDoubt, inDoubtIncluded: includeInDoubt, rejected: status === 'rejected' ? 1 : 0, any: notSent > 0 || (includeInDoubt && inDoubt > 0) };
   }
   // Insertion order is first-seen order: the order of the first run's input.
   const statusOf = new Map<string, BatchResult['status']>();
@@ -234,14 +232,14 @@ export function remainingOf(family: readonly RunView[], includeInDoubt: boolean,
     else if (status === 'rejected') rejected += 1;
   }
   const clientIds = includeInDoubt ? [...inDoubtIds, ...notSent] : notSent;
-  return { clientIds, sendAudience: false, notSent: notSent.length, inDoubt: inDoubtIds.length, inDoubtIncluded: includeInDoubt, rejected, any: clientIds.length > 0, ...(variantOf.size > 0 ? { variantOf } : {}) };
+  return { clientIds, notSent: notSent.length, inDoubt: inDoubtIds.length, inDoubtIncluded: includeInDoubt, rejected, any: clientIds.length > 0, ...(variantOf.size > 0 ? { variantOf } : {}) };
 }
 
 /** An audience sent in one request per variant: the requests not sent (and those in doubt, when included) go again. */
 function remainingAudiences(results: readonly BatchResult[], audience: string, includeInDoubt: boolean): Remaining {
   const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
   const audiences = results.filter((r) => r.status === 'not_sent' || (includeInDoubt && r.status === 'in_doubt')).map((r) => r.variant ?? null);
-  return { sendAudience: audiences.length > 0, audience, notSent: count('not_sent'), inDoubt: count('in_doubt'), inDoubtIncluded: includeInDoubt, rejected: count('rejected'), any: audiences.length > 0, audiences };
+  return { audience, notSent: count('not_sent'), inDoubt: count('in_doubt'), inDoubtIncluded: includeInDoubt, rejected: count('rejected'), any: audiences.length > 0, audiences };
 }
 
 /** Where a run went, as its journal says: app ID and base URL (a journal of 0.2 may have only the host). */

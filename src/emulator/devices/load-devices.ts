@@ -2,7 +2,7 @@
 // header (RFC 4180, read by csv-parse: quoted fields, quoted commas and quotes, CRLF). Values are checked
 // by the message's own rules, so a device can be reached by the messages that name it.
 import { parseJson } from '../../message/parse-json.js';
-import { parse as parseCsv } from 'csv-parse/sync';
+import { csvRecords } from '../../message/csv-records.js';
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
 import { countryCode, languageCode, osVersion } from '../../message/schema.js';
@@ -49,16 +49,7 @@ function parseJsonDevices(text: string): Located[] {
 }
 
 function parseCsvDevices(text: string): Located[] {
-  let rows: { record: string[]; info: { lines: number } }[];
-  try {
-    // With `info`, csv-parse gives each record with its line (its typings say string[][]): read as what it is.
-    const parsed: unknown[] = parseCsv(text, { info: true, skip_empty_lines: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] });
-    rows = parsed.map(recordWithLine);
-  } catch (error) {
-    const line = (error as { lines?: number }).lines;
-    throw new DevicesFileError(`line ${line ?? '?'}: not valid CSV (${(error as Error).message.replace(/ at line \d+/, '')})`);
-  }
-  const [header, ...records] = rows;
+  const [header, ...records] = csvRecords(text, false, (line, reason) => new DevicesFileError(`line ${line ?? '?'}: not valid CSV (${reason})`));
   if (header?.record.map((h) => h.trim()).join(',') !== DEVICE_FIELDS.join(',')) {
     throw new DevicesFileError(`line 1: a CSV devices file starts with the header ${DEVICE_FIELDS.join(',')}`);
   }
@@ -67,14 +58,6 @@ function parseCsvDevices(text: string): Located[] {
     if (record.length !== DEVICE_FIELDS.length) throw new DevicesFileError(`${where}: ${record.length} fields, expected ${DEVICE_FIELDS.length} (${DEVICE_FIELDS.join(',')})`);
     return { device: toDevice(Object.fromEntries(DEVICE_FIELDS.map((field, k) => [field, record[k]])), where), where };
   });
-}
-
-/** A csv-parse record read with `info`: its fields and the line it ends on. */
-function recordWithLine(row: unknown): { record: string[]; info: { lines: number } } {
-  if (typeof row === 'object' && row !== null && 'record' in row && 'info' in row && Array.isArray(row.record) && typeof row.info === 'object' && row.info !== null && 'lines' in row.info) {
-    return { record: row.record.map(String), info: { lines: Number(row.info.lines) } };
-  }
-  throw new Error('csv-parse gave a record without its line');
 }
 
 type DeviceField = (typeof DEVICE_FIELDS)[number];
