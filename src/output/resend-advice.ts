@@ -15,6 +15,8 @@ export interface ResendAdvice {
   unit: string;
   /** For an audience: the requests its message takes (one per language variant), when more than one. */
   requests?: number;
+  /** No journal and no report were kept (`--no-journal`): no command can name what is left, and it is said. */
+  untracked?: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export function formatResendAdvice(advice: ResendAdvice): string {
   const lines: string[] = [];
   const what = (n: number) => adviceCount(advice, n);
   // A message to all devices or by condition is one message: "to send it", not "those".
+  if (advice.untracked) return untrackedAdvice(advice);
   const exactly = advice.unit === 'recipients' ? 'to send to exactly those:' : `to send ${pronoun(advice, advice.notSent)}:`;
   if (advice.command) lines.push(`${what(advice.notSent)} not sent; ${exactly}`, `  ${advice.command}`);
   if (advice.includeInDoubtCommand) {
@@ -46,3 +49,12 @@ export function formatResendAdvice(advice: ResendAdvice): string {
   return `${lines.join('\n')}\n`;
 }
 
+
+/** What is left of a run that kept no journal and no report, and how to keep it next time. */
+function untrackedAdvice(advice: ResendAdvice): string {
+  const left = [advice.notSent > 0 ? `${adviceCount(advice, advice.notSent)} not sent` : '', advice.inDoubt > 0 ? `${adviceCount(advice, advice.inDoubt)} in doubt` : ''].filter((part) => part !== '');
+  const them = pronoun(advice, advice.notSent + advice.inDoubt);
+  // A message to an audience is the command itself; a list of client IDs sent again would reach everyone again.
+  const next = advice.unit === 'recipients' ? 'add --report <path> to keep that list, or drop --no-journal' : `the same command sends it again, to ${advice.unit}${advice.inDoubt > 0 ? ', at the risk of sending twice' : ''}`;
+  return `${left.join(', ')}: with --no-journal and no --report, nothing lists ${them} to send again\nhint: ${next}\n`;
+}

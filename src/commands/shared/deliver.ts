@@ -300,7 +300,9 @@ function adviceFor(request: DeliveryRequest, plan: BatchPlan, summary: DeliveryS
   // A run that did not read its whole input is resent with that input given again.
   const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
   const commandFor = runRef !== undefined ? resendRun(runRef, unread, settingsFlags(request.argv)) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
-  return commandFor ? { advice: resendAdvice(commandFor, left, audience, summary.batches.total) } : {};
+  // --no-journal without --report: no command can send the rest, and the advice says so instead.
+  const advice = resendAdvice(commandFor, left, audience, summary.batches.total);
+  return advice ? { advice } : {};
 }
 
 /** The input that failed half-way, said with the command that sends the rest once it is fixed. */
