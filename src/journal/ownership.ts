@@ -162,6 +162,15 @@ export class Lease {
     }
   }
 
+  /**
+   * Whether this process still owns the lock, read now rather than at the last refresh: asked before each
+   * request leaves, since a process continued after a stop runs what was due before its refresh timer.
+   */
+  held(): boolean {
+    if (!this.lostController.signal.aborted) this.refresh();
+    return !this.lostController.signal.aborted;
+  }
+
   private lose(): void {
     if (!this.lostController.signal.aborted) this.lostController.abort();
     this.stop();

@@ -267,6 +267,37 @@ describe('an owner whose lock is taken over', () => {
   }, 60_000);
 });
 
+/** How many attempts journal `runId` in `journals` has started (its `start` records). */
+function startsIn(journals: string, runId: string): number {
+  return readFileSync(join(journals, `${runId}.jsonl`), 'utf8').split('\n').filter((line) => line.includes('"t":"start"')).length;
+}
+
+describe('an owner stopped (SIGSTOP) past its stale time', () => {
+  // One batch a second: when the owner is continued, its rate limiter's wait is long over as well as its
+  // lock's refresh, and the next batch may start before the refresh sees the lock taken. The resend that took
+  // over has sent what the journal said was not sent by then, so that request would reach its IDs twice.
+  it('continued after a resend took its run over, it starts no further request: every ID once', async () => {
+    const { ids, file, env, journals } = trialSetup('stopped-owner');
+    const owner = start(sendArgs(file, ['--rate', '1']), env);
+    const runId = await journalOf(journals);
+    for (let i = 0; i < 2000 && startsIn(journals, runId) < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    owner.child.kill('SIGSTOP');
+    const stoppedAt = startsIn(journals, runId);
+    // The resend waits until the stopped owner's lock is stale, then owns the run and sends what it left.
+    const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(resend.stderr).toContain(`waiting for run ${runId}`);
+    owner.child.kill('SIGCONT');
+    const r = await owner.done;
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`another pushctl process took over run-${runId}`);
+    // Its journal says so: the batches it had started when stopped, and none after, left (or may have).
+    const left = readJournal(readFileSync(join(journals, `${runId}.jsonl`), 'utf8')).results.filter((b) => b.status !== 'not_sent');
+    expect(left.length, 'batches the owner sent, counting those it started after it was continued').toBeLessThanOrEqual(stoppedAt);
+    expectExactlyOnce('stopped-owner', 2, ids, inDoubtIn(journals));
+  }, 60_000);
+});
+
 // A run in another PID namespace sharing the journal directory (a container with the same volume): its pid
 // means nothing here, its refreshed lock says it is alive.
 const canUnshare = (() => {
