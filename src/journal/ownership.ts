@@ -94,15 +94,33 @@ function parseOwner(text: string): Owner | undefined {
   }
 }
 
+/**
+ * What generation file `path` says, or undefined when it is gone. Only a regular file is read (a FIFO would
+ * block, a device never end); one that exists but cannot be read (a directory, another user's file) still
+ * stands as its generation, an owner that says nothing of itself, judged by its mtime alone: passed over, its
+ * number would be created again, forever.
+ */
+function readGeneration(path: string): { owner: Owner | undefined; touchedMs: number } | undefined {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    // Removed as an older generation between the listing and the read.
+    return undefined;
+  }
+  if (!stats.isFile()) return { owner: undefined, touchedMs: stats.mtimeMs };
+  try {
+    return { owner: parseOwner(readFileSync(path, 'utf8')), touchedMs: stats.mtimeMs };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : { owner: undefined, touchedMs: stats.mtimeMs };
+  }
+}
+
 function highest(dir: string, name: string): Generation | undefined {
   for (const n of generations(dir, name)) {
     const path = join(dir, `${name}.${n}`);
-    try {
-      const touchedMs = statSync(path).mtimeMs;
-      return { n, path, owner: parseOwner(readFileSync(path, 'utf8')), touchedMs };
-    } catch {
-      // Removed as an older generation between the listing and the read: look at the next.
-    }
+    const read = readGeneration(path);
+    if (read) return { n, path, ...read };
   }
   return undefined;
 }
@@ -256,8 +274,9 @@ export function pruneLocks(dir: string, beforeMs: number): void {
   for (const entry of entries) {
     const path = join(dir, entry);
     try {
-      if (statSync(path).mtimeMs >= beforeMs) continue;
-      if (parseOwner(readFileSync(path, 'utf8'))?.released) unlinkSync(path);
+      const read = readGeneration(path);
+      if (!read || read.touchedMs >= beforeMs) continue;
+      if (read.owner?.released) unlinkSync(path);
     } catch {
       // Gone, or not ours to read.
     }
