@@ -74,3 +74,38 @@ describe('a --once key whose lock generation is not a readable file', () => {
     }, 30_000);
   }
 });
+
+describe('a journal directory where no lock can be made', () => {
+  // The directory is below a regular file (ENOTDIR): no lock, so nothing is sent. The way out named is one
+  // the command takes: --no-journal keeps a plain send from needing one, never --once (which needs the
+  // journal) nor a resend (which owns its run's family with or without a journal of its own).
+  it('names --no-journal as the way out only where it is one', async () => {
+    const base = join(dir, 'unwritable');
+    mkdirSync(base);
+    writeFileSync(join(base, 'a-file'), '');
+    const file = join(base, 'ids.txt');
+    writeFileSync(file, 'u-1\nu-2\n');
+    const good = cleanEnv({ HOME: dir, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: join(base, 'runs') });
+    const bad = { ...good, PUSHCTL_JOURNAL_DIR: join(base, 'a-file', 'runs') };
+    const send = ['send', '--base-url', served.url, '--app-id', 'app', '--title', 'Unwritable', '--client-ids-file', file];
+    const first = await cli([...send, '--json'], good);
+    expect(first.code, first.stderr).toBe(0);
+    const runId = (JSON.parse(first.stdout) as { run_id: string }).run_id;
+
+    const plain = await cli(send, bad);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('cannot write the lock');
+    expect(plain.stderr).toContain('--no-journal');
+    for (const args of [
+      [...send, '--once', 'unwritable'],
+      ['resend', join(base, 'runs', `${runId}.jsonl`), '--base-url', served.url, '--no-journal'],
+    ]) {
+      const refused = await cli(args, bad);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain('cannot write the lock');
+      expect(refused.stderr, args.join(' ')).not.toContain('--no-journal');
+      expect(refused.stderr).toContain('PUSHCTL_JOURNAL_DIR');
+    }
+    expect(deliveries(['u-1', 'u-2'])).toEqual([1, 1]);
+  }, 30_000);
+});

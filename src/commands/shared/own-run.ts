@@ -39,6 +39,11 @@ export interface OwnOptions {
   what: string;
   /** false with --no-wait. */
   wait: boolean;
+  /**
+   * The command could do without the lock given --no-journal: a plain send. Not --once (it needs the
+   * journal) nor a resend (it owns its run's family with or without a journal of its own).
+   */
+  journalOptional?: boolean;
 }
 
 function ownerWords(liveness: Liveness): string {
@@ -57,7 +62,10 @@ export async function own(name: string, runId: string, options: OwnOptions, ctx:
     try {
       result = tryAcquire(dir, name, me);
     } catch (error) {
-      throw usageError(`cannot write the lock of ${options.what} in ${dir} (${createErrorCode(dir, error)}); nothing was sent`, 'set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)');
+      const hint = options.journalOptional
+        ? 'set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)'
+        : 'set PUSHCTL_JOURNAL_DIR to a writable directory: the lock that keeps two pushctl processes from sending to the same recipients is kept there';
+      throw usageError(`cannot write the lock of ${options.what} in ${dir} (${createErrorCode(dir, error)}); nothing was sent`, hint);
     }
     if (result instanceof Lease) return result;
     const holder = ownerWords(result);
