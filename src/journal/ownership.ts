@@ -14,7 +14,7 @@
 // namespace of the same boot, an owner whose pid is gone or now belongs to a process that started at
 // another time is dead at once (a kill -9 is taken over without waiting out the stale time). An owner in
 // another PID namespace (a container sharing the journal volume) is judged by its refreshes alone.
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { processStartTicks, runProcessAlive } from './process-start.js';
@@ -185,7 +185,11 @@ export class Lease {
    * request leaves, since a process continued after a stop runs what was due before its refresh timer.
    */
   held(): boolean {
-    if (!this.lostController.signal.aborted) this.refresh();
+    if (this.lostController.signal.aborted) return false;
+    // Two looks, not a listing (a directory of many locks, read before every request): a takeover creates
+    // the generation right above ours (one above the highest it saw, and ours is the highest), and a lock
+    // whose file is gone is no longer ours.
+    if (existsSync(join(this.dir, `${this.name}.${this.generation + 1}`)) || !existsSync(this.path)) this.lose();
     return !this.lostController.signal.aborted;
   }
 
