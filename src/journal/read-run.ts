@@ -209,6 +209,27 @@ export function runFamily(dirs: readonly string[], run: RunHead): string[] {
     .map(({ path }) => path);
 }
 
+/** A run id or host of a lock file, printed only when it is plain: the file is anyone's to write. */
+const plain = (text: string | undefined): string | undefined => (text !== undefined && /^[0-9A-Za-z][0-9A-Za-z.-]{0,63}$/.test(text) ? text : undefined);
+
+/**
+ * Refuses to read what run `runId` left while a process owns its family (docs/behaviour.md#ownership): the run
+ * or a resend of it still sending has batches not started yet, which read as not sent but are about to go.
+ */
+function refuseOwned(header: HeaderRecord, runId: string, locks: string): void {
+  if (typeof header.lock !== 'string') return;
+  const liveness = lockLiveness(locks, header.lock);
+  if (liveness.state !== 'live') return;
+  const owner = liveness.owner;
+  const ownerRun = plain(owner?.run_id);
+  const host = plain(owner?.host);
+  const who = owner && ownerRun ? `run ${ownerRun} (pid ${owner.pid}${host ? ` on ${host}` : ''})` : 'another pushctl process';
+  throw usageError(
+    `run ${plain(runId) ?? 'of the client-ID input'} is still being sent by ${who}: what it leaves is not known until it ends`,
+    `wait for it to end (pushctl runs shows it), then give it again; or pushctl resend ${plain(runId) ?? '<run>'}, which waits for it`,
+  );
+}
+
 /**
  * Each client ID's newest word among the runs that resent run `runId` (and the runs that resent those), oldest
  * first: what they sent since. A journal given as `--client-ids-file` yields what its run left that no resend
@@ -219,6 +240,10 @@ export function laterWords(dirs: readonly string[], runId: string, locks: string
   const ids = [runId];
   for (let i = 0; i < ids.length; i++) {
     for (const { header } of byId.values()) if (header.parent === ids[i] && !ids.includes(header.run_id)) ids.push(header.run_id);
+  }
+  for (const id of ids) {
+    const member = byId.get(id);
+    if (member) refuseOwned(member.header, runId, locks);
   }
   const later = ids
     .slice(1)

@@ -298,6 +298,22 @@ describe('an owner stopped (SIGSTOP) past its stale time', () => {
   }, 60_000);
 });
 
+describe('a send whose client-ID input is the journal of a run still sending', () => {
+  // The run's batches not started yet read as not sent in its journal, but its owner is about to send them:
+  // taken as the input of another send, they would reach their IDs twice.
+  it('is refused (exit 2) naming the run that owns it; every ID once', async () => {
+    const { ids, file, env, journals } = trialSetup('input-running');
+    const owner = start(sendArgs(file, ['--rate', '2']), env);
+    const runId = await journalOf(journals);
+    await firstBatchOf(ids);
+    const again = await runCli(['send', '--base-url', served.url, '--app-id', 'app', '--title', 'Owner', '--client-ids-file', join(journals, `${runId}.jsonl`)], { env, cwd: dir });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`run ${runId} is still being sent by run ${runId} (pid ${owner.child.pid}`);
+    expect((await owner.done).code).toBe(0);
+    expectExactlyOnce('input-running', 2, ids);
+  }, 60_000);
+});
+
 // A run in another PID namespace sharing the journal directory (a container with the same volume): its pid
 // means nothing here, its refreshed lock says it is alive.
 const canUnshare = (() => {
