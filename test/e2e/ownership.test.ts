@@ -314,6 +314,26 @@ describe('a send whose client-ID input is the journal of a run still sending', (
   }, 60_000);
 });
 
+describe('a run whose journal directory is not the one of the process that reads it', () => {
+  // A cron job keeps its journals in its own directory (PUSHCTL_JOURNAL_DIR); a person resends one of them by
+  // its path from a shell whose journal directory is the default. The run's lock is beside its journal.
+  it('reads as running while it sends, and its resend by path waits for it: every ID once', async () => {
+    const { ids, file, env, journals } = trialSetup('elsewhere');
+    const owner = start(sendArgs(file, ['--rate', '2']), env);
+    const runId = await journalOf(journals);
+    await firstBatchOf(ids);
+    const shell = { ...env, PUSHCTL_JOURNAL_DIR: join(dir, 'elsewhere-shell-runs') };
+    const path = join(journals, `${runId}.jsonl`);
+    const shown = await runCli(['runs', 'show', path, '--json'], { env: shell, cwd: dir });
+    expect((JSON.parse(shown.stdout) as { run: { state: string } }).run.state).toBe('running');
+    const resend = await runCli(['resend', path, '--base-url', served.url], { env: shell, cwd: dir });
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(resend.stderr).toContain(`waiting for run ${runId}`);
+    expect((await owner.done).code).toBe(0);
+    expectExactlyOnce('elsewhere', 2, ids);
+  }, 60_000);
+});
+
 // A run in another PID namespace sharing the journal directory (a container with the same volume): its pid
 // means nothing here, its refreshed lock says it is alive.
 const canUnshare = (() => {
