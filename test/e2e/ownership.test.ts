@@ -332,6 +332,23 @@ describe('a run whose journal directory is not the one of the process that reads
     expect((await owner.done).code).toBe(0);
     expectExactlyOnce('elsewhere', 2, ids);
   }, 60_000);
+
+  it('killed, then resent by its path from the shell: the cron job\'s own resend of it afterwards finds nothing left', async () => {
+    const { ids, file, env, journals } = trialSetup('elsewhere-later');
+    const first = start(sendArgs(file, ['--rate', '10']), env);
+    await firstBatchOf(ids);
+    first.child.kill('SIGKILL');
+    await first.done;
+    const runId = await journalOf(journals);
+    const shell = { ...env, PUSHCTL_JOURNAL_DIR: join(dir, 'elsewhere-later-shell-runs') };
+    const byPath = await runCli(['resend', join(journals, `${runId}.jsonl`), '--base-url', served.url], { env: shell, cwd: dir });
+    expect(byPath.code, byPath.stderr).toBe(0);
+    // The family stays in the run's directory, where the cron job's next look finds it whole.
+    const again = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('nothing left to send');
+    expectExactlyOnce('elsewhere-later', 3, ids, inDoubtIn(journals));
+  }, 60_000);
 });
 
 // A run in another PID namespace sharing the journal directory (a container with the same volume): its pid

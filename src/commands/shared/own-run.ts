@@ -101,6 +101,13 @@ function realDir(path: string): string {
   }
 }
 
+/** The directory of `journal` when it is another runs directory than this process's: one with locks. */
+export function otherRunsDir(journal: string, env: Env): string | undefined {
+  const dir = dirname(journal);
+  const beside = join(dir, '.locks');
+  return existsSync(beside) && realDir(beside) !== realDir(locksDir(env)) ? dir : undefined;
+}
+
 /**
  * Owns the family lock `name` of the run journaled at `journal`: in the runs directory, and beside the journal
  * too when that is another runs directory (one with locks), where the process that wrote it keeps its lock —
@@ -109,10 +116,10 @@ function realDir(path: string): string {
  */
 export async function ownFamily(name: string, runId: string, options: OwnOptions, journal: string, ctx: Pick<Ctx, 'env' | 'stderr' | 'interrupt'>): Promise<Lease[]> {
   const leases = [await own(name, runId, options, ctx)];
-  const beside = join(dirname(journal), '.locks');
-  if (existsSync(beside) && realDir(beside) !== realDir(locksDir(ctx.env))) {
+  const other = otherRunsDir(journal, ctx.env);
+  if (other !== undefined) {
     try {
-      leases.push(await own(name, runId, { ...options, dir: beside }, ctx));
+      leases.push(await own(name, runId, { ...options, dir: join(other, '.locks') }, ctx));
     } catch (error) {
       leases[0]!.release();
       throw error;
