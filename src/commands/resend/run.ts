@@ -7,10 +7,10 @@ import { ExitCode } from '../../errors.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { PushMessage } from '../../message/types.js';
 import { familyRoot, readRun, readRunLeft, type RunView } from '../../journal/read-run.js';
-import { journalPath, runsDir } from '../../journal/runs-dir.js';
+import { runsDir } from '../../journal/runs-dir.js';
 import type { Lease } from '../../journal/ownership.js';
 import { escapeControl } from '../../output/escape-control.js';
-import { freshRunId, familyLockName, locksDir, otherRunsDir, ownFamily } from '../shared/own-run.js';
+import { freshRunId, familyLockName, journalBeside, locksDir, ownFamily } from '../shared/own-run.js';
 import { resendSettings } from '../shared/resend-destination.js';
 import { dirname } from 'node:path';
 import { printResend, type ResendOutcome } from '../../output/resend.js';
@@ -50,17 +50,6 @@ export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<R
   }
 }
 
-/**
- * A resend of a run journaled in another runs directory (a cron job's, resent by its path from a shell) is
- * journaled beside it, unless told where: a family is read from its run's directory, and a member elsewhere
- * would be missed there, its recipients sent again (docs/behaviour.md#ownership).
- */
-function familyJournal(options: ResendOptions, owned: { path: string; runId: string }, ctx: CommandCtx): { journal?: string } {
-  if (options.journal !== undefined && options.journal !== true) return {};
-  const other = otherRunsDir(owned.path, ctx.env);
-  return other === undefined ? {} : { journal: journalPath(other, owned.runId) };
-}
-
 async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; leases: Lease[] }, ctx: CommandCtx, human: boolean): Promise<ResendOutcome> {
   const { scrubber } = ctx;
   const { path, ref } = owned;
@@ -97,7 +86,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       argv: ctx.argv,
       batchSize,
       ...deliveryTuning(options),
-      ...familyJournal(options, owned, ctx),
+      ...journalBeside(owned.path, owned.runId, options.journal, ctx.env),
       // A resend keeps the run's --once key, so a CI re-run after it finds the newest state.
       ...(header.once !== undefined && header.fingerprint !== undefined ? { once: { key: header.once, fingerprint: header.fingerprint } } : {}),
       parent: header.run_id,

@@ -109,6 +109,18 @@ export function otherRunsDir(journal: string, env: Env): string | undefined {
 }
 
 /**
+ * Where a resend of the run journaled at `journal` keeps its own journal, when `--journal` does not say
+ * (`given`): beside it when that is another runs directory. A family is read from its run's directory, and a
+ * member elsewhere (the shell's, resending a cron job's run by its path) would be missed by the cron job's
+ * next resend or `--once` re-run, which would send its recipients again (docs/behaviour.md#ownership).
+ */
+export function journalBeside(journal: string, runId: string | undefined, given: string | boolean | undefined, env: Env): { journal?: string } {
+  if (runId === undefined || (given !== undefined && given !== true)) return {};
+  const other = otherRunsDir(journal, env);
+  return other === undefined ? {} : { journal: journalPath(other, runId) };
+}
+
+/**
  * Owns the family lock `name` of the run journaled at `journal`: in the runs directory, and beside the journal
  * too when that is another runs directory (one with locks), where the process that wrote it keeps its lock —
  * a journal of a cron job's PUSHCTL_JOURNAL_DIR resent by its path from a shell with the default one. A
