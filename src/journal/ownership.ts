@@ -14,7 +14,7 @@
 // namespace of the same boot, an owner whose pid is gone or now belongs to a process that started at
 // another time is dead at once (a kill -9 is taken over without waiting out the stale time). An owner in
 // another PID namespace (a container sharing the journal volume) is judged by its refreshes alone.
-import { closeSync, mkdirSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { processStartTicks, runProcessAlive } from './process-start.js';
@@ -89,15 +89,33 @@ function parseOwner(text: string): Owner | undefined {
   }
 }
 
+/**
+ * What generation file `path` says, or undefined when it is gone. Only a regular file is read (a FIFO would
+ * block, a device never end); one that exists but cannot be read (a directory, another user's file) still
+ * stands as its generation, an owner that says nothing of itself, judged by its mtime alone: passed over, its
+ * number would be created again, forever.
+ */
+function readGeneration(path: string): { owner: Owner | undefined; touchedMs: number } | undefined {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    // Removed as an older generation between the listing and the read.
+    return undefined;
+  }
+  if (!stats.isFile()) return { owner: undefined, touchedMs: stats.mtimeMs };
+  try {
+    return { owner: parseOwner(readFileSync(path, 'utf8')), touchedMs: stats.mtimeMs };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : { owner: undefined, touchedMs: stats.mtimeMs };
+  }
+}
+
 function highest(dir: string, name: string): Generation | undefined {
   for (const n of generations(dir, name)) {
     const path = join(dir, `${name}.${n}`);
-    try {
-      const touchedMs = statSync(path).mtimeMs;
-      return { n, path, owner: parseOwner(readFileSync(path, 'utf8')), touchedMs };
-    } catch {
-      // Removed as an older generation between the listing and the read: look at the next.
-    }
+    const read = readGeneration(path);
+    if (read) return { n, path, ...read };
   }
   return undefined;
 }
@@ -155,6 +173,19 @@ export class Lease {
     } catch {
       this.lose();
     }
+  }
+
+  /**
+   * Whether this process still owns the lock, read now rather than at the last refresh: asked before each
+   * request leaves, since a process continued after a stop runs what was due before its refresh timer.
+   */
+  held(): boolean {
+    if (this.lostController.signal.aborted) return false;
+    // Two looks, not a listing (a directory of many locks, read before every request): a takeover creates
+    // the generation right above ours (one above the highest it saw, and ours is the highest), and a lock
+    // whose file is gone is no longer ours.
+    if (existsSync(join(this.dir, `${this.name}.${this.generation + 1}`)) || !existsSync(this.path)) this.lose();
+    return !this.lostController.signal.aborted;
   }
 
   private lose(): void {
@@ -236,8 +267,9 @@ export function pruneLocks(dir: string, beforeMs: number): void {
   for (const entry of listDir(dir)) {
     const path = join(dir, entry);
     try {
-      if (statSync(path).mtimeMs >= beforeMs) continue;
-      if (parseOwner(readFileSync(path, 'utf8'))?.released) unlinkSync(path);
+      const read = readGeneration(path);
+      if (!read || read.touchedMs >= beforeMs) continue;
+      if (read.owner?.released) unlinkSync(path);
     } catch {
       // Gone, or not ours to read.
     }

@@ -1,6 +1,7 @@
 // One reader of a run's journal, one answer: `pushctl runs`, `runs show`, `resend` and `--once` all ask here
 // what a run came to. A closed run is listed from its first and last lines; any other is read as a stream,
 // so its state and counts are what its records say, and a journal cut short reads as `incomplete`.
+import { dirname, join } from 'node:path';
 import { summarizeBatches, type DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
 import { usageError } from '../errors.js';
@@ -9,7 +10,7 @@ import { headerProblem, isEndRecord, type EndRecord, type HeaderRecord } from '.
 import { runProcessAlive } from './process-start.js';
 import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
 import { JournalFileError, readJournalFile } from './journal-file.js';
-import { lockLiveness } from './ownership.js';
+import { lockLiveness, type Liveness } from './ownership.js';
 
 /**
  * What a run came to (docs/behaviour.md#run-states). Closed runs: sent (every batch accepted), partly_sent,
@@ -52,18 +53,29 @@ export function closedState(summary: DeliverySummary, interrupted: boolean): Run
  * Whether the run's process still owns it: its family lock alive and held by this run (docs/behaviour.md#ownership).
  * A journal of pushctl 0.2 names no lock: its pid and start time decide.
  */
-export function runAlive(header: HeaderRecord, locks: string): boolean {
+export function runAlive(header: HeaderRecord, path: string, locks: string): boolean {
   if (typeof header.lock !== 'string') return runProcessAlive(header.pid, header.pid_start);
-  const liveness = lockLiveness(locks, header.lock);
+  const liveness = familyLiveness(header.lock, path, locks);
   return liveness.state === 'live' && (liveness.owner === undefined || liveness.owner.run_id === header.run_id);
 }
 
+/**
+ * Whether lock `name` of the run journaled at `path` is held: in the reader's locks directory, or beside the
+ * journal, where the process that wrote it into its own journal directory keeps it (docs/behaviour.md#ownership).
+ */
+function familyLiveness(name: string, path: string, locks: string): Liveness {
+  const here = lockLiveness(locks, name);
+  if (here.state === 'live') return here;
+  const beside = join(dirname(path), '.locks');
+  return beside === locks ? here : lockLiveness(beside, name);
+}
+
 /** `summary`: what the records say, when they were read; else the closing record's own counts (checked to add up). */
-function stateOf(header: HeaderRecord, end: EndRecord | undefined, incomplete: IncompletePlan | undefined, locks: string, summary = end?.summary): RunState {
+function stateOf(header: HeaderRecord, path: string, end: EndRecord | undefined, incomplete: IncompletePlan | undefined, locks: string, summary = end?.summary): RunState {
   // A run that closed before reading all of its input (an invalid line, a second Ctrl-C) is no whole run.
-  if (incomplete && (end || !runAlive(header, locks))) return 'incomplete';
+  if (incomplete && (end || !runAlive(header, path, locks))) return 'incomplete';
   if (end) return closedState(summary ?? end.summary, end.interrupted === true);
-  return runAlive(header, locks) ? 'running' : 'killed';
+  return runAlive(header, path, locks) ? 'running' : 'killed';
 }
 
 /** The journal error as the user reads it: the file, and what to give instead. */
@@ -93,7 +105,7 @@ export function readRun(path: string, locks: string, collect: CollectIds = true)
     path,
     header: run.header,
     ...(run.end ? { end: run.end } : {}),
-    state: stateOf(run.header, run.end, run.incomplete, locks, summary),
+    state: stateOf(run.header, path, run.end, run.incomplete, locks, summary),
     ...(run.incomplete ? { incomplete: run.incomplete } : {}),
     summary,
     results: run.results,
@@ -122,7 +134,7 @@ export function readRunHead(path: string, locks: string): RunHead | undefined {
     const end = closingRecord(path);
     // A run that closed without reading all of its input is read whole, to say what it planned; so is one whose
     // closing counts do not add up to its plan (an edited journal is data: its records say what happened).
-    if (end && end.input_stopped === undefined && endAddsUp(end, header)) return { path, header, end, state: stateOf(header, end, undefined, locks), summary: end.summary };
+    if (end && end.input_stopped === undefined && endAddsUp(end, header)) return { path, header, end, state: stateOf(header, path, end, undefined, locks), summary: end.summary };
     return readRun(path, locks, false);
   } catch {
     return undefined;
@@ -213,14 +225,39 @@ function descendants(byId: Map<string, { path: string; header: HeaderRecord }>, 
 /** In the order they started: a later run's word on a recipient replaces an earlier one's. */
 const byStart = (a: { header: HeaderRecord }, b: { header: HeaderRecord }) => (a.header.started_at < b.header.started_at ? -1 : a.header.started_at > b.header.started_at ? 1 : 0);
 
+/** A run id or host of a lock file, printed only when it is plain: the file is anyone's to write. */
+const plain = (text: string | undefined): string | undefined => (text !== undefined && /^[0-9A-Za-z][0-9A-Za-z.-]{0,63}$/.test(text) ? text : undefined);
+
+/**
+ * Refuses to read what run `runId` left while a process owns its family (docs/behaviour.md#ownership): the run
+ * or a resend of it still sending has batches not started yet, which read as not sent but are about to go.
+ */
+function refuseOwned(header: HeaderRecord, path: string, runId: string, locks: string): void {
+  if (typeof header.lock !== 'string') return;
+  const liveness = familyLiveness(header.lock, path, locks);
+  if (liveness.state !== 'live') return;
+  const owner = liveness.owner;
+  const ownerRun = plain(owner?.run_id);
+  const host = plain(owner?.host);
+  const who = owner && ownerRun ? `run ${ownerRun} (pid ${owner.pid}${host ? ` on ${host}` : ''})` : 'another pushctl process';
+  throw usageError(
+    `run ${plain(runId) ?? 'of the client-ID input'} is still being sent by ${who}: what it leaves is not known until it ends`,
+    `wait for it to end (pushctl runs shows it), then give it again; or pushctl resend ${plain(runId) ?? '<run>'}, which waits for it`,
+  );
+}
+
 /**
  * Each client ID's newest word among the runs that resent run `runId` (and the runs that resent those), oldest
  * first: what they sent since. A journal given as `--client-ids-file` yields what its run left that no resend
  * of it has sent since, as `pushctl resend` would (docs/behaviour.md#resend). Reads only those runs, whole.
  */
 export function laterWords(dirs: readonly string[], runId: string, locks: string): Map<string, BatchResult['status']> {
+  const byId = headersIn(dirs);
+  const run = byId.get(runId);
+  const later = descendants(byId, runId);
+  for (const member of [...(run ? [run] : []), ...later]) refuseOwned(member.header, member.path, runId, locks);
   const words = new Map<string, BatchResult['status']>();
-  for (const { path } of descendants(headersIn(dirs), runId).sort(byStart)) {
+  for (const { path } of later.sort(byStart)) {
     for (const r of readRun(path, locks).results) for (const id of r.clientIds) words.set(id, r.status);
   }
   return words;

@@ -170,9 +170,21 @@ export class RunJournal {
     return this.writer.failure;
   }
 
-  /** Before an attempt's first byte leaves. Throws a JournalWriteError when it cannot be recorded: then don't send. */
-  attemptStart(b: number, a: number): void {
+  /**
+   * Before an attempt's first byte leaves. Throws a JournalWriteError when it cannot be recorded: then don't
+   * send. `mayLeave` is asked once the record is down (is the run still ours?): a process that takes the run
+   * over reads the journal after owning it, so it either sees this attempt started or made us stop here. When
+   * it throws, the attempt is recorded as never sent, and the error goes on.
+   */
+  attemptStart(b: number, a: number, mayLeave?: () => void): void {
     this.writer.write({ t: 'start', b, a });
+    try {
+      mayLeave?.();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.quietly(() => this.writer.write({ t: 'outcome', b, a, kind: 'retryable', reason }));
+      throw error;
+    }
   }
 
   /** An attempt's outcome, recorded if possible: after a failed write the answer is only in memory (and the report). */

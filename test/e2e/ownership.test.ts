@@ -269,6 +269,90 @@ describe('an owner whose lock is taken over', () => {
   }, 60_000);
 });
 
+/** How many attempts journal `runId` in `journals` has started (its `start` records). */
+function startsIn(journals: string, runId: string): number {
+  return readFileSync(join(journals, `${runId}.jsonl`), 'utf8').split('\n').filter((line) => line.includes('"t":"start"')).length;
+}
+
+describe('an owner stopped (SIGSTOP) past its stale time', () => {
+  // One batch a second: when the owner is continued, its rate limiter's wait is long over as well as its
+  // lock's refresh, and the next batch may start before the refresh sees the lock taken. The resend that took
+  // over has sent what the journal said was not sent by then, so that request would reach its IDs twice.
+  it('continued after a resend took its run over, it starts no further request: every ID once', async () => {
+    const { ids, file, env, journals } = trialSetup('stopped-owner');
+    const owner = start(sendArgs(file, ['--rate', '1']), env);
+    const runId = await journalOf(journals);
+    for (let i = 0; i < 2000 && startsIn(journals, runId) < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    owner.child.kill('SIGSTOP');
+    const stoppedAt = startsIn(journals, runId);
+    // The resend waits until the stopped owner's lock is stale, then owns the run and sends what it left.
+    const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(resend.stderr).toContain(`waiting for run ${runId}`);
+    owner.child.kill('SIGCONT');
+    const r = await owner.done;
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`another pushctl process took over run-${runId}`);
+    // Its journal says so: the batches it had started when stopped, and none after, left (or may have).
+    const left = readJournal(readFileSync(join(journals, `${runId}.jsonl`), 'utf8')).results.filter((b) => b.status !== 'not_sent');
+    expect(left.length, 'batches the owner sent, counting those it started after it was continued').toBeLessThanOrEqual(stoppedAt);
+    expectExactlyOnce('stopped-owner', 2, ids, inDoubtIn(journals));
+  }, 60_000);
+});
+
+describe('a send whose client-ID input is the journal of a run still sending', () => {
+  // The run's batches not started yet read as not sent in its journal, but its owner is about to send them:
+  // taken as the input of another send, they would reach their IDs twice.
+  it('is refused (exit 2) naming the run that owns it; every ID once', async () => {
+    const { ids, file, env, journals } = trialSetup('input-running');
+    const owner = start(sendArgs(file, ['--rate', '2']), env);
+    const runId = await journalOf(journals);
+    await firstBatchOf(ids);
+    const again = await runCli(['send', '--base-url', served.url, '--app-id', 'app', '--title', 'Owner', '--client-ids-file', join(journals, `${runId}.jsonl`)], { env, cwd: dir });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`run ${runId} is still being sent by run ${runId} (pid ${owner.child.pid}`);
+    expect((await owner.done).code).toBe(0);
+    expectExactlyOnce('input-running', 2, ids);
+  }, 60_000);
+});
+
+describe('a run whose journal directory is not the one of the process that reads it', () => {
+  // A cron job keeps its journals in its own directory (PUSHCTL_JOURNAL_DIR); a person resends one of them by
+  // its path from a shell whose journal directory is the default. The run's lock is beside its journal.
+  it('reads as running while it sends, and its resend by path waits for it: every ID once', async () => {
+    const { ids, file, env, journals } = trialSetup('elsewhere');
+    const owner = start(sendArgs(file, ['--rate', '2']), env);
+    const runId = await journalOf(journals);
+    await firstBatchOf(ids);
+    const shell = { ...env, PUSHCTL_JOURNAL_DIR: join(dir, 'elsewhere-shell-runs') };
+    const path = join(journals, `${runId}.jsonl`);
+    const shown = await runCli(['runs', 'show', path, '--json'], { env: shell, cwd: dir });
+    expect((JSON.parse(shown.stdout) as { run: { state: string } }).run.state).toBe('running');
+    const resend = await runCli(['resend', path, '--base-url', served.url], { env: shell, cwd: dir });
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(resend.stderr).toContain(`waiting for run ${runId}`);
+    expect((await owner.done).code).toBe(0);
+    expectExactlyOnce('elsewhere', 2, ids);
+  }, 60_000);
+
+  it('killed, then resent by its path from the shell: the cron job\'s own resend of it afterwards finds nothing left', async () => {
+    const { ids, file, env, journals } = trialSetup('elsewhere-later');
+    const first = start(sendArgs(file, ['--rate', '10']), env);
+    await firstBatchOf(ids);
+    first.child.kill('SIGKILL');
+    await first.done;
+    const runId = await journalOf(journals);
+    const shell = { ...env, PUSHCTL_JOURNAL_DIR: join(dir, 'elsewhere-later-shell-runs') };
+    const byPath = await runCli(['resend', join(journals, `${runId}.jsonl`), '--base-url', served.url], { env: shell, cwd: dir });
+    expect(byPath.code, byPath.stderr).toBe(0);
+    // The family stays in the run's directory, where the cron job's next look finds it whole.
+    const again = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('nothing left to send');
+    expectExactlyOnce('elsewhere-later', 3, ids, inDoubtIn(journals));
+  }, 60_000);
+});
+
 // A run in another PID namespace sharing the journal directory (a container with the same volume): its pid
 // means nothing here, its refreshed lock says it is alive.
 const canUnshare = (() => {

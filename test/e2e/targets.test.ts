@@ -270,6 +270,21 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
   }, 120_000);
 
+  it('SIGKILL mid-run, resent by a journal\'s path from a shell with another journal directory: the key\'s re-run then finds every target done', async () => {
+    const t = trial('elsewhere', 6000);
+    await killMidRun(t, 'release-elsewhere');
+    const listed = JSON.parse((await runCli(['runs', '--json'], { env: t.env, cwd: dir })).stdout) as { runs: { run_id: string }[] };
+    const shell = { ...t.env, PUSHCTL_JOURNAL_DIR: join(dir, 'elsewhere-shell-runs') };
+    const byPath = await runCli(['resend', join(t.journals, `${listed.runs[0]!.run_id}.jsonl`), '-c', t.config, '--json'], { env: shell, cwd: dir });
+    expect(byPath.code, byPath.stderr).toBe(0);
+    const doubt = expectBothResumedOnce(byPath, t);
+    // The resends are journaled beside the run they finish, where the key's re-run reads its family.
+    const again = await runCli([...t.send, '--profile', 'global,india', '--once', 'release-elsewhere', '--json'], { env: t.env, cwd: dir });
+    expect(json(again).targets.map((target) => target.state)).toEqual(['skipped', 'skipped']);
+    expectEachOnce('global', t.ids, doubt.get(REGIONS.global.app));
+    expectEachOnce('india', t.ids, doubt.get(REGIONS.india.app));
+  }, 120_000);
+
   it('SIGKILL mid-run, then the same command again (--once): it resumes every target\'s remainder, exactly once but those in doubt', async () => {
     const t = trial('rerun', 6000);
     await killMidRun(t, 'release-rerun');

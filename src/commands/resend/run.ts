@@ -10,7 +10,7 @@ import { familyRoot, readRun, readRunLeft, type RunView } from '../../journal/re
 import { runsDir } from '../../journal/runs-dir.js';
 import type { Lease } from '../../journal/ownership.js';
 import { escapeControl } from '../../output/escape-control.js';
-import { freshRunId, familyLockName, locksDir, own } from '../shared/own-run.js';
+import { freshRunId, familyLockName, journalBeside, locksDir, ownFamily } from '../shared/own-run.js';
 import { resendSettings } from '../shared/resend-destination.js';
 import { dirname } from 'node:path';
 import { printResend, type ResendOutcome } from '../../output/resend.js';
@@ -42,15 +42,15 @@ export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<R
     return resendTargets({ ...options, argv: ctx.argv }, first.header.targets, dirname(path), ctx, ctx.scrubber, ctx.style ?? (await styleFor(ctx.stderr, ctx.env)));
   }
   const runId = freshRunId(ctx.env);
-  const lease = options.dryRun ? undefined : await own(familyLockName(familyRoot([dirname(path), runsDir(ctx.env)], first)), runId, { what: `run ${escapeControl(first.header.run_id)}`, wait: options.wait !== false }, ctx);
+  const leases = options.dryRun ? [] : await ownFamily(familyLockName(familyRoot([dirname(path), runsDir(ctx.env)], first)), runId, { what: `run ${escapeControl(first.header.run_id)}`, wait: options.wait !== false }, path, ctx);
   try {
-    return await resendOwned(options, { path, ref, runId, lease }, ctx, human);
+    return await resendOwned(options, { path, ref, runId, leases }, ctx, human);
   } finally {
-    lease?.release();
+    for (const lease of leases.reverse()) lease.release();
   }
 }
 
-async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; lease: Lease | undefined }, ctx: CommandCtx, human: boolean): Promise<ResendOutcome> {
+async function resendOwned(options: ResendOptions, owned: { path: string; ref: string; runId: string; leases: Lease[] }, ctx: CommandCtx, human: boolean): Promise<ResendOutcome> {
   const { scrubber } = ctx;
   const { path, ref } = owned;
   const withInput = options.clientIdsFile !== undefined;
@@ -86,13 +86,14 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
       argv: ctx.argv,
       batchSize,
       ...deliveryTuning(options),
+      ...journalBeside(owned.path, owned.runId, options.journal, ctx.env),
       // A resend keeps the run's --once key, so a CI re-run after it finds the newest state.
       ...(header.once !== undefined && header.fingerprint !== undefined ? { once: { key: header.once, fingerprint: header.fingerprint } } : {}),
       parent: header.run_id,
-      ...(owned.lease ? { runId: owned.runId, lock: owned.lease.name } : {}),
+      ...(owned.leases[0] ? { runId: owned.runId, lock: owned.leases[0].name } : {}),
       ...(options.includeInDoubt ? {} : { inheritedInDoubt: left.inDoubt }),
       ...(report ? { report } : {}),
-      ...(owned.lease ? { leases: [owned.lease] } : {}),
+      ...(owned.leases.length > 0 ? { leases: owned.leases } : {}),
     },
     ctx,
     scrubber,

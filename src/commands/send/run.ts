@@ -176,7 +176,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   const wait = options.wait !== false;
   if (options.once === undefined) {
     const lock = familyLockName(runId);
-    leases.push(await own(lock, runId, { what: `run ${runId}`, wait: true }, ctx));
+    leases.push(await own(lock, runId, { what: `run ${runId}`, wait: true, journalOptional: true }, ctx));
     return { runId, lock };
   }
   const baseUrl = journalBaseUrl(connection.baseUrl);

@@ -23,7 +23,7 @@ import { startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
 import { VERSION } from '../../version.js';
-import { attemptLogObserver, composeObservers, journalObserver, progressObserver } from './delivery-observers.js';
+import { attemptLogObserver, composeObservers, journalObserver, ownershipCheck, progressObserver } from './delivery-observers.js';
 import { discardReport, writeReport, type ReportFile } from './report-file.js';
 import { leftToSend, reportCommand, resendAdvice, resendFromReport, resendRun, settingsFlags, type ResendAdvice } from './resend-command.js';
 
@@ -187,8 +187,9 @@ async function sendAll(request: DeliveryRequest, ctx: Ctx, style: Style, run: Op
   ctx.stopNow?.addEventListener('abort', stopReading);
   const progress = await startProgress(ctx.stderr, request.human, request.dryRun ? 'dry run…' : 'sending…', ctx.env);
   run.started = monotonicNow();
+  const mayLeave = ownershipCheck(request.leases ?? []);
   const observers = composeObservers(
-    journal ? journalObserver(journal) : undefined,
+    journal ? journalObserver(journal, mayLeave) : mayLeave && { onAttemptStart: mayLeave },
     progressObserver(progress, () => monotonicNow() - run.started),
     attemptLogObserver({ stderr: ctx.stderr, describeRequest: (body) => client.describeRequest(body), style, verbose: request.verbose, human: request.human }),
   );

@@ -4,6 +4,7 @@
 import type { TextSink } from '../../context.js';
 import type { RequestView } from '../../client/outcome.js';
 import type { AttemptEvent, BatchProgress, SendObserver } from '../../client/send-batches.js';
+import type { Lease } from '../../journal/ownership.js';
 import type { RunJournal } from '../../journal/run-journal.js';
 import { formatAttempt } from '../../output/delivery.js';
 import { movingRate, type Progress } from '../../output/progress.js';
@@ -22,10 +23,26 @@ export function composeObservers(...observers: (SendObserver | undefined)[]): Se
   };
 }
 
-/** The journal records each attempt before it leaves, and its outcome when it comes (docs/behaviour.md#journal). */
-export function journalObserver(journal: RunJournal): SendObserver {
+/**
+ * No request leaves once another process took over a lock of the run (docs/behaviour.md#ownership): each
+ * lease is read again before each request, not trusted from its last refresh, since a process continued
+ * after a stop (SIGSTOP, a suspended laptop) runs the batches that came due before its refresh timer runs.
+ */
+export function ownershipCheck(leases: readonly Pick<Lease, 'held' | 'name'>[]): (() => void) | undefined {
+  if (leases.length === 0) return undefined;
+  return () => {
+    const lost = leases.find((lease) => !lease.held());
+    if (lost) throw new Error(`another pushctl process took over ${lost.name}`);
+  };
+}
+
+/**
+ * The journal records each attempt before it leaves, and its outcome when it comes (docs/behaviour.md#journal).
+ * `mayLeave` is asked after the start is recorded, so a run taken over either sees the attempt or stops it.
+ */
+export function journalObserver(journal: RunJournal, mayLeave?: () => void): SendObserver {
   return {
-    onAttemptStart: (batch, attempt) => journal.attemptStart(batch, attempt),
+    onAttemptStart: (batch, attempt) => journal.attemptStart(batch, attempt, mayLeave),
     onAttempt: (event) => journal.attempt(event),
   };
 }

@@ -1,13 +1,13 @@
 // Owning a `--once` key or a run family before reading what earlier runs did (docs/behaviour.md#ownership).
 // A second process waits for the owner, saying every 10 s whom it waits for, or with --no-wait refuses at
 // once. Whatever it then reads of the journals, it reads as the owner: nobody else can be sending.
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
 import { Lease, ownerOf, tryAcquire, type Liveness } from '../../journal/ownership.js';
 import { journalPath, newRunId, runsDir } from '../../journal/runs-dir.js';
 import { createErrorCode } from '../../journal/run-journal.js';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { escapeControl } from '../../output/escape-control.js';
 
 const POLL_MS = 200;
@@ -39,6 +39,13 @@ export interface OwnOptions {
   what: string;
   /** false with --no-wait. */
   wait: boolean;
+  /**
+   * The command could do without the lock given --no-journal: a plain send. Not --once (it needs the
+   * journal) nor a resend (it owns its run's family with or without a journal of its own).
+   */
+  journalOptional?: boolean;
+  /** The locks directory, when not the runs directory's. */
+  dir?: string;
 }
 
 function ownerWords(liveness: Liveness): string {
@@ -49,7 +56,7 @@ function ownerWords(liveness: Liveness): string {
 
 /** Owns lock `name` as run `runId`, waiting for its owner unless told not to. */
 export async function own(name: string, runId: string, options: OwnOptions, ctx: Pick<Ctx, 'env' | 'stderr' | 'interrupt'>): Promise<Lease> {
-  const dir = locksDir(ctx.env);
+  const dir = options.dir ?? locksDir(ctx.env);
   const me = ownerOf(runId);
   let saidAt = -Infinity;
   for (;;) {
@@ -57,7 +64,10 @@ export async function own(name: string, runId: string, options: OwnOptions, ctx:
     try {
       result = tryAcquire(dir, name, me);
     } catch (error) {
-      throw usageError(`cannot write the lock of ${options.what} in ${dir} (${createErrorCode(dir, error)}); nothing was sent`, 'set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)');
+      const hint = options.journalOptional
+        ? 'set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)'
+        : 'set PUSHCTL_JOURNAL_DIR to a writable directory: the lock that keeps two pushctl processes from sending to the same recipients is kept there';
+      throw usageError(`cannot write the lock of ${options.what} in ${dir} (${createErrorCode(dir, error)}); nothing was sent`, hint);
     }
     if (result instanceof Lease) return result;
     const holder = ownerWords(result);
@@ -80,6 +90,54 @@ export async function own(name: string, runId: string, options: OwnOptions, ctx:
       throw new CliError(`stopped while waiting for ${holder}; nothing was sent`, ExitCode.interrupted);
     }
   }
+}
+
+/** A directory as the file system names it, so that two spellings of one (a symlink, `..`) compare equal. */
+function realDir(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** The directory of `journal` when it is another runs directory than this process's: one with locks. */
+export function otherRunsDir(journal: string, env: Env): string | undefined {
+  const dir = dirname(journal);
+  const beside = join(dir, '.locks');
+  return existsSync(beside) && realDir(beside) !== realDir(locksDir(env)) ? dir : undefined;
+}
+
+/**
+ * Where a resend of the run journaled at `journal` keeps its own journal, when `--journal` does not say
+ * (`given`): beside it when that is another runs directory. A family is read from its run's directory, and a
+ * member elsewhere (the shell's, resending a cron job's run by its path) would be missed by the cron job's
+ * next resend or `--once` re-run, which would send its recipients again (docs/behaviour.md#ownership).
+ */
+export function journalBeside(journal: string, runId: string | undefined, given: string | boolean | undefined, env: Env): { journal?: string } {
+  if (runId === undefined || (given !== undefined && given !== true)) return {};
+  const other = otherRunsDir(journal, env);
+  return other === undefined ? {} : { journal: journalPath(other, runId) };
+}
+
+/**
+ * Owns the family lock `name` of the run journaled at `journal`: in the runs directory, and beside the journal
+ * too when that is another runs directory (one with locks), where the process that wrote it keeps its lock —
+ * a journal of a cron job's PUSHCTL_JOURNAL_DIR resent by its path from a shell with the default one. A
+ * directory without locks is left without: no file appears beside a journal copied elsewhere.
+ */
+export async function ownFamily(name: string, runId: string, options: OwnOptions, journal: string, ctx: Pick<Ctx, 'env' | 'stderr' | 'interrupt'>): Promise<Lease[]> {
+  const leases = [await own(name, runId, options, ctx)];
+  const other = otherRunsDir(journal, ctx.env);
+  if (other !== undefined) {
+    try {
+      leases.push(await own(name, runId, { ...options, dir: join(other, '.locks') }, ctx));
+    } catch (error) {
+      leases[0]!.release();
+      throw error;
+    }
+  }
+  return leases;
 }
 
 /** The run ids this process handed out: a run of several targets takes several in the same second. */

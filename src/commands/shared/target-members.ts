@@ -30,6 +30,8 @@ export interface Member {
   /** The run id this resend of the target takes, and the lease on the target's family of runs. */
   runId?: string;
   lease?: Lease;
+  /** Every lease on that family: the lease above, and one beside the target's journal in another runs directory. */
+  leases?: Lease[];
   target?: Target;
   /** deliver closes the client it was given; one never handed over is closed at the end. */
   delivering?: boolean;
@@ -43,7 +45,7 @@ export function checkFamilyOptions(options: TargetsResendOptions, env: Record<st
   if (options.report !== undefined) throw usageError('--report writes one run\'s report; this run has several targets', 'drop --report; pushctl runs show <target run> --report <path> writes one target\'s');
 }
 
-export function readMember(path: string, family: string, owned: { runId: string; lease: Lease } | undefined, options: TargetsResendOptions, ctx: Ctx): Member {
+export function readMember(path: string, family: string, owned: { runId: string; lease: Lease; leases: Lease[] } | undefined, options: TargetsResendOptions, ctx: Ctx): Member {
   const run = readRunLeft(path, locksDir(ctx.env));
   checkResumable(run, family);
   const left = remainingOf(familyOf(run, ctx.env), options.includeInDoubt === true);

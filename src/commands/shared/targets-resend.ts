@@ -16,7 +16,7 @@ import type { Style } from '../../output/style.js';
 import { deliveredRow, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
 import type { TargetsPreview } from '../../output/resend.js';
 import { deliveryTuning } from './delivery-options.js';
-import { familyLockName, freshRunId, locksDir, own } from './own-run.js';
+import { familyLockName, freshRunId, journalBeside, locksDir, ownFamily } from './own-run.js';
 import { familyAdvice } from './target-advice.js';
 import { checkFamilyOptions, leftAfter, named, nothingLeft, preview, readMember, settingsOf, type Member, type TargetsResendOptions } from './target-members.js';
 import { limitersFor } from './target-setup.js';
@@ -33,13 +33,13 @@ export async function resendTargets(options: TargetsResendOptions, family: strin
   try {
     // Own every target's own family of resends (in lock-name order, the same in every process), then read.
     const locks = paths.map(({ path }) => ({ path, lock: familyLockName(familyRoot(dirs, readRun(path, locksDir(ctx.env), false))) })).sort((a, b) => (a.lock < b.lock ? -1 : 1));
-    const leases = new Map<string, { runId: string; lease: Lease }>();
+    const leases = new Map<string, { runId: string; lease: Lease; leases: Lease[] }>();
     for (const { path, lock } of locks) {
       if (options.dryRun) continue;
       const runId = freshRunId(ctx.env);
-      const lease = await own(lock, runId, { what: `run ${escapeControl(family)}`, wait: options.wait !== false }, ctx);
-      held.push(lease);
-      leases.set(path, { runId, lease });
+      const owned = await ownFamily(lock, runId, { what: `run ${escapeControl(family)}`, wait: options.wait !== false }, path, ctx);
+      held.push(...owned);
+      leases.set(path, { runId, lease: owned[0]!, leases: owned });
     }
     for (const { path } of paths) members.push(readMember(path, family, leases.get(path), options, ctx));
     if (options.dryRun || !members.some((m) => m.left.any)) return await preview(members, options, ctx);
@@ -93,7 +93,8 @@ async function sendAll(members: Member[], family: string, options: TargetsResend
           ...(m.lease && m.runId !== undefined ? { runId: m.runId, lock: m.lease.name } : {}),
           ...(options.includeInDoubt ? {} : { inheritedInDoubt: m.left.inDoubt }),
           ...(newFamily !== undefined ? { targets: { family: newFamily, profile: m.profile } } : {}),
-          ...(m.lease ? { leases: [m.lease] } : {}),
+          ...(m.leases ? { leases: m.leases } : {}),
+          ...journalBeside(m.run.path, m.runId, options.journal, ctx.env),
         },
         ctx,
         scrubber,

@@ -55,6 +55,19 @@ describe('a lock', () => {
     // A lost lease does not mark the winner's lock released.
     expect(lockLiveness(dir, 'e').state).toBe('live');
   });
+
+  it('asked before a request leaves, is read afresh: a generation above it, or its file gone, is lost at once', () => {
+    const lease = tryAcquire(dir, 'f', ownerOf('run-1')) as Lease;
+    expect(lease.held()).toBe(true);
+    writeFileSync(join(dir, 'f.2'), JSON.stringify(ownerOf('run-2')));
+    expect(lease.held()).toBe(false);
+    expect(lease.lost.aborted).toBe(true);
+    const other = tryAcquire(dir, 'g', ownerOf('run-3')) as Lease;
+    rmSync(join(dir, 'g.1'));
+    expect(other.held()).toBe(false);
+    lease.release();
+    other.release();
+  });
 });
 
 describe('retention', () => {
