@@ -105,7 +105,8 @@ describe('explicit path', () => {
   });
 
   it('a missing PUSHCTL_CONFIG file names the variable', async () => {
-    const error = await rejectionOf(load(box.project, undefined, { ...box.env, PUSHCTL_CONFIG: '/nonexistent/x.json' }));
+    // A path in this test's own directory: a fixed path such as /nonexistent/x.json may exist on the machine.
+    const error = await rejectionOf(load(box.project, undefined, { ...box.env, PUSHCTL_CONFIG: path.join(box.project, 'no-such-dir', 'x.json') }));
     expect(error.exitCode).toBe(ExitCode.config);
     expect(error.hint).toContain('PUSHCTL_CONFIG');
   });

@@ -1,5 +1,7 @@
 // The pure rules of a run of several targets (docs/behaviour.md#targets): which profiles, the exit status,
 // how the runs list folds a family, and the one resend command.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { freshRunId } from '../../../src/commands/shared/own-run.js';
 import { CliError } from '../../../src/errors.js';
@@ -135,7 +137,7 @@ describe('freshRunId', () => {
     const draws = [0.5, 0.5, 0.75];
     const random = vi.spyOn(Math, 'random').mockImplementation(() => draws.shift() ?? 0.25);
     try {
-      const env = { PUSHCTL_JOURNAL_DIR: '/nonexistent/pushctl-runs' };
+      const env = { PUSHCTL_JOURNAL_DIR: join(tmpdir(), `pushctl-no-runs-${process.pid}`) };
       const first = freshRunId(env);
       const second = freshRunId(env);
       expect(second).not.toBe(first);
