@@ -39,7 +39,8 @@ export function createServer(call: ToolCall, inFlight = new InFlight()): Server 
         const result = await callTool(name, given, call);
         if (!('unknown' in result)) return result;
         // No such tool is the client's mistake in the protocol, not a tool's failure.
-        throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"${result.near ? ` (did you mean "${result.near}"?)` : ''}: see tools/list`);
+        // It repeats the name the client sent, which goes out as a protocol error: scrubbed as a result is.
+        throw new McpError(ErrorCode.InvalidParams, call.scrubber.scrub(`unknown tool "${name}"${result.near ? ` (did you mean "${result.near}"?)` : ''}: see tools/list`));
       }),
     );
   });

@@ -1,0 +1,80 @@
+// `pushctl mcp` used and misused as a coding agent's client would: the built server over stdio, driven by the
+// SDK's own Client, against `pushctl serve` (a real process) on 127.0.0.1. A client need not list the tools
+// before calling one (it may have cached them), and may call a tool by a name it made up.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/run-cli.js';
+import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+
+const SECRET = 'agent-canary-S3CR3T-5d2e';
+const PROFILE_SECRET = 'eu-canary-S3CR3T-90af';
+const APP = 'app-agent';
+const EU_APP = 'app-agent-eu';
+
+let service: ServedCli;
+let home: string;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  service = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--app', `${EU_APP}:${PROFILE_SECRET}`]);
+  home = mkdtempSync(join(tmpdir(), 'pushctl-mcp-agent-'));
+  writeFileSync(join(home, 'secret.txt'), `${SECRET}\n`);
+  writeFileSync(join(home, 'pushctl.json'), JSON.stringify({ baseUrl: service.url, appId: APP, profiles: { eu: { appId: EU_APP } } }));
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+});
+afterAll(async () => {
+  await service.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** Starts the built `pushctl mcp` with these flags (no secret in its environment unless given) and connects to it. */
+async function connect(flags: string[], extra: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
+  const env = cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_JOURNAL_DIR: join(home, 'runs'), ...extra });
+  const defined = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...flags], env: defined, cwd: home, stderr: 'pipe' });
+  let stderr = '';
+  (transport.stderr as Readable).setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const client = new Client({ name: 'pushctl-agent-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  open.push(client);
+  return { client, stderr: () => stderr };
+}
+
+const callTool = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+describe('pushctl mcp: the secret, whatever the client calls first', () => {
+  it('a secret from --app-secret-file is masked in the first call, before any tools/list', async () => {
+    const { client, stderr } = await connect(['--base-url', service.url, '--app-id', APP, '--app-secret-file', join(home, 'secret.txt')]);
+    const result = await callTool(client, 'validate_message', { all: true, title: `leaked ${SECRET}` });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result)).toContain('leaked ***');
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    expect(stderr()).not.toContain(SECRET);
+  });
+
+  it("a profile's own secret (PUSHCTL_APP_SECRET_EU) is masked in a call that names the profile", async () => {
+    const { client } = await connect(['-c', join(home, 'pushctl.json')], { PUSHCTL_APP_SECRET: SECRET, PUSHCTL_APP_SECRET_EU: PROFILE_SECRET });
+    const result = await callTool(client, 'validate_message', { profile: 'eu', all: true, title: `leaked ${PROFILE_SECRET}` });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result)).toContain('leaked ***');
+    expect(JSON.stringify(result)).not.toContain(PROFILE_SECRET);
+  });
+
+  it('a tool name with the secret in it is refused without repeating the secret', async () => {
+    const { client } = await connect(['--base-url', service.url, '--app-id', APP, '--app-secret-file', join(home, 'secret.txt')]);
+    const refusal = await client.callTool({ name: `send_${SECRET}`, arguments: {} }).then(
+      () => 'answered',
+      (error: unknown) => String(error),
+    );
+    expect(refusal).toContain('unknown tool "send_***"');
+    expect(refusal).not.toContain(SECRET);
+  });
+});
