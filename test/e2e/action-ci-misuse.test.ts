@@ -1,0 +1,41 @@
+// The GitHub Action as a CI author uses and misuses it: the committed bundle run as the runner runs it
+// (test/helpers/action-step.ts) against `pushctl serve`, a real process on 127.0.0.1. What the step says must
+// agree with what the emulator received and with the CLI's --json for the same send.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runStep } from '../helpers/action-step.js';
+import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+
+const SECRET = 'ci-canary-S3CR3T-41d7';
+const APP = 'ci-app';
+
+let service: ServedCli;
+let work: string;
+
+beforeAll(async () => {
+  service = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`]);
+});
+afterAll(() => service.stop());
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), 'pushctl-action-ci-'));
+  writeFileSync(join(work, 'msg.json'), '{"type":1,"time_to_live":60,"condition":{"type":0},"notification":{"title":"Release {{version}}"}}\n');
+  return () => rmSync(work, { recursive: true, force: true });
+});
+
+const inputs = (extra: Record<string, string> = {}) => ({ file: 'msg.json', vars: 'version=2.0', 'app-id': APP, 'app-secret': SECRET, 'base-url': service.url, 'dry-run': 'false', strict: 'false', ...extra });
+
+describe("the action's last line", () => {
+  it('says what exit 0 of a send, a dry run and a re-run that once skipped means, never "unknown exit status"', async () => {
+    const sent = await runStep(work, inputs({ once: 'release-2.0', 'journal-dir': join(work, 'runs') }));
+    expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+    expect(sent.stdout).toContain('pushctl send: exit 0 (success: every batch accepted).');
+    const again = await runStep(work, inputs({ once: 'release-2.0', 'journal-dir': join(work, 'runs') }));
+    expect(again.outputs.skipped).toBe('true');
+    expect(again.stdout).toContain('pushctl send: exit 0 (success: every batch accepted), skipped: once found the run already done.');
+    const checked = await runStep(work, inputs({ mode: 'dry-run' }));
+    expect(checked.stdout).toContain('pushctl dry-run: exit 0 (success: every batch accepted).');
+    for (const run of [sent, again, checked]) expect(run.stdout).not.toContain('unknown exit status');
+  });
+});
