@@ -18,11 +18,14 @@ const APP = 'app-agent';
 const EU_APP = 'app-agent-eu';
 
 let service: ServedCli;
+/** Slow answers, so a send of many batches is still going when the client cancels it. */
+let slow: ServedCli;
 let home: string;
 const open: Client[] = [];
 
 beforeAll(async () => {
   service = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--app', `${EU_APP}:${PROFILE_SECRET}`]);
+  slow = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--chaos', 'latency=300-300ms']);
   home = mkdtempSync(join(tmpdir(), 'pushctl-mcp-agent-'));
   writeFileSync(join(home, 'secret.txt'), `${SECRET}\n`);
   writeFileSync(join(home, 'pushctl.json'), JSON.stringify({ baseUrl: service.url, appId: APP, profiles: { eu: { appId: EU_APP } } }));
@@ -32,6 +35,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await service.stop();
+  await slow.stop();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -76,5 +80,47 @@ describe('pushctl mcp: the secret, whatever the client calls first', () => {
     );
     expect(refusal).toContain('unknown tool "send_***"');
     expect(refusal).not.toContain(SECRET);
+  });
+});
+
+interface RunLine {
+  run_id: string;
+  state: string;
+  recipients: { total: number; accepted: number; not_sent: number };
+}
+
+/** list_runs' line for one run id (or the only one), asked until `until` holds for it. */
+async function runLine(client: Client, until: (run: RunLine) => boolean): Promise<RunLine> {
+  for (;;) {
+    const listed = await callTool(client, 'list_runs', {});
+    const [run] = (listed.structuredContent as { runs: RunLine[] }).runs;
+    if (run && until(run)) return run;
+  }
+}
+
+describe('pushctl mcp: a send the client cancels', () => {
+  it('stops as Ctrl-C stops the CLI: no new request after the cancel, the run journaled as interrupted with what it left', async () => {
+    const runs = mkdtempSync(join(tmpdir(), 'pushctl-mcp-cancel-'));
+    const { client, stderr } = await connect(['--base-url', slow.url, '--app-id', APP, '--allow-send'], { PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: runs });
+    const clientIds = Array.from({ length: 200_000 }, (_, i) => `device-${i}`);
+    const cancel = new AbortController();
+    const sending = client.callTool({ name: 'send_message', arguments: { clientId: clientIds, title: 'cancel me' } }, undefined, { signal: cancel.signal });
+    await runLine(client, (run) => run.state === 'running' && run.recipients.accepted > 0);
+    cancel.abort('the user changed their mind');
+    await expect(sending).rejects.toThrow(/changed their mind/);
+    // The server says when the call ended (its result goes nowhere: the client cancelled it).
+    while (!/send_message: exit \d+/.test(stderr())) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Some batches were accepted before the cancel: partly sent, as the CLI's exit says after Ctrl-C.
+    expect(stderr()).toContain('send_message: exit 7');
+    const run = await runLine(client, () => true);
+    expect(run.state).toBe('interrupted');
+    expect(run.recipients.accepted).toBeLessThan(clientIds.length);
+    expect(run.recipients.not_sent).toBeGreaterThan(0);
+    // What the journal says was accepted is what the emulator took, no more.
+    const inbox = (await (await fetch(`${slow.url}/v1/emulator/messages?limit=1000`)).json()) as { messages: { body: { condition: { client_ids: string[] } } }[] };
+    expect(inbox.messages.reduce((n, m) => n + m.body.condition.client_ids.length, 0)).toBe(run.recipients.accepted);
+    const shown = await callTool(client, 'show_run', { run: run.run_id });
+    expect((shown.structuredContent as { run: { resend_command?: string } }).run.resend_command).toContain(`pushctl resend ${run.run_id}`);
+    rmSync(runs, { recursive: true, force: true });
   });
 });
