@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/run-cli.js';
+import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 
 const SECRET = 'agent-canary-S3CR3T-5d2e';
@@ -25,7 +25,7 @@ const open: Client[] = [];
 
 beforeAll(async () => {
   service = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--app', `${EU_APP}:${PROFILE_SECRET}`]);
-  slow = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--chaos', 'latency=300-300ms']);
+  slow = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--chaos', 'latency=500-500ms']);
   home = mkdtempSync(join(tmpdir(), 'pushctl-mcp-agent-'));
   writeFileSync(join(home, 'secret.txt'), `${SECRET}\n`);
   writeFileSync(join(home, 'pushctl.json'), JSON.stringify({ baseUrl: service.url, appId: APP, profiles: { eu: { appId: EU_APP } } }));
@@ -99,10 +99,10 @@ async function runLine(client: Client, until: (run: RunLine) => boolean): Promis
 }
 
 describe('pushctl mcp: a send the client cancels', () => {
-  it('stops as Ctrl-C stops the CLI: no new request after the cancel, the run journaled as interrupted with what it left', async () => {
+  it('stops as Ctrl-C stops the CLI: no new request after the cancel, the run journaled as interrupted with what it left, and a resend that goes where it went', async () => {
     const runs = mkdtempSync(join(tmpdir(), 'pushctl-mcp-cancel-'));
     const { client, stderr } = await connect(['--base-url', slow.url, '--app-id', APP, '--allow-send'], { PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: runs });
-    const clientIds = Array.from({ length: 200_000 }, (_, i) => `device-${i}`);
+    const clientIds = Array.from({ length: 60_000 }, (_, i) => `device-${i}`);
     const cancel = new AbortController();
     const sending = client.callTool({ name: 'send_message', arguments: { clientId: clientIds, title: 'cancel me' } }, undefined, { signal: cancel.signal });
     await runLine(client, (run) => run.state === 'running' && run.recipients.accepted > 0);
@@ -119,8 +119,13 @@ describe('pushctl mcp: a send the client cancels', () => {
     // What the journal says was accepted is what the emulator took, no more.
     const inbox = (await (await fetch(`${slow.url}/v1/emulator/messages?limit=1000`)).json()) as { messages: { body: { condition: { client_ids: string[] } } }[] };
     expect(inbox.messages.reduce((n, m) => n + m.body.condition.client_ids.length, 0)).toBe(run.recipients.accepted);
+    // The command it gives finishes the run where it went: the server's --base-url and --app-id are in it.
     const shown = await callTool(client, 'show_run', { run: run.run_id });
-    expect((shown.structuredContent as { run: { resend_command?: string } }).run.resend_command).toContain(`pushctl resend ${run.run_id}`);
+    const command = (shown.structuredContent as { run: { resend_command: string } }).run.resend_command;
+    expect(command).toBe(`pushctl resend ${run.run_id} --app-id ${APP} --base-url ${slow.url}`);
+    // A resend with other settings is refused (exit 2); this one is previewed as what it would send.
+    const preview = await runCli([...command.split(' ').slice(1), '--dry-run', '--json'], { cwd: home, env: cleanEnv({ HOME: home, PUSHCTL_JOURNAL_DIR: runs, PUSHCTL_APP_SECRET: SECRET }) });
+    expect(preview.code, preview.stderr).toBe(0);
     rmSync(runs, { recursive: true, force: true });
   });
 });
