@@ -57,6 +57,9 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   [/(?:flag )?--strict/g, 'the strict input'],
   [/(?:flag )?--rate(?: <n>)?(?![\w-])/g, 'the rate input'],
   [/(?:flag )?--dry-run/g, 'the dry-run input'],
+  // The action has no journal file input and always journals: a directory is the one way.
+  [/, give --journal a writable path/g, ''],
+  [/,? or pass --no-journal \(then a kill loses the record\)/g, ''],
   [/PUSHCTL_JOURNAL_DIR(?: \(or --journal\))?|--journal(?: <path>)?(?![\w-])/g, 'the journal-dir input'],
 ];
 

@@ -39,3 +39,14 @@ describe("the action's last line", () => {
     for (const run of [sent, again, checked]) expect(run.stdout).not.toContain('unknown exit status');
   });
 });
+
+describe('the action in its own terms', () => {
+  it('a journal-dir that is not a directory: the fix names the journal-dir input and no flag the action has no input for', async () => {
+    writeFileSync(join(work, 'not-a-dir'), 'a file\n');
+    const step = await runStep(work, inputs({ 'journal-dir': join(work, 'not-a-dir') }));
+    expect(step.code).toBe(2);
+    const said = `${step.stdout}${step.stderr}${step.summary}`;
+    expect(said).toContain('set the journal-dir input to a writable directory');
+    expect(said).not.toMatch(/--no-journal|--journal\b|PUSHCTL_JOURNAL_DIR/);
+  });
+});
