@@ -129,3 +129,17 @@ describe('pushctl mcp: a send the client cancels', () => {
     rmSync(runs, { recursive: true, force: true });
   });
 });
+
+describe('pushctl mcp: empty values an agent fills in', () => {
+  it('an empty `to` is refused as naming no audience, by the tool as by the CLI, whatever else chooses recipients', async () => {
+    const { client } = await connect(['--base-url', service.url, '--app-id', APP], { PUSHCTL_APP_SECRET: SECRET });
+    for (const args of [{ to: '', title: 'x' }, { to: '', all: true, title: 'x' }, { to: ' ', clientId: ['a'], title: 'x' }]) {
+      const result = await callTool(client, 'validate_message', args);
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ exit_code: 2, error: { message: '--to needs an audience name' } });
+    }
+    const cli = await runCli(['validate', '--to', '', '--all', '--title', 'x'], { cwd: home });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('error: --to needs an audience name');
+  });
+});
