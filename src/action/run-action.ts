@@ -172,8 +172,9 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     case 'delivered': {
       const { delivery } = outcome;
       const { stopError } = delivery;
-      // What is left is said once, in the action's terms (a re-run), by the annotation and the summary.
-      printDelivery({ ...delivery, advice: undefined }, {}, ctx, plainStyle);
+      // What is left is said once, in the action's terms (a re-run), by the annotation and the summary. The
+      // command that writes a report is not the action's (its terms would mangle it): the report input is.
+      printDelivery({ ...delivery, advice: undefined, reportCommand: undefined }, {}, ctx, plainStyle);
       const failed = outcome.exitCode !== 0 && !stopError ? failureOf(delivery.results) : undefined;
       const failure = failed && { message: inActionTerms(failed.message), ...(failed.hint ? { hint: inActionTerms(failed.hint) } : {}) };
       return {

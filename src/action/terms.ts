@@ -36,6 +36,8 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   [/set PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put "appSecret" in .*?\(mode 600\)/g, 'set the app-secret input to a repository secret'],
   [/pass --app-id, set PUSHCTL_APP_ID, or put "appId" in .*?(?=;|$)/g, 'set the app-id input'],
   [/, or pass --insecure if you really mean it/g, ''],
+  // The action has no input that retries a request in doubt.
+  [/ \(--retry-in-doubt retries\)/g, ''],
   // A journal file on the runner is gone when the job ends: the run id beside it names the run.
   [/ \((?:\/|[A-Za-z]:\\)[^()\n]*\.jsonl\)/g, ''],
   // A profile's own secret variable (PUSHCTL_APP_SECRET_INDIA) is set in the step's env, as written.

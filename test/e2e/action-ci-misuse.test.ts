@@ -12,12 +12,18 @@ const SECRET = 'ci-canary-S3CR3T-41d7';
 const APP = 'ci-app';
 
 let service: ServedCli;
+/** Every push answered by a dropped connection after the emulator took it: each one in doubt. */
+let dropping: ServedCli;
 let work: string;
 
 beforeAll(async () => {
   service = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`]);
+  dropping = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--chaos', 'reset=100%']);
 });
-afterAll(() => service.stop());
+afterAll(async () => {
+  await service.stop();
+  await dropping.stop();
+});
 beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), 'pushctl-action-ci-'));
   writeFileSync(join(work, 'msg.json'), '{"type":1,"time_to_live":60,"condition":{"type":0},"notification":{"title":"Release {{version}}"}}\n');
@@ -48,5 +54,30 @@ describe('the action in its own terms', () => {
     const said = `${step.stdout}${step.stderr}${step.summary}`;
     expect(said).toContain('set the journal-dir input to a writable directory');
     expect(said).not.toMatch(/--no-journal|--journal\b|PUSHCTL_JOURNAL_DIR/);
+  });
+});
+
+describe('a send whose every request is in doubt', () => {
+  it('is not said to have sent nothing: the emulator took every request, and the step says none was accepted', async () => {
+    const ids = Array.from({ length: 1001 }, (_, i) => `device-${i}`);
+    writeFileSync(join(work, 'ids.txt'), `${ids.join('\n')}\n`);
+    const step = await runStep(work, inputs({ 'base-url': dropping.url, 'client-ids-file': 'ids.txt' }));
+    expect(step.code).toBe(5);
+    expect(step.outputs).toMatchObject({ state: 'in doubt', 'in-doubt': '1001', accepted: '0', 'not-sent': '0' });
+    const runId = step.outputs['run-id']!;
+    const inbox = (await (await fetch(`${dropping.url}/v1/emulator/messages`)).json()) as { messages: { body: { condition: { client_ids: string[] } } }[] };
+    expect(inbox.messages.flatMap((m) => m.body.condition.client_ids).filter((id) => ids.includes(id))).toHaveLength(1001);
+    expect(step.stderr).toContain('none accepted: 2 in doubt of 2 batches (1001 recipients)');
+    expect(`${step.stdout}${step.stderr}`).not.toMatch(/nothing sent/);
+    expect(runId).not.toBe('');
+  });
+
+  it('one request in doubt: its lines name no flag the action lacks and no command mangled into input names', async () => {
+    writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
+    const step = await runStep(work, inputs({ 'base-url': dropping.url, 'client-ids-file': 'ids.txt' }));
+    expect(step.code).toBe(5);
+    expect(step.stderr).toContain('? no clear answer: connection failed after the request was sent (ECONNRESET)');
+    expect(step.stderr).toContain('pushctl did not retry, to avoid sending it twice.');
+    expect(step.stderr).not.toMatch(/--retry-in-doubt|runs show \S+ the report input/);
   });
 });
