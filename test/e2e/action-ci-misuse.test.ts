@@ -47,6 +47,21 @@ describe("the action's last line", () => {
 });
 
 describe('the action in its own terms', () => {
+  it('a profile with no config file in the workspace: the fix is a config file in the repository, not a command mangled into input names', async () => {
+    const step = await runStep(work, { ...inputs(), 'app-id': '', 'app-secret': '', 'base-url': '', profiles: 'eu,us' }, { PUSHCTL_APP_SECRET_EU: SECRET, PUSHCTL_APP_SECRET_US: SECRET });
+    expect(step.code).toBe(6);
+    const said = `${step.stdout}${step.stderr}${step.summary}`;
+    expect(said).toContain('profile "eu" (from the profiles input) was selected, but no config file was found');
+    expect(said).toContain('add a config file that defines profile eu to the repository (.pushctlrc.json or .pushctlrc.yaml)');
+    expect(said).not.toMatch(/pushctl init|--config|the profiles input eu/);
+    // A config file with no profiles at all.
+    writeFileSync(join(work, '.pushctlrc.json'), '{}\n');
+    const none = await runStep(work, { ...inputs(), 'app-id': '', 'app-secret': '', 'base-url': '', profiles: 'eu' }, { PUSHCTL_APP_SECRET_EU: SECRET });
+    expect(none.code).toBe(6);
+    expect(none.stdout).toContain('the file has no profiles; define profile eu in it');
+    expect(`${none.stdout}${none.summary}`).not.toMatch(/pushctl init|the profiles input eu/);
+  });
+
   it('a journal-dir that is not a directory: the fix names the journal-dir input and no flag the action has no input for', async () => {
     writeFileSync(join(work, 'not-a-dir'), 'a file\n');
     const step = await runStep(work, inputs({ 'journal-dir': join(work, 'not-a-dir') }));
