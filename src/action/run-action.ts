@@ -95,7 +95,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
   if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
 
-  const meaning = (result.exitCode === ExitCode.ok ? SUCCESS_OF[request.mode] : exitMeaning(result.exitCode)) ?? 'unknown exit status';
+  // A send or dry run that succeeded has no words of its own: exit 0's are theirs.
+  const meaning = (result.exitCode === ExitCode.ok ? SUCCESS_OF[request.mode] : undefined) ?? exitMeaning(result.exitCode) ?? 'unknown exit status';
   stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'it already ran'}` : ''}.\n`);
   if (result.exitCode !== 0) {
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
@@ -171,8 +172,9 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     case 'delivered': {
       const { delivery } = outcome;
       const { stopError } = delivery;
-      // What is left is said once, in the action's terms (a re-run), by the annotation and the summary.
-      printDelivery({ ...delivery, advice: undefined }, {}, ctx, plainStyle);
+      // What is left is said once, in the action's terms (a re-run), by the annotation and the summary. The
+      // command that writes a report is not the action's (its terms would mangle it): the report input is.
+      printDelivery({ ...delivery, advice: undefined, reportCommand: undefined }, {}, ctx, plainStyle);
       const failed = outcome.exitCode !== 0 && !stopError ? failureOf(delivery.results) : undefined;
       const failure = failed && { message: inActionTerms(failed.message), ...(failed.hint ? { hint: inActionTerms(failed.hint) } : {}) };
       return {

@@ -36,6 +36,11 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   [/set PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put "appSecret" in .*?\(mode 600\)/g, 'set the app-secret input to a repository secret'],
   [/pass --app-id, set PUSHCTL_APP_ID, or put "appId" in .*?(?=;|$)/g, 'set the app-id input'],
   [/, or pass --insecure if you really mean it/g, ''],
+  // A profile lives in a config file of the repository: the action runs no init and has no config input.
+  [/create it with: pushctl init --profile (\S+) --app-id <id>, or point --config at your file/g, (_, name) => `add a config file that defines profile ${name!} to the repository (.pushctlrc.json or .pushctlrc.yaml)`],
+  [/the file has no profiles; add one with: pushctl init --profile (\S+)/g, (_, name) => `the file has no profiles; define profile ${name!} in it`],
+  // The action has no input that retries a request in doubt.
+  [/ \(--retry-in-doubt retries\)/g, ''],
   // A journal file on the runner is gone when the job ends: the run id beside it names the run.
   [/ \((?:\/|[A-Za-z]:\\)[^()\n]*\.jsonl\)/g, ''],
   // A profile's own secret variable (PUSHCTL_APP_SECRET_INDIA) is set in the step's env, as written.
@@ -58,6 +63,9 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   [/(?:flag )?--strict/g, 'the strict input'],
   [/(?:flag )?--rate(?: <n>)?(?![\w-])/g, 'the rate input'],
   [/(?:flag )?--dry-run/g, 'the dry-run input'],
+  // The action has no journal file input and always journals: a directory is the one way.
+  [/, give --journal a writable path/g, ''],
+  [/,? or pass --no-journal \(then a kill loses the record\)/g, ''],
   [/PUSHCTL_JOURNAL_DIR(?: \(or --journal\))?|--journal(?: <path>)?(?![\w-])/g, 'the journal-dir input'],
 ];
 

@@ -123,7 +123,9 @@ export function deliveryHeadline(summary: DeliverySummary, results: readonly Bat
   const total = audience ? whom : ` (${counted(recipients.total, 'recipient')})`;
   if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${counted(batches.total, 'batch')}${total}`;
   const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
-  if (batches.accepted === 0) return `nothing ${verb}: ${rest} of ${counted(batches.total, 'batch')}${total}`;
+  // A batch rejected or in doubt went out (the service may even have delivered it): 'nothing sent' would deny that.
+  const wentOut = batches.rejected + batches.in_doubt > 0;
+  if (batches.accepted === 0) return `${wentOut ? 'none accepted' : `nothing ${verb}`}: ${rest} of ${counted(batches.total, 'batch')}${total}`;
   return `partly ${verb}: ${batches.accepted} of ${counted(batches.total, 'batch')} accepted${of(recipients.accepted)}; ${rest}`;
 }
 

@@ -49,9 +49,16 @@ export function checkSharedAudience(name: string, config: ConfigFile | undefined
   );
 }
 
+/** `--to ''` names no audience: said first, before whatever else it is checked against. */
+function checkAudienceName(name: string): void {
+  if (name.trim() === '') throw usageError('--to needs an audience name', 'e.g. --to my-phones (pushctl config lists the audiences)');
+}
+
 /** A usage error when `--to` comes with a flag that also chooses recipients: which would win is a guess. */
 export function checkToAlone(options: RecipientOptions & { to?: string }): void {
   if (options.to === undefined) return;
+  // Else an empty name read '--to  and --all both choose recipients', 'keep --to ,'.
+  checkAudienceName(options.to);
   const others = RECIPIENT_FLAGS.filter(([key]) => options[key] !== undefined && options[key] !== false).map(([, flag]) => flag);
   if (others.length === 0) return;
   throw usageError(`--to ${options.to} and ${others.join(', ')} both choose recipients`, `keep --to ${options.to}, or drop it and choose the recipients with ${others[0]}`);
@@ -62,7 +69,7 @@ export function checkToAlone(options: RecipientOptions & { to?: string }): void 
  * directory, so the same config works from any directory. An unknown name lists the known ones.
  */
 export function audienceOptions(name: string, audiences: Record<string, Audience>, configFile: string | undefined): RecipientOptions {
-  if (name.trim() === '') throw usageError('--to needs an audience name', 'e.g. --to my-phones (pushctl config lists the audiences)');
+  checkAudienceName(name);
   const audience = Object.hasOwn(audiences, name) ? audiences[name] : undefined;
   if (audience === undefined) {
     const names = Object.keys(audiences);

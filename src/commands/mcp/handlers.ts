@@ -9,6 +9,7 @@ import { argumentNames, describeTool, offered, TOOLS, type Offer } from './catal
 import { callContext } from './call-context.js';
 import { destinationOf, isEmulator } from './emulator.js';
 import { errorAnswer, toolResult } from './results.js';
+import { learnSecrets, profileArgument } from './secrets.js';
 import { settingsOptions } from './settings-options.js';
 import type { McpTool, ToolCall } from './tool.js';
 
@@ -49,6 +50,8 @@ export async function listTools(call: ToolCall): Promise<Tool[]> {
 
 /** The tool's result, or the name of the tool meant when there is no tool of this name (a protocol error). */
 export async function callTool(name: string, given: unknown, call: ToolCall): Promise<CallToolResult | { unknown: string; near?: string }> {
+  // Before anything is answered, even a refusal that repeats what the client sent.
+  await learnSecrets(call, profileArgument(given));
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) {
     const near = nearest(name, TOOLS.map((t) => t.name));

@@ -5,6 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../version.js';
+import { withInterrupt } from '../../context.js';
 import type { ToolCall } from './tool.js';
 
 /** The tools and what runs them load on the first request that needs them (see handlers.ts). */
@@ -29,17 +30,27 @@ class InFlight {
   }
 }
 
+/**
+ * The call as the client can cancel it (notifications/cancelled): the SDK aborts the request's signal, and a
+ * send then stops as the CLI's does on Ctrl-C, no new request, those in flight answered, the run journaled as
+ * interrupted, so list_runs and show_run say what it left. Without this a cancelled send went on to the end.
+ */
+function cancellable(call: ToolCall, cancelled: AbortSignal): ToolCall {
+  return { ...call, ctx: withInterrupt(call.ctx, AbortSignal.any([call.ctx.interrupt, cancelled])) };
+}
+
 export function createServer(call: ToolCall, inFlight = new InFlight()): Server {
   const server = new Server({ name: 'pushctl', title: 'pushctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => inFlight.track(loadHandlers().then(async ({ listTools }) => ({ tools: await listTools(call) }))));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name, arguments: given } = request.params;
     return inFlight.track(
       loadHandlers().then(async ({ callTool }) => {
-        const result = await callTool(name, given, call);
+        const result = await callTool(name, given, cancellable(call, extra.signal));
         if (!('unknown' in result)) return result;
         // No such tool is the client's mistake in the protocol, not a tool's failure.
-        throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"${result.near ? ` (did you mean "${result.near}"?)` : ''}: see tools/list`);
+        // It repeats the name the client sent, which goes out as a protocol error: scrubbed as a result is.
+        throw new McpError(ErrorCode.InvalidParams, call.scrubber.scrub(`unknown tool "${name}"${result.near ? ` (did you mean "${result.near}"?)` : ''}: see tools/list`));
       }),
     );
   });

@@ -45,6 +45,24 @@ export function settingsFlags(argv: readonly string[]): string[] {
 }
 
 /**
+ * The flags a command line would give these settings with: the argv a run started by `pushctl mcp` (its
+ * server's flags and the call's profile) is journaled with, so that settingsFlags reads them back and the
+ * resend command it gives goes where the run went, as a CLI run's does.
+ */
+export function flagsOfSettings(settings: { appId?: string; region?: string; baseUrl?: string; profile?: string; config?: string; appSecretFile?: string; timeout?: string; insecure?: boolean }): string[] {
+  const valued: [string, string | undefined][] = [
+    ['--app-id', settings.appId],
+    ['--region', settings.region],
+    ['--base-url', settings.baseUrl],
+    ['--profile', settings.profile],
+    ['--config', settings.config],
+    ['--app-secret-file', settings.appSecretFile],
+    ['--timeout', settings.timeout],
+  ];
+  return [...valued.flatMap(([flag, value]) => (value === undefined ? [] : [flag, value])), ...(settings.insecure ? ['--insecure'] : [])];
+}
+
+/**
  * The settings flags a resend of the family needs again (the config file, the timeout), without
  * `--profile`: each target's profile is in its journal.
  */

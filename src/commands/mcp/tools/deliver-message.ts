@@ -4,6 +4,7 @@ import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import { sendOptionsSchema } from '../../send/options.js';
 import { parseOptions } from '../../shared/check-options.js';
+import { flagsOfSettings } from '../../shared/resend-command.js';
 import { deliveryDocument, printDelivery } from '../../../output/delivery.js';
 import { printSkipped, skippedDocument } from '../../../output/skipped-run.js';
 import { plainStyle } from '../../../output/style.js';
@@ -26,9 +27,10 @@ type Args = z.infer<typeof args>;
 
 async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx, scrubber, options }: ToolCall): Promise<ToolAnswer> {
   const { once, includeInDoubt, profile, ...message } = fields;
+  const settings = settingsOptions(options, profile);
   // Checked by send's own options schema, as `pushctl send`'s flags are.
   const sendOptions = parseOptions(sendOptionsSchema, {
-    ...settingsOptions(options, profile),
+    ...settings,
     ...(options.verbose ? { verbose: true } : {}),
     ...messageInputOptions(message),
     dryRun,
@@ -38,8 +40,9 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
   });
   // The command's own code is loaded from its file (scripts/build.mjs), not bundled again into the tools.
   const { send } = await import('../../send/run.js');
-  // The journal's header keeps the command that started the run.
-  const outcome = await send(sendOptions, { ...callContext(ctx, message.message), scrubber, argv: ['mcp', name], style: plainStyle });
+  // The journal's header keeps the command that started the run, with the settings flags its resend needs.
+  const argv = ['mcp', name, ...flagsOfSettings(settings)];
+  const outcome = await send(sendOptions, { ...callContext(ctx, message.message), scrubber, argv, style: plainStyle });
   if (outcome.kind === 'invalid') {
     const { errors, warnings, notes } = outcome.validation;
     const error = { message: `the message is invalid (${errors.length} error${errors.length === 1 ? '' : 's'}): nothing was sent`, hint: 'fix each error at its path (its fix says how), then call again; validate_message checks without sending' };
