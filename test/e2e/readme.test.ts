@@ -404,3 +404,18 @@ describe('README JSON examples', () => {
     }
   });
 });
+
+describe('README prose', () => {
+  it('the CSV header it says is named is refused naming it, and a client_id header is read as that column', async () => {
+    const header = /a header such as `([^`]+)` is named/.exec(readme)?.[1];
+    expect(header).toBeDefined();
+    writeFileSync(join(dir, 'named.csv'), `${header}\ndevice-000001,US\n`);
+    const refused = await runCli(['validate', '--title', 'Hi', '--client-ids-file', 'named.csv'], { env: env(), cwd: dir });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`"${header}" is a header`);
+    writeFileSync(join(dir, 'read.csv'), 'client_id,country\ndevice-000001,US\n');
+    const read = await runCli(['validate', '--title', 'Hi', '--client-ids-file', 'read.csv', '--json'], { env: env(), cwd: dir });
+    expect(read.code, read.stderr).toBe(0);
+    expect((JSON.parse(read.stdout) as { body: { condition: unknown } }).body.condition).toEqual({ type: 2, client_ids: ['device-000001'] });
+  });
+});
