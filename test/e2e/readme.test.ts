@@ -406,6 +406,24 @@ describe('README JSON examples', () => {
 });
 
 describe('README prose', () => {
+  it('the emulator\'s option table is one table naming every option of serve --help, with its default', async () => {
+    const section = readme.slice(readme.indexOf('## The emulator'));
+    const start = section.indexOf('| option | default |');
+    // The rows up to the first line that is not a row: a blank line inside would end the table there.
+    const rows = section.slice(start).split('\n').slice(2);
+    const table = rows.slice(0, rows.findIndex((row) => !row.startsWith('|')));
+    const help = (await runCli(['serve', '--help'], { env: env(), cwd: dir })).stdout;
+    const options = help.slice(help.indexOf('Options:'), help.indexOf('-h, --help')).split(/\n(?= {2}--)/).slice(1);
+    expect(options.length).toBeGreaterThan(10);
+    for (const option of options) {
+      const name = /^ {2}(--[a-z-]+)/.exec(option)![1]!;
+      const row = table.find((r) => r.split('|')[1]!.includes(`\`${name}`));
+      expect(row, `${name} has no row in the README's emulator table`).toBeDefined();
+      const helpDefault = /\(default: "?([^")]+)"?\)/.exec(option.replace(/\s+/g, ' '))?.[1];
+      if (helpDefault !== undefined) expect(row!.split('|')[2], name).toContain(`\`${helpDefault}\``);
+    }
+  });
+
   it('the CSV header it says is named is refused naming it, and a client_id header is read as that column', async () => {
     const header = /a header such as `([^`]+)` is named/.exec(readme)?.[1];
     expect(header).toBeDefined();
