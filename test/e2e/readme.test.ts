@@ -406,6 +406,15 @@ describe('README JSON examples', () => {
 });
 
 describe('README prose', () => {
+  it('the action\'s paragraph names every input and output of action.yml', () => {
+    const action = load(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+    const paragraph = readme.slice(readme.indexOf('\nInputs: `mode`'));
+    const inputs = paragraph.slice(0, paragraph.indexOf('Outputs:'));
+    const outputs = paragraph.slice(paragraph.indexOf('Outputs:'), paragraph.indexOf('\n\n'));
+    for (const name of Object.keys(action.inputs)) expect(inputs, `input ${name}`).toContain(`\`${name}\``);
+    for (const name of Object.keys(action.outputs)) expect(outputs, `output ${name}`).toContain(`\`${name}\``);
+  });
+
   it('the emulator\'s option table is one table naming every option of serve --help, with its default', async () => {
     const section = readme.slice(readme.indexOf('## The emulator'));
     const start = section.indexOf('| option | default |');
