@@ -406,6 +406,14 @@ describe('README JSON examples', () => {
 });
 
 describe('README prose', () => {
+  it('the message flags table gives every --ttl form send --help gives', async () => {
+    const help = (await runCli(['send', '--help'], { env: env(), cwd: dir })).stdout;
+    const forms = /--ttl <duration> +time_to_live: ([^\n]+)/.exec(help)![1]!.split(', ');
+    // The row's cell is `--ttl 3600\|90s\|...`: its pipes are escaped to stay inside the table.
+    const cell = /^\| `--ttl ([^`]+)`/m.exec(readme)![1]!;
+    expect(cell.split('\\|')).toEqual(forms);
+  });
+
   it('the action\'s paragraph names every input and output of action.yml', () => {
     const action = load(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
     const paragraph = readme.slice(readme.indexOf('\nInputs: `mode`'));
