@@ -406,6 +406,17 @@ describe('README JSON examples', () => {
 });
 
 describe('README prose', () => {
+  it('pushctl check answers in the line the README quotes, and --json has the keys it names', async () => {
+    const quoted = /It answers in one line \(`([^`]+)`\), and with `--json` in the one envelope \(([^)]+)\)/.exec(readme.replace(/\n/g, ' '))!;
+    const human = await runCli(['check'], { env: env(), cwd: dir });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout + human.stderr).toContain(here(quoted[1]!));
+    const named = [...quoted[2]!.matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+    const refused = await runCli(['check', '--json'], { env: { ...env(), PUSHCTL_APP_SECRET: 'wrong-secret' }, cwd: dir });
+    expect(refused.code).toBe(4);
+    expect(Object.keys(JSON.parse(refused.stdout) as object).filter((k) => k !== 'ok' && k !== 'exit_code')).toEqual(named);
+  });
+
   it('the message flags table gives every --ttl form send --help gives', async () => {
     const help = (await runCli(['send', '--help'], { env: env(), cwd: dir })).stdout;
     const forms = /--ttl <duration> +time_to_live: ([^\n]+)/.exec(help)![1]!.split(', ');
