@@ -406,6 +406,17 @@ describe('README JSON examples', () => {
 });
 
 describe('README prose', () => {
+  it('the batch statuses it says carry a reason are those a failed send\'s batches have', async () => {
+    const words = /or a\s+`reason` \(([^)]+)\)/.exec(readme)![1]!.split(', ').map((w) => w.replaceAll(' ', '_'));
+    const own = await createEmulator({ port: 0, rate: 0, chaos: '500=50%,503=50%', chaosSeed: 1 });
+    onTestFinished(() => own.close());
+    const ids = Array.from({ length: 8 }, (_, i) => `device-${i}`);
+    const r = await runCli(['send', '--client-id', ...ids, '--title', 'Hi', '--batch-size', '1', '--max-attempts', '1', '--no-journal', '--json'], { env: { ...env(), PUSHCTL_BASE_URL: own.url }, cwd: dir });
+    const batches = (JSON.parse(r.stdout) as { batches: { status: string; reason?: string }[] }).batches;
+    const withReason = [...new Set(batches.filter((b) => b.reason !== undefined).map((b) => b.status))].sort();
+    expect(withReason).toEqual([...words].sort());
+  });
+
   it('pushctl check answers in the line the README quotes, and --json has the keys it names', async () => {
     const quoted = /It answers in one line \(`([^`]+)`\), and with `--json` in the one envelope \(([^)]+)\)/.exec(readme.replace(/\n/g, ' '))!;
     const human = await runCli(['check'], { env: env(), cwd: dir });
