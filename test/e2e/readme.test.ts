@@ -370,7 +370,8 @@ describe('README JSON examples', () => {
     onTestFinished(() => rmSync(work, { recursive: true, force: true }));
     writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify(find('audiences')));
     mkdirSync(join(work, 'lists'));
-    writeFileSync(join(work, 'lists', 'testers.txt'), 'tester-1\ntester-2\ntester-3\n');
+    // A repeated ID and a blank line: the size is the distinct IDs a send would read.
+    writeFileSync(join(work, 'lists', 'testers.txt'), 'tester-1\ntester-2\ntester-3\ntester-1\n\n');
     const r = await runCli(['config', '--json'], { env: cleanEnv({ HOME: work, XDG_CONFIG_HOME: join(work, '.config') }), cwd: work });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { audiences: unknown[] }).audiences).toEqual([
