@@ -28,7 +28,7 @@ const SHARED = {
   // config on globalThis, so this file's own copy of zod's helpers shares them with vendor/zod's.
   'vendor/zod-json-schema': 'pushctl:zod-json-schema',
   // The JSON parser that locates mistakes (jsonc-parser), one copy for the files that read JSON; not in
-  // main.cjs, so `--help` and a send without a message file do not load it.
+  // main.cjs, so `--help` and the commands that read no JSON (runs, schema, completion) do not load it.
   json: 'src/message/parse-json.ts',
   'vendor/chalk': 'chalk',
   'vendor/ora': 'ora',

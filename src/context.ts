@@ -33,6 +33,11 @@ export interface Ctx {
    * can change one and loading it runs its code (docs/behaviour.md#trust). Default true.
    */
   runJavaScriptConfig?: boolean;
+  /**
+   * False in the MCP server: its stdin carries the protocol, so `--app-secret-stdin` is refused there and a
+   * missing secret's hint must not offer it. Default true.
+   */
+  secretFromStdin?: boolean;
 }
 
 /**

@@ -122,7 +122,11 @@ function parseFileJson(file: { name: string; text: string }, what: string): unkn
         );
       }
       const message = `${what} ${name} is not valid JSON: ${error.message}`;
-      throw file.name === '-' ? invalidMessageError(message, error.fix) : new FilePositionError(message, error.fix, file.name, error.line, error.column);
+      // A mistake json-mistake.ts does not recognise (a cut-off file, 100 levels of brackets) still gets a
+      // next step (docs/behaviour.md#exit-codes): where to look, and which input it was.
+      const flag = what === 'message file' ? '-f' : '--data-file';
+      const hint = error.fix ?? `fix the JSON at line ${error.line}, column ${error.column}, or check the file given to ${flag}`;
+      throw file.name === '-' ? invalidMessageError(message, hint) : new FilePositionError(message, hint, file.name, error.line, error.column);
     }
     throw error;
   }

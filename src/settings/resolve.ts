@@ -248,9 +248,10 @@ export interface Credentials {
 
 /**
  * Returns the app ID and secret, or throws a configError (exit 6) that names the flag, the environment
- * variable and the config key that would supply what is missing.
+ * variable and the config key that would supply what is missing. `reads.secretFromStdin` false: the caller
+ * cannot read a secret on stdin (the MCP server's stdin is the protocol), so the hint leaves that way out.
  */
-export function requireCredentials(resolved: ResolvedSettings, target?: { secretEnv: string }): Credentials & Settings {
+export function requireCredentials(resolved: ResolvedSettings, target?: { secretEnv: string }, reads: { secretFromStdin: boolean } = { secretFromStdin: true }): Credentials & Settings {
   const { settings } = resolved;
   const where = settings.profile && settings.configFile
     ? `"profiles.${settings.profile}" of ${settings.configFile}`
@@ -268,7 +269,7 @@ export function requireCredentials(resolved: ResolvedSettings, target?: { secret
     ways.push(
       target
         ? `the app secret: put "appSecret" in ${where} (mode 600), or set ${target.secretEnv}`
-        : `the app secret: set ${envNames.appSecret}, pass --app-secret-file <path> or --app-secret-stdin, ` + `or put "appSecret" in ${where} (mode 600)`,
+        : `the app secret: set ${envNames.appSecret}, pass --app-secret-file <path>${reads.secretFromStdin ? ' or --app-secret-stdin' : ''}, ` + `or put "appSecret" in ${where} (mode 600)`,
     );
   }
   if (missing.length === 0) return settings as Credentials & Settings;

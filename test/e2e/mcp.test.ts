@@ -385,6 +385,16 @@ describe('pushctl mcp: failures are results, never a crashed server', () => {
     expect(textOf(r)).toMatch(/^error: .*21004[\s\S]*hint: .*copy it again/);
   });
 
+  it('no secret: the hint offers the ways the server reads one, not --app-secret-stdin, which it refuses', async () => {
+    const { client } = await connect(target(), { PUSHCTL_APP_SECRET: undefined });
+    const r = await call(client, 'dry_run', { all: true, title: 'Hi' });
+    expect(r.structuredContent).toMatchObject({ ok: false, exit_code: 6, error: { message: 'no app secret configured' } });
+    const { hint } = r.structuredContent.error as { hint: string };
+    expect(hint).toContain('PUSHCTL_APP_SECRET');
+    expect(hint).toContain('--app-secret-file');
+    expect(hint).not.toContain('--app-secret-stdin');
+  });
+
   it('malformed arguments and an unknown tool are answered, and the server goes on serving', async () => {
     const { client, stderr } = await connect(target());
     await client.listTools();

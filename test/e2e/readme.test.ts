@@ -370,7 +370,8 @@ describe('README JSON examples', () => {
     onTestFinished(() => rmSync(work, { recursive: true, force: true }));
     writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify(find('audiences')));
     mkdirSync(join(work, 'lists'));
-    writeFileSync(join(work, 'lists', 'testers.txt'), 'tester-1\ntester-2\ntester-3\n');
+    // A repeated ID and a blank line: the size is the distinct IDs a send would read.
+    writeFileSync(join(work, 'lists', 'testers.txt'), 'tester-1\ntester-2\ntester-3\ntester-1\n\n');
     const r = await runCli(['config', '--json'], { env: cleanEnv({ HOME: work, XDG_CONFIG_HOME: join(work, '.config') }), cwd: work });
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { audiences: unknown[] }).audiences).toEqual([
@@ -402,5 +403,77 @@ describe('README JSON examples', () => {
       expect(r.stdout, `${command}: ${r.stderr}`).not.toBe('');
       expect(normalised(JSON.parse(r.stdout)), command).toEqual(normalised(JSON.parse(shown)));
     }
+  });
+});
+
+describe('README prose', () => {
+  it('the batch statuses it says carry a reason are those a failed send\'s batches have', async () => {
+    const words = /or a\s+`reason` \(([^)]+)\)/.exec(readme)![1]!.split(', ').map((w) => w.replaceAll(' ', '_'));
+    const own = await createEmulator({ port: 0, rate: 0, chaos: '500=50%,503=50%', chaosSeed: 1 });
+    onTestFinished(() => own.close());
+    const ids = Array.from({ length: 8 }, (_, i) => `device-${i}`);
+    const r = await runCli(['send', '--client-id', ...ids, '--title', 'Hi', '--batch-size', '1', '--max-attempts', '1', '--no-journal', '--json'], { env: { ...env(), PUSHCTL_BASE_URL: own.url }, cwd: dir });
+    const batches = (JSON.parse(r.stdout) as { batches: { status: string; reason?: string }[] }).batches;
+    const withReason = [...new Set(batches.filter((b) => b.reason !== undefined).map((b) => b.status))].sort();
+    expect(withReason).toEqual([...words].sort());
+  });
+
+  it('pushctl check answers in the line the README quotes, and --json has the keys it names', async () => {
+    const quoted = /It answers in one line \(`([^`]+)`\), and with `--json` in the one envelope \(([^)]+)\)/.exec(readme.replace(/\n/g, ' '))!;
+    const human = await runCli(['check'], { env: env(), cwd: dir });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout + human.stderr).toContain(here(quoted[1]!));
+    const named = [...quoted[2]!.matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+    const refused = await runCli(['check', '--json'], { env: { ...env(), PUSHCTL_APP_SECRET: 'wrong-secret' }, cwd: dir });
+    expect(refused.code).toBe(4);
+    expect(Object.keys(JSON.parse(refused.stdout) as object).filter((k) => k !== 'ok' && k !== 'exit_code')).toEqual(named);
+  });
+
+  it('the message flags table gives every --ttl form send --help gives', async () => {
+    const help = (await runCli(['send', '--help'], { env: env(), cwd: dir })).stdout;
+    const forms = /--ttl <duration> +time_to_live: ([^\n]+)/.exec(help)![1]!.split(', ');
+    // The row's cell is `--ttl 3600\|90s\|...`: its pipes are escaped to stay inside the table.
+    const cell = /^\| `--ttl ([^`]+)`/m.exec(readme)![1]!;
+    expect(cell.split('\\|')).toEqual(forms);
+  });
+
+  it('the action\'s paragraph names every input and output of action.yml', () => {
+    const action = load(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+    const paragraph = readme.slice(readme.indexOf('\nInputs: `mode`'));
+    const inputs = paragraph.slice(0, paragraph.indexOf('Outputs:'));
+    const outputs = paragraph.slice(paragraph.indexOf('Outputs:'), paragraph.indexOf('\n\n'));
+    for (const name of Object.keys(action.inputs)) expect(inputs, `input ${name}`).toContain(`\`${name}\``);
+    for (const name of Object.keys(action.outputs)) expect(outputs, `output ${name}`).toContain(`\`${name}\``);
+  });
+
+  it('the emulator\'s option table is one table naming every option of serve --help, with its default', async () => {
+    const section = readme.slice(readme.indexOf('## The emulator'));
+    const start = section.indexOf('| option | default |');
+    // The rows up to the first line that is not a row: a blank line inside would end the table there.
+    const rows = section.slice(start).split('\n').slice(2);
+    const table = rows.slice(0, rows.findIndex((row) => !row.startsWith('|')));
+    const help = (await runCli(['serve', '--help'], { env: env(), cwd: dir })).stdout;
+    const options = help.slice(help.indexOf('Options:'), help.indexOf('-h, --help')).split(/\n(?= {2}--)/).slice(1);
+    expect(options.length).toBeGreaterThan(10);
+    for (const option of options) {
+      const name = /^ {2}(--[a-z-]+)/.exec(option)![1]!;
+      const row = table.find((r) => r.split('|')[1]!.includes(`\`${name}`));
+      expect(row, `${name} has no row in the README's emulator table`).toBeDefined();
+      const helpDefault = /\(default: "?([^")]+)"?\)/.exec(option.replace(/\s+/g, ' '))?.[1];
+      if (helpDefault !== undefined) expect(row!.split('|')[2], name).toContain(`\`${helpDefault}\``);
+    }
+  });
+
+  it('the CSV header it says is named is refused naming it, and a client_id header is read as that column', async () => {
+    const header = /a header such as `([^`]+)` is named/.exec(readme)?.[1];
+    expect(header).toBeDefined();
+    writeFileSync(join(dir, 'named.csv'), `${header}\ndevice-000001,US\n`);
+    const refused = await runCli(['validate', '--title', 'Hi', '--client-ids-file', 'named.csv'], { env: env(), cwd: dir });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`"${header}" is a header`);
+    writeFileSync(join(dir, 'read.csv'), 'client_id,country\ndevice-000001,US\n');
+    const read = await runCli(['validate', '--title', 'Hi', '--client-ids-file', 'read.csv', '--json'], { env: env(), cwd: dir });
+    expect(read.code, read.stderr).toBe(0);
+    expect((JSON.parse(read.stdout) as { body: { condition: unknown } }).body.condition).toEqual({ type: 2, client_ids: ['device-000001'] });
   });
 });

@@ -95,6 +95,15 @@ describe('what a run of the built CLI loads', () => {
     expect(await loadedBy(['validate', '-f', 'message.json'])).toEqual({ files: ['commands/validate/run.cjs', 'json.cjs', 'main.cjs', 'vendor/zod.cjs'], stdin: false });
   });
 
+  it('the README and docs/design.md count the files validate -f loads', async () => {
+    const { files } = await loadedBy(['validate', '-f', 'message.json']);
+    const words = ['one', 'two', 'three', 'four', 'five', 'six'];
+    for (const doc of ['README.md', 'docs/design.md']) {
+      const text = readFileSync(join(ROOT, doc), 'utf8').replace(/\s+/g, ' ');
+      expect(/loads at most (\w+) files of JavaScript/.exec(text)?.[1], doc).toBe(words[files.length - 1]);
+    }
+  });
+
   it('a one-message send: no stdin', async () => {
     const { stdin } = await loadedBy(['send', '--base-url', emulator.url, '--app-id', 'demo-app', '--client-id', 'device-2', '--title', 'Hi', '--desc', 'there']);
     expect(stdin).toBe(false);

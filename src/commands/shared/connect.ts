@@ -29,7 +29,7 @@ export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: Secr
   const loaded = preloaded ?? (await loadSettings(options, ctx));
   shareAppSecret(loaded, scrubber);
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  const settings = requireCredentials(loaded, mode.targetSecretEnv !== undefined ? { secretEnv: mode.targetSecretEnv } : undefined);
+  const settings = requireCredentials(loaded, mode.targetSecretEnv !== undefined ? { secretEnv: mode.targetSecretEnv } : undefined, { secretFromStdin: ctx.secretFromStdin !== false });
   // The service takes the raw secret in Authorization; a scheme in front of it is answered 21004.
   const scheme = /^(bearer|basic|token)\s+/i.exec(settings.appSecret);
   if (scheme) ctx.stderr.write(`warning: the app secret starts with "${scheme[1]} "; the service takes the raw secret in the Authorization header (a prefix is answered 21004 App Secret illegal): drop the prefix\n`);

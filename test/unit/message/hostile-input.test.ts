@@ -78,3 +78,18 @@ describe('time_to_live range', () => {
     expect(() => assembleMessage({ flags: { all: true, title: 'x', ttl: '24856d' } })).toThrow(expect.objectContaining({ exitCode: 2 }));
   });
 });
+
+describe('a file that is not valid JSON', () => {
+  // docs/behaviour.md#exit-codes: every error is followed by a hint with the next step, not only the
+  // mistakes json-mistake.ts recognises (a trailing comma, a comment...).
+  const broken = { deep: `{"a":${'['.repeat(100)}${']'.repeat(100)}}`, truncated: '{"type": 1,', empty: '\n', stray: '{"type": 1} x' };
+
+  it.each(Object.entries(broken))('%s, as a message file or a data file, names the position and what to check', (_, text) => {
+    for (const name of ['m.json', '-']) {
+      expect(() => assembleMessage({ flags: {}, file: { name, text } })).toThrow(expect.objectContaining({ exitCode: 3, hint: expect.stringMatching(/line \d+, column \d+.*-f/) }));
+      expect(() => assembleMessage({ flags: { all: true, title: 'x' }, dataFile: { name, text } })).toThrow(
+        expect.objectContaining({ exitCode: 3, hint: expect.stringMatching(/line \d+, column \d+.*--data-file/) }),
+      );
+    }
+  });
+});
