@@ -142,4 +142,14 @@ describe('pushctl mcp: empty values an agent fills in', () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('error: --to needs an audience name');
   });
+
+  it('an empty list is a criterion not given, as no flag: beside other recipients it is no conflict', async () => {
+    const { client } = await connect(['--base-url', service.url, '--app-id', APP], { PUSHCTL_APP_SECRET: SECRET });
+    const result = await callTool(client, 'validate_message', { clientId: ['phone-1'], country: [], language: [], brand: [], model: [], osVersion: [], appVersion: [], title: 'x' });
+    expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ ok: true, body: { condition: { type: 2, client_ids: ['phone-1'] } } });
+    // With nothing else chosen, an empty list chooses no one: the call says recipients are missing, as the CLI with no flag.
+    const none = await callTool(client, 'validate_message', { clientId: [], title: 'x' });
+    expect(none.structuredContent).toMatchObject({ ok: false, errors: [expect.objectContaining({ path: 'condition' })] });
+  });
 });

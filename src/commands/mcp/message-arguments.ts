@@ -85,6 +85,7 @@ export function messageInputOptions(fields: MessageFields): MessageInputOptions 
   if (ttl !== undefined) options.ttl = String(ttl);
   if (vars !== undefined) options.var = pairs(vars);
   if (data !== undefined) options.data = pairs(data);
-  for (const [key, value] of Object.entries(options)) if (value === undefined) delete options[key];
+  // An empty list is how an agent fills a list it does not mean to give: no flag, as on a command line.
+  for (const [key, value] of Object.entries(options)) if (value === undefined || (Array.isArray(value) && value.length === 0)) delete options[key];
   return options as MessageInputOptions & { strict?: boolean };
 }
