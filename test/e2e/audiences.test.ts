@@ -137,6 +137,20 @@ describe('--to <name>', () => {
     });
   }
 
+  it('--once fingerprints who the recipients are, not their order: a list read in another order is the same run', async () => {
+    // A CI job's list from a query without ORDER BY: the same people, another order.
+    const first = await send('--client-id', 'phone-a,phone-b,phone-c', '--once', 'order-1');
+    expect(first.code, first.stderr).toBe(0);
+    const again = await send('--client-id', 'phone-c,phone-a,phone-b', '--once', 'order-1');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('already done');
+    expect(emulator.messages(APP)).toHaveLength(1);
+    // Another person is another audience.
+    const other = await send('--client-id', 'phone-c,phone-a,phone-d', '--once', 'order-1');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('used this key for another message or audience');
+  });
+
   it('--once fingerprints the recipients, not the flag: the same IDs by --client-id are the same run', async () => {
     const first = await send('--to', 'my-phones', '--once', 'hello-1');
     expect(first.code, first.stderr).toBe(0);

@@ -181,7 +181,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   }
   const baseUrl = journalBaseUrl(connection.baseUrl);
   // Loaded here, not with the command: its node:crypto costs every send without --once a millisecond or two.
-  const { messageFingerprint } = await import('../../message/fingerprint.js');
+  const { messageFingerprint, sameFingerprint } = await import('../../message/fingerprint.js');
   const once = { key: options.once, fingerprint: messageFingerprint(body, clientIds) };
   leases.push(await own(onceLockName(once.key, connection.appId, baseUrl, options.dryRun), runId, { what: `--once ${escapeControl(once.key)}`, wait }, ctx));
   const dir = runsDir(ctx.env);
@@ -191,7 +191,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     leases.push(await own(lock, runId, { what: `run ${runId}`, wait: true }, ctx));
     return { runId, lock, once };
   }
-  if (found.header.fingerprint !== once.fingerprint) {
+  if (!sameFingerprint(found.header.fingerprint, body, clientIds, once.fingerprint)) {
     throw usageError(
       `--once ${escapeControl(once.key)}: run ${escapeControl(found.header.run_id)} used this key for another message or audience (${found.path}); this run's message or recipients differ`,
       'use a new key for a new announcement, or send the same message file, variables and recipients as that run',
