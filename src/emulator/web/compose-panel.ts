@@ -9,7 +9,7 @@ import type { MessageIssue, ValidationResult } from '../../message/types.js';
 import { validateMessage } from '../../message/validate.js';
 import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from './compose-flags.js';
 import { estimateAudience } from './audience-estimate.js';
-import { dataRowsText, wireDataRows } from './data-rows.js';
+import { dataRowsText, keysWithEquals, wireDataRows } from './data-rows.js';
 import { EDIT_EVENT } from './entry-card.js';
 import { fieldOfMessage, fieldOfPath, inPanelTerms, type PanelField } from './panel-terms.js';
 import { $, button, copyButton, el, plural } from './dom.js';
@@ -88,7 +88,7 @@ function evaluate(fields: ComposeFields): Outcome {
     }
   }
   let words = flagWords(fields);
-  const failures: Finding[] = [];
+  const failures: Finding[] = fields.type === 'data' ? keysWithEquals().map(keyWithEquals) : [];
   for (;;) {
     try {
       const assembled = assembleMessage({ flags: flagsOf(words) });
@@ -103,6 +103,14 @@ function evaluate(fields: ComposeFields): Outcome {
     }
   }
 }
+
+/** A data key the --data flag cannot carry: named, its row marked, and the way to send it all the same. */
+const keyWithEquals = (key: string): Finding => ({
+  ...(fieldOfPath('data') ? { field: fieldOfPath('data')! } : {}),
+  dataKey: key,
+  message: `key ${JSON.stringify(key)} holds "=", and --data ends a key at its first "="`,
+  fix: 'rename the key, or write the message in the JSON tab',
+});
 
 /** A validator's finding, named by the panel's field. */
 const fromIssue = (issue: MessageIssue): Finding => {

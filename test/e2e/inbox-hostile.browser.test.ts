@@ -1,0 +1,56 @@
+// A hostile round against the inbox page, in chromium against a real `pushctl serve --fleet 20`: what the
+// compose panel sends must be what its fields show, and what it cannot send as shown it refuses, naming the
+// field (docs/behaviour.md#inbox).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserFound, openInbox, startInbox, type Inbox } from '../helpers/inbox-browser.js';
+
+let inbox: Inbox;
+let page: Page;
+
+interface Logged {
+  total: number;
+  entries: { body?: { data?: Record<string, string> } }[];
+}
+const logged = async () => (await (await fetch(`${inbox.url}/v1/emulator/requests`)).json()) as Logged;
+
+async function dataRow(key: string, value: string): Promise<void> {
+  await page.locator('#compose-fields [name=type]').selectOption('data');
+  await page.fill('#compose-data-rows .data-row:nth-child(1) .data-key', key);
+  await page.fill('#compose-data-rows .data-row:nth-child(1) .data-value', value);
+}
+
+describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () => {
+  beforeAll(async () => {
+    inbox = await startInbox(() => ['--fleet', '20']);
+  }, 60_000);
+  afterAll(async () => {
+    await inbox?.stop();
+  });
+  beforeEach(async () => {
+    await page?.close();
+    page = await openInbox(inbox);
+    await page.click('#compose-toggle');
+    await page.locator('#compose').waitFor();
+  });
+
+  it('a data key holding "=" is refused, naming the key, and nothing is sent (--data would cut the key at it)', async () => {
+    await dataRow('a=b', 'c');
+    await page.locator('#compose-verdict .errors li', { hasText: '"a=b"' }).waitFor();
+    expect((await page.locator('#compose-verdict .errors li').allTextContents()).join('\n')).toMatch(/^data: key "a=b"/m);
+    expect(await page.locator('#compose-send').isDisabled()).toBe(true);
+    expect(await page.locator('#compose-data-rows .data-row:nth-child(1) .data-key').getAttribute('class')).toContain('invalid');
+  });
+
+  it('a data value is sent as typed, spaces at its end kept, and the command carries the same value', async () => {
+    const before = (await logged()).total;
+    await dataRow('note', 'two spaces  ');
+    await page.fill('#compose-secret', 'demo-secret');
+    await expect.poll(() => page.locator('#compose-command').textContent()).toContain("--data 'note=two spaces  '");
+    await page.click('#compose-send');
+    await page.locator('#compose-status .good').waitFor();
+    const after = await logged();
+    expect(after.total).toBe(before + 1);
+    expect(after.entries[0]!.body!.data).toEqual({ note: 'two spaces  ' });
+  });
+});
