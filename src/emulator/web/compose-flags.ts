@@ -53,8 +53,8 @@ export function flagWords(fields: ComposeFields): [flag: string, value?: string]
   if (fields.audience === 'targeting') for (const [key, flag] of TARGETING) add(flag, fields[key]);
   if (fields.type === 'data') {
     words.push(['--type', 'data']);
-    // A line as it is: a value's spaces are part of it (`--data 'note=a  '` keeps them), and the rows trim keys.
-    for (const line of fields.data.split('\n')) if (line.trim() !== '') words.push(['--data', line]);
+    // A value's spaces at its end are part of it (`--data 'note=a  '` keeps them); only those before the key go.
+    for (const line of fields.data.split('\n')) if (line.trim() !== '') words.push(['--data', line.trimStart()]);
   } else {
     add('--title', fields.title);
     add('--desc', fields.desc);
