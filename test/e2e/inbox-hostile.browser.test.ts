@@ -53,4 +53,25 @@ describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () 
     expect(after.total).toBe(before + 1);
     expect(after.entries[0]!.body!.data).toEqual({ note: 'two spaces  ' });
   });
+
+  it('an entry deleted beyond the page leaves the list\'s "older" count right, filtered or not', async () => {
+    await fetch(`${inbox.url}/v1/emulator/messages`, { method: 'DELETE' });
+    const push = (title: string) =>
+      fetch(`${inbox.url}/v1/message/push/demo-app`, {
+        method: 'POST',
+        headers: { authorization: 'demo-secret', 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title } }),
+      });
+    for (let i = 0; i < 203; i++) await push(`older ${i}`);
+    const oldest = async () => ((await (await fetch(`${inbox.url}/v1/emulator/requests?limit=1000`)).json()) as { entries: { seq: number }[] }).entries.at(-1)!.seq;
+    for (const address of ['/', '/?q=older']) {
+      await page.goto(`${inbox.url}${address}`);
+      await page.locator('#live.on').waitFor();
+      const before = await page.locator('button.older').textContent();
+      const total = Number(/of (\d+):/.exec(before ?? '')![1]);
+      await fetch(`${inbox.url}/v1/emulator/requests/${await oldest()}`, { method: 'DELETE' });
+      await page.locator('button.older', { hasText: `of ${total - 1}:` }).waitFor();
+      expect(await page.locator('button.older').textContent()).toBe(`showing the newest 200 of ${total - 1}: show ${total - 201} older`);
+    }
+  }, 60_000);
 });

@@ -26,7 +26,7 @@ function connect(): void {
     refreshDevices();
   });
   events.addEventListener('removed', (event) => {
-    removeEntry((JSON.parse((event as MessageEvent<string>).data) as { seq: number }).seq);
+    removeEntry((JSON.parse((event as MessageEvent<string>).data) as { entry: Entry }).entry);
     refreshDevices();
   });
   events.addEventListener('cleared', () => (forgetUnread(), route()));
