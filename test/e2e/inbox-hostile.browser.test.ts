@@ -3,7 +3,9 @@
 // field (docs/behaviour.md#inbox).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import { browserFound, openInbox, startInbox, type Inbox } from '../helpers/inbox-browser.js';
+import { BIN } from '../helpers/run-cli.js';
 
 let inbox: Inbox;
 let page: Page;
@@ -74,4 +76,19 @@ describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () 
       expect(await page.locator('button.older').textContent()).toBe(`showing the newest 200 of ${total - 1}: show ${total - 201} older`);
     }
   }, 60_000);
+
+  it('a title with a bidi override: the command shows no invisible character, and pasted into a shell sends that very title', async () => {
+    // U+202E would show `exe.txt` as `txt.exe` in the command (and in a terminal); the bell would ring on paste.
+    const title = 'invoice \u202Etxt.exe\u0007 done';
+    await page.fill('#compose-fields [name=title]', title);
+    await page.locator('#compose-verdict .verdict-line', { hasText: 'valid' }).waitFor();
+    const command = (await page.locator('#compose-command').textContent()) ?? '';
+    expect(command).toContain('--title');
+    expect(command).not.toMatch(/[\p{Cc}\p{Cf}]/u);
+    for (const shell of ['bash', 'dash']) {
+      execFileSync(shell, ['-c', `pushctl() { "${process.execPath}" "${BIN}" "$@"; }\n${command}`], { env: inbox.env() as NodeJS.ProcessEnv, stdio: 'ignore' });
+      const newest = (await (await fetch(`${inbox.url}/v1/emulator/requests?limit=1`)).json()) as { entries: { body?: { notification?: { title?: string } } }[] };
+      expect(newest.entries[0]!.body!.notification!.title, shell).toBe(title);
+    }
+  });
 });
