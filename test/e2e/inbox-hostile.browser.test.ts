@@ -91,4 +91,18 @@ describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () 
       expect(newest.entries[0]!.body!.notification!.title, shell).toBe(title);
     }
   });
+
+  it('pasted JSON with a bidi override: its command shows no invisible character, and run by a shell sends that very title', async () => {
+    const title = 'JSON \u202Etxt.exe\u200B done';
+    await page.click('#compose .tab[data-mode=json]');
+    await page.fill('#compose-json', `\uFEFF${JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title } })}`);
+    await page.locator('#compose-verdict .verdict-line', { hasText: 'valid' }).waitFor();
+    const command = (await page.locator('#compose-command').textContent()) ?? '';
+    expect(command).toContain('-f -');
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(command).not.toMatch(/[\0-\x08\x0B-\x1F\p{Cf}]/u);
+    execFileSync('bash', ['-c', `pushctl() { "${process.execPath}" "${BIN}" "$@"; }\n${command}`], { env: inbox.env() as NodeJS.ProcessEnv, stdio: 'ignore' });
+    const newest = (await (await fetch(`${inbox.url}/v1/emulator/requests?limit=1`)).json()) as { entries: { body?: { notification?: { title?: string } } }[] };
+    expect(newest.entries[0]!.body!.notification!.title).toBe(title);
+  });
 });
