@@ -105,4 +105,20 @@ describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () 
     const newest = (await (await fetch(`${inbox.url}/v1/emulator/requests?limit=1`)).json()) as { entries: { body?: { notification?: { title?: string } } }[] };
     expect(newest.entries[0]!.body!.notification!.title).toBe(title);
   });
+
+  it('pasted JSON with variants is refused naming variants (one request cannot carry them), and its command sends one per language', async () => {
+    const message = { type: 1, time_to_live: 60, condition: { type: 1, targeting: { language: ['fr', 'en'] } }, notification: { title: 'Hello' }, variants: { fr: { notification: { title: 'Bonjour' } } } };
+    await page.click('#compose .tab[data-mode=json]');
+    await page.fill('#compose-json', JSON.stringify(message));
+    await page.locator('#compose-verdict .errors li', { hasText: 'variants' }).waitFor();
+    const errors = await page.locator('#compose-verdict .errors li').allTextContents();
+    expect(errors.join('\n')).not.toContain('unknown field');
+    expect(errors.join('\n')).toContain('one request per language');
+    expect(await page.locator('#compose-send').isDisabled()).toBe(true);
+    const before = (await logged()).total;
+    const command = (await page.locator('#compose-command').textContent()) ?? '';
+    execFileSync('bash', ['-c', `pushctl() { "${process.execPath}" "${BIN}" "$@"; }\n${command}`], { env: inbox.env() as NodeJS.ProcessEnv, stdio: 'ignore' });
+    const after = await logged();
+    expect(after.total).toBe(before + 2);
+  });
 });

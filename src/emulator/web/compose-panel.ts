@@ -7,6 +7,7 @@
 import { assembleMessage, type Assembled } from '../../message/assemble.js';
 import type { MessageIssue, ValidationResult } from '../../message/types.js';
 import { validateMessage } from '../../message/validate.js';
+import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
 import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from './compose-flags.js';
 import { estimateAudience } from './audience-estimate.js';
 import { dataRowsText, keysWithEquals, wireDataRows } from './data-rows.js';
@@ -82,7 +83,9 @@ function evaluate(fields: ComposeFields): Outcome {
   if (mode === 'json') {
     try {
       const assembled = assembleMessage({ flags: {}, file: { name: '(pasted)', text: jsonArea().value } });
-      return { failures: [], assembled, result: validateMessage(assembled.message) };
+      // Variants are checked as `pushctl validate -f` checks them, each merged over the base.
+      const result = validateWithVariants(assembled, {}, (a) => validateMessage(a.message));
+      return { failures: splitVariants(assembled.message).variants === undefined ? [] : [VARIANTS], assembled, result };
     } catch (error) {
       return { failures: [{ ...failure(error), field: undefined }] };
     }
@@ -103,6 +106,13 @@ function evaluate(fields: ComposeFields): Outcome {
     }
   }
 }
+
+/** What the panel cannot send: one request per language, planned from the audience (docs/behaviour.md#variants). */
+const VARIANTS: Finding = {
+  path: 'variants',
+  message: 'variants: the panel sends one request, and a message with variants is one request per language',
+  fix: 'send it with the pushctl command below, which sends each language its variant',
+};
 
 /** A data key the --data flag cannot carry: named, its row marked, and the way to send it all the same. */
 const keyWithEquals = (key: string): Finding => ({
