@@ -121,4 +121,17 @@ describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () 
     const after = await logged();
     expect(after.total).toBe(before + 2);
   });
+
+  it('clearing empties the devices\' inboxes on the page too, as it does in the API', async () => {
+    const sent = await inbox.send('send', '--all', '--title', 'before the clear');
+    expect(sent.code, sent.stderr).toBe(0);
+    await page.locator('#device-list li', { hasText: 'last: before the clear' }).first().waitFor();
+    await page.click('#clear');
+    await page.click('#clear-confirm');
+    await page.locator('#count', { hasText: /^0 requests$/ }).waitFor();
+    const api = (await (await fetch(`${inbox.url}/v1/emulator/devices?limit=1`)).json()) as { devices: { inbox: number }[] };
+    expect(api.devices[0]!.inbox).toBe(0);
+    await page.locator('#device-list li .inbox-count', { hasText: '0 messages' }).first().waitFor();
+    expect(await page.locator('#device-list li .device-last').count()).toBe(0);
+  });
 });
