@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { browserFound, openInbox, startInbox, type Inbox } from '../helpers/inbox-browser.js';
-import { BIN } from '../helpers/run-cli.js';
+import { BIN, runCli } from '../helpers/run-cli.js';
 
 let inbox: Inbox;
 let page: Page;
@@ -133,5 +133,16 @@ describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () 
     expect(api.devices[0]!.inbox).toBe(0);
     await page.locator('#device-list li .inbox-count', { hasText: '0 messages' }).first().waitFor();
     expect(await page.locator('#device-list li .device-last').count()).toBe(0);
+  });
+
+  it('"open an activity" with no activity named is refused naming the field, as pushctl refuses --open-activity \'\'', async () => {
+    await page.fill('#compose-fields [name=title]', 'Tap me');
+    await page.locator('#compose-fields [name=onTap]').selectOption('activity');
+    await page.locator('#compose-verdict .errors li', { hasText: 'activity' }).waitFor();
+    expect(await page.locator('#compose-verdict .errors li').allTextContents()).toEqual(["open: open \"\" names no activity — give the activity's name, such as com.example.app.NewsActivity, or open the app instead (on tap)"]);
+    expect(await page.locator('#compose-send').isDisabled()).toBe(true);
+    const cli = await runCli(['validate', '--all', '--title', 'Tap me', '--open-activity', ''], { env: inbox.env(), cwd: inbox.dir });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('error: --open-activity "" names no activity\nhint: give the activity\'s name, such as com.example.app.NewsActivity, or open the app instead (--open-app)');
   });
 });
