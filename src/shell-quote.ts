@@ -1,4 +1,33 @@
+/**
+ * Characters a command must not hold as they are: control characters other than tab and line feed (a bell, an
+ * escape sequence acts when pasted into a terminal), format characters (a bidi override shows `exe.txt` as
+ * `txt.exe`, so the command read is not the command run) and the line and paragraph separators.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSHOWABLE = /[\0-\x08\x0B-\x1F\x7F-\x9F\p{Cf}\u2028\u2029]/u;
+// eslint-disable-next-line no-control-regex -- as above, every one of them
+const UNSHOWABLE_ALL = /[\0-\x08\x0B-\x1F\x7F-\x9F\p{Cf}\u2028\u2029]/gu;
+
+/** `\342\200\256`: the character's UTF-8 bytes as the octal escapes POSIX printf reads. */
+const octalBytes = (char: string): string => [...new TextEncoder().encode(char)].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
+
+/**
+ * A word with such characters, as `"$(printf '…')"` with each of them written as octal escapes: POSIX (dash
+ * has no `$'…'`), and the same bytes once the shell has run it. Command substitution drops trailing line
+ * feeds, so those follow in quotes of their own.
+ */
+function printfWord(word: string): string {
+  const tail = /\n*$/.exec(word)![0];
+  const format = word
+    .slice(0, word.length - tail.length)
+    .replace(/[\\%']/g, (char) => (char === '\\' ? '\\\\' : char === '%' ? '%%' : `'\\''`))
+    .replace(UNSHOWABLE_ALL, octalBytes);
+  // A format starting with `-` would be read as an option.
+  return `"$(printf ${format.startsWith('-') ? '-- ' : ''}'${format}')"${tail ? `'${tail}'` : ''}`;
+}
+
 /** Quotes a word for a POSIX shell when it needs it: the printed resend command and the inbox's "copy as pushctl command". */
 export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return UNSHOWABLE.test(word) ? printfWord(word) : `'${word.replace(/'/g, `'\\''`)}'`;
 }

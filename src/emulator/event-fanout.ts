@@ -94,7 +94,7 @@ export class EventFanout {
     }
     if (this.readers.size === 0) return;
     if (event.type === 'request') this.append(`event: request\nid: ${event.seq}\ndata: `, event.json, '\n\n');
-    else if (event.type === 'removed') this.append('event: removed\ndata: ', `{"seq":${event.seq}}`, '\n\n');
+    else if (event.type === 'removed') this.append('event: removed\ndata: ', `{"seq":${event.seq},"entry":${event.json}}`, '\n\n');
     else this.append('event: cleared\ndata: {}\n\n', '', '');
     // A full slab's part leaves on the next turn of the loop, after the answer to this push; what follows it
     // waits for the window, so that each write is a slab's worth rather than a full part and a scrap.

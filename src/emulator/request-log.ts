@@ -57,8 +57,11 @@ export interface RequestPage {
   last_seq: number;
 }
 
-/** A `request` event carries the entry's JSON text, so that no reader serialises it again. */
-export type RequestLogEvent = { type: 'request'; seq: number; json: string } | { type: 'removed'; seq: number } | { type: 'cleared' } | { type: 'closed' };
+/**
+ * A `request` event carries the entry's JSON text, so that no reader serialises it again; so does `removed`, so
+ * that a page holding only its newest entries can tell whether one it does not hold was among those its filters count.
+ */
+export type RequestLogEvent = { type: 'request'; seq: number; json: string } | { type: 'removed'; seq: number; json: string } | { type: 'cleared' } | { type: 'closed' };
 
 export interface RequestLogOptions {
   /** Most entries kept. Default 10,000. */
@@ -145,7 +148,7 @@ export class RequestLog {
     if (at < 0) return undefined;
     const [item] = this.items.splice(at, 1);
     this.bytes -= item!.bytes;
-    for (const listener of this.listeners) listener({ type: 'removed', seq });
+    for (const listener of this.listeners) listener({ type: 'removed', seq, json: item!.json });
     return JSON.parse(item!.json) as RequestLogEntry;
   }
 

@@ -254,6 +254,8 @@ function applyNotification(message: Json, flags: MessageFlags): void {
     n.open_type = '1';
     delete n.open_content;
   }
+  // An empty name would send open_type "1" with nothing to open: what was meant is --open-app, or a name forgotten.
+  if (flags.openActivity?.trim() === '') throw usageError(`--open-activity ${JSON.stringify(flags.openActivity)} names no activity`, "give the activity's name, such as com.example.app.NewsActivity, or open the app instead (--open-app)");
   if (flags.openActivity !== undefined) Object.assign(n, { open_type: '1', open_content: flags.openActivity });
   if (flags.openUrl !== undefined) Object.assign(n, { open_type: '2', open_content: flags.openUrl });
   if (Object.keys(n).length > 0 || before > 0 || message.notification !== undefined) message.notification = n;

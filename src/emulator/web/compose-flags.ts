@@ -3,6 +3,7 @@
 // copy. The page thus builds the body with the CLI's own assembleMessage and cannot drift from it. Pure.
 import type { MessageFlags } from '../../message/assemble.js';
 import { shellQuote } from '../../shell-quote.js';
+import { escapeInvisibleInJson } from './invisible-characters.js';
 
 export interface ComposeFields {
   type: 'notification' | 'data';
@@ -53,7 +54,8 @@ export function flagWords(fields: ComposeFields): [flag: string, value?: string]
   if (fields.audience === 'targeting') for (const [key, flag] of TARGETING) add(flag, fields[key]);
   if (fields.type === 'data') {
     words.push(['--type', 'data']);
-    for (const line of fields.data.split('\n')) if (line.trim() !== '') words.push(['--data', line.trim()]);
+    // A value's spaces at its end are part of it (`--data 'note=a  '` keeps them); only those before the key go.
+    for (const line of fields.data.split('\n')) if (line.trim() !== '') words.push(['--data', line.trimStart()]);
   } else {
     add('--title', fields.title);
     add('--desc', fields.desc);
@@ -98,8 +100,14 @@ export function sendCommand(words: readonly [string, string?][], to: Destination
   return argv.map(shellQuote).join(' ');
 }
 
-/** The pasted JSON as a command: the message on stdin through a quoted here-document, which the shell leaves as is. */
-export function sendJsonCommand(json: string, to: Destination): string {
+/**
+ * The pasted JSON as a command: the message on stdin through a quoted here-document, which the shell leaves as
+ * is. Its invisible characters are written as `\u202e` escapes, the same value once parsed, so the command
+ * reads as what it sends (a textarea's value has no carriage return, the one such character JSON allows
+ * outside a string; a leading byte-order mark, the other, is trimmed with the value).
+ */
+export function sendJsonCommand(pasted: string, to: Destination): string {
+  const json = escapeInvisibleInJson(pasted.replace(/^\uFEFF/, ''));
   let end = 'JSON';
   while (json.split('\n').includes(end)) end += '_';
   return `${sendCommand([['-f', '-']], to)} <<'${end}'\n${json.replace(/\n?$/, '\n')}${end}`;

@@ -7,9 +7,10 @@
 import { assembleMessage, type Assembled } from '../../message/assemble.js';
 import type { MessageIssue, ValidationResult } from '../../message/types.js';
 import { validateMessage } from '../../message/validate.js';
+import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
 import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from './compose-flags.js';
 import { estimateAudience } from './audience-estimate.js';
-import { dataRowsText, wireDataRows } from './data-rows.js';
+import { dataRowsText, keysWithEquals, wireDataRows } from './data-rows.js';
 import { EDIT_EVENT } from './entry-card.js';
 import { fieldOfMessage, fieldOfPath, inPanelTerms, type PanelField } from './panel-terms.js';
 import { $, button, copyButton, el, plural } from './dom.js';
@@ -82,13 +83,15 @@ function evaluate(fields: ComposeFields): Outcome {
   if (mode === 'json') {
     try {
       const assembled = assembleMessage({ flags: {}, file: { name: '(pasted)', text: jsonArea().value } });
-      return { failures: [], assembled, result: validateMessage(assembled.message) };
+      // Variants are checked as `pushctl validate -f` checks them, each merged over the base.
+      const result = validateWithVariants(assembled, {}, (a) => validateMessage(a.message));
+      return { failures: splitVariants(assembled.message).variants === undefined ? [] : [VARIANTS], assembled, result };
     } catch (error) {
       return { failures: [{ ...failure(error), field: undefined }] };
     }
   }
   let words = flagWords(fields);
-  const failures: Finding[] = [];
+  const failures: Finding[] = fields.type === 'data' ? keysWithEquals().map(keyWithEquals) : [];
   for (;;) {
     try {
       const assembled = assembleMessage({ flags: flagsOf(words) });
@@ -103,6 +106,21 @@ function evaluate(fields: ComposeFields): Outcome {
     }
   }
 }
+
+/** What the panel cannot send: one request per language, planned from the audience (docs/behaviour.md#variants). */
+const VARIANTS: Finding = {
+  path: 'variants',
+  message: 'variants: the panel sends one request, and a message with variants is one request per language',
+  fix: 'send it with the pushctl command below, which sends each language its variant',
+};
+
+/** A data key the --data flag cannot carry: named, its row marked, and the way to send it all the same. */
+const keyWithEquals = (key: string): Finding => ({
+  ...(fieldOfPath('data') ? { field: fieldOfPath('data')! } : {}),
+  dataKey: key,
+  message: `key ${JSON.stringify(key)} holds "=", and --data ends a key at its first "="`,
+  fix: 'rename the key, or write the message in the JSON tab',
+});
 
 /** A validator's finding, named by the panel's field. */
 const fromIssue = (issue: MessageIssue): Finding => {

@@ -33,6 +33,14 @@ export function dataRowsText(): string {
     .join('\n');
 }
 
+/**
+ * The keys the rows hold that hold `=`: `--data key=value` ends the key at the first `=`, so the panel (which
+ * builds the message from those flags) would send another key than the one typed. They are refused instead.
+ */
+export function keysWithEquals(): string[] {
+  return [...rows().querySelectorAll<HTMLInputElement>('.data-key')].map((input) => input.value.trim()).filter((key) => key.includes('='));
+}
+
 export function wireDataRows(changed: () => void): void {
   rows().append(row());
   $('#compose-data-add').replaceWith(button('+ add a key', () => {

@@ -17,7 +17,10 @@ function connect(): void {
     status.textContent = 'live';
     status.className = 'live on';
     // Back after a break (the emulator restarted, the network dropped): what was missed is loaded afresh.
-    if (reconnecting) route();
+    if (reconnecting) {
+      route();
+      refreshDevices();
+    }
     reconnecting = false;
   });
   events.addEventListener('error', () => ((status.textContent = 'reconnecting…'), (status.className = 'live off'), (reconnecting = true)));
@@ -26,12 +29,13 @@ function connect(): void {
     refreshDevices();
   });
   events.addEventListener('removed', (event) => {
-    removeEntry((JSON.parse((event as MessageEvent<string>).data) as { seq: number }).seq);
+    removeEntry((JSON.parse((event as MessageEvent<string>).data) as { entry: Entry }).entry);
     refreshDevices();
   });
-  events.addEventListener('cleared', () => (forgetUnread(), route()));
+  // A clear empties every device's inbox as well: the devices' counts are loaded afresh with the list.
+  events.addEventListener('cleared', () => (forgetUnread(), route(), refreshDevices()));
   // A reader that fell far behind is told how many entries it missed: load the list afresh.
-  events.addEventListener('skipped', () => route());
+  events.addEventListener('skipped', () => (route(), refreshDevices()));
 }
 
 /** Clearing forgets everything for every open page, so it asks first and says how much goes. */

@@ -116,14 +116,19 @@ export function route(): void {
   void (id === undefined ? loadList() : loadMessage(id));
 }
 
+/** Whether the filters select the entry: the server's own test. */
+function passesFilters(entry: Entry): boolean {
+  const filters = currentFilters();
+  return matches(entry as RequestLogEntry, { ...filters, kind: (filters.kind || undefined) as 'notification' | 'data' | undefined }, filters.q.trim().toLowerCase() || undefined);
+}
+
 /** A request answered while the page is open: counted, and shown when it passes the filters (the server's own test). */
 export function addLive(entry: Entry): void {
   if (waiting) return void waiting.push(entry);
   if (entry.seq <= loadedUpTo) return;
   noteApp(entry.app_id);
   counts.total += 1;
-  const filters = currentFilters();
-  if (matches(entry as RequestLogEntry, { ...filters, kind: (filters.kind || undefined) as 'notification' | 'data' | undefined }, filters.q.trim().toLowerCase() || undefined)) {
+  if (passesFilters(entry)) {
     counts.shown += 1;
     if (inListView()) {
       const article = card(entry);
@@ -139,14 +144,13 @@ export function addLive(entry: Entry): void {
 }
 
 /** An entry deleted (on this page or another): gone from the list and the counts. */
-export function removeEntry(seq: number): void {
-  const article = list.querySelector<HTMLElement>(`:scope > article[data-seq="${seq}"]`);
-  read(String(seq), article);
+export function removeEntry(entry: Entry): void {
+  const article = list.querySelector<HTMLElement>(`:scope > article[data-seq="${entry.seq}"]`);
+  read(String(entry.seq), article);
   counts.total = Math.max(0, counts.total - 1);
-  if (article) {
-    article.remove();
-    counts.shown = Math.max(0, counts.shown - 1);
-  }
+  article?.remove();
+  // One the list does not hold (older than its pages) still counted among those the filters select when it matches.
+  if (article || passesFilters(entry)) counts.shown = Math.max(0, counts.shown - 1);
   showOlderButton();
   showCount();
 }

@@ -57,7 +57,8 @@ describe('compose fields as pushctl flags', () => {
 
   it('blank fields give no flag; a message from scratch is --all and nothing else', () => {
     expect(sendCommand(flagWords(EMPTY_FIELDS), to)).toBe('pushctl send --all --base-url http://127.0.0.1:8787 --app-id demo-app');
-    expect(flagWords({ ...EMPTY_FIELDS, type: 'data', data: 'a=1\n\n b=2 ' })).toEqual([['--all'], ['--type', 'data'], ['--data', 'a=1'], ['--data', 'b=2']]);
+    // A blank line gives no flag; a value keeps the spaces at its end (they are part of what was typed).
+    expect(flagWords({ ...EMPTY_FIELDS, type: 'data', data: 'a=1\n\n b=2 ' })).toEqual([['--all'], ['--type', 'data'], ['--data', 'a=1'], ['--data', 'b=2 ']]);
   });
 
   it('a dry run is pushctl dry-run, and the secret is never part of the command', () => {
