@@ -15,7 +15,8 @@ import { printDelivery } from '../output/delivery.js';
 import { closedState, stateWords } from '../journal/read-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
-import { resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
+import { flagsOfSettings, resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
+import { codeSpan } from '../output/markdown.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
@@ -104,9 +105,9 @@ export async function runAction(io: ActionIo): Promise<number> {
   }
   const count = (n: number) => adviceCount({ unit: result.advice?.unit ?? 'recipients' }, n);
   if (result.advice?.command) {
-    stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${result.advice.command}${result.advice.inDoubt > 0 ? `; ${result.advice.inDoubt} in doubt (${result.advice.includeInDoubtCommand})` : ''}`, { title: 'pushctl: recipients left' }));
+    stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${codeSpan(result.advice.command)}${result.advice.includeInDoubtCommand ? `; ${result.advice.inDoubt} in doubt (${codeSpan(result.advice.includeInDoubtCommand)})` : ''}`, { title: 'pushctl: recipients left' }));
   } else if (result.advice?.includeInDoubtCommand) {
-    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (the service may already have delivered): ${result.advice.includeInDoubtCommand} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
+    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (the service may already have delivered): ${codeSpan(result.advice.includeInDoubtCommand)} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
   }
   // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
   scrubber.flush();
@@ -159,7 +160,10 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     ...(request.rate !== undefined ? { rate: request.rate } : {}),
     ...(request.once ? { once: request.once } : {}),
   });
-  const outcome = await send(options, { ...ctx, scrubber, argv: ['action', request.mode], style: plainStyle });
+  // The journal's header keeps the settings the inputs chose, as the flags a command line would give them: every
+  // resend command built from it (this step's advice, `runs show`, a once re-run) goes where the run went.
+  const argv = ['action', request.mode, ...flagsOfSettings(settings)];
+  const outcome = await send(options, { ...ctx, scrubber, argv, style: plainStyle });
   switch (outcome.kind) {
     case 'invalid':
       ctx.stderr.write(await describeValidation(outcome.validation, ctx));

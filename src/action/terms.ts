@@ -69,8 +69,28 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   [/PUSHCTL_JOURNAL_DIR(?: \(or --journal\))?|--journal(?: <path>)?(?![\w-])/g, 'the journal-dir input'],
 ];
 
-/** `text` with the CLI's flags and variables named as the action's inputs. */
+/**
+ * A command printed to be pasted into a shell: an inline code span (opened and closed by backtick runs of one
+ * length) whose text begins with `pushctl `. It must run as printed, so it keeps the CLI's flags.
+ */
+const COMMAND_SPAN = /(?<!`)(`+)(?!`) ?pushctl [^\n]*?(?<!`)\1(?!`)/g;
+
+/**
+ * `text` with the CLI's flags and variables named as the action's inputs, but for the commands in it
+ * (COMMAND_SPAN), kept as they are.
+ */
 export function inActionTerms(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const span of text.matchAll(COMMAND_SPAN)) {
+    out += inputTerms(text.slice(from, span.index)) + span[0];
+    from = span.index + span[0].length;
+  }
+  return out + inputTerms(text.slice(from));
+}
+
+function inputTerms(text: string): string {
+  if (text === '') return text;
   let out = text;
   for (const [pattern, input] of FLAG_TO_INPUT) out = typeof input === 'string' ? out.replace(pattern, input) : out.replace(pattern, input);
   // "set the app-id input, or the app-id input": one input said once.

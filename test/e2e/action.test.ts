@@ -121,7 +121,8 @@ describe('the pushctl GitHub Action', () => {
       expect(JSON.parse(run.outputs['message-ids']!)).toEqual(['msg-first']);
       // Nothing is certainly unsent; the one recipient in doubt is stated apart, with the flag that includes it.
       expect(run.summary).toContain('1 recipient in doubt');
-      expect(run.summary).toContain(`pushctl resend ${run.outputs['run-id']} --include-in-doubt`);
+      // With the destination the inputs chose: pasted as printed, it goes where the run went.
+      expect(run.summary).toContain(`pushctl resend ${run.outputs['run-id']} --app-id ${APP} --base-url ${server.url} --include-in-doubt`);
       expect(run.summary).not.toContain('not sent. Re-run');
       expect(run.stdout).toContain('::error title=pushctl::pushctl exited 7');
       expectSecretOnlyMasked(run);

@@ -19,6 +19,7 @@ import { RunJournal } from '../../journal/run-journal.js';
 import { runsDir } from '../../journal/runs-dir.js';
 import type { Lease } from '../../journal/ownership.js';
 import type { DeliveryOutcome } from '../../output/delivery.js';
+import { codeSpan } from '../../output/markdown.js';
 import { startProgress } from '../../output/progress.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
@@ -311,7 +312,8 @@ function halfReadInput(failure: { message: string; hint?: string }, request: Del
   const rest = resendRun(runRef ?? '<run>', request.input, settingsFlags(request.argv))(false);
   return {
     message: `${failure.message}; the input was read no further, and nothing after that point was sent`,
-    hint: `${failure.hint ? `${failure.hint}; then ` : ''}send the rest with: ${rest}`,
+    // A code span: the command is told apart from the words around it, which the action says in its terms.
+    hint: `${failure.hint ? `${failure.hint}; then ` : ''}send the rest with: ${codeSpan(rest)}`,
   };
 }
 

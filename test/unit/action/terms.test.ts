@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { inActionTerms } from '../../../src/action/terms.js';
+import { codeSpan } from '../../../src/output/markdown.js';
+
+describe('inActionTerms', () => {
+  it('says the prose in the inputs\' names and keeps a pasted command as the CLI runs it', () => {
+    const command = 'pushctl resend 20260101-000000-abcd --client-ids-file ids.txt --app-id a --base-url http://127.0.0.1:1';
+    const text = `the line 3 of --client-ids-file ids.txt is invalid; fix it, then send the rest with: ${codeSpan(command)}`;
+    expect(inActionTerms(text)).toBe(`the line 3 of the client-ids-file input ids.txt is invalid; fix it, then send the rest with: \`${command}\``);
+  });
+
+  it('translates a code span that is no pushctl command, and text after a command', () => {
+    expect(inActionTerms('set `--app-id`, or run `pushctl check --app-id a`; then --base-url')).toBe('set `the app-id input`, or run `pushctl check --app-id a`; then the base-url input');
+  });
+
+  it('a command holding a backtick keeps its longer fence whole', () => {
+    const span = codeSpan("pushctl resend 'a`b' --base-url http://x");
+    expect(span.startsWith('``')).toBe(true);
+    expect(inActionTerms(`run ${span} --region`)).toBe(`run ${span} the region input`);
+  });
+});
