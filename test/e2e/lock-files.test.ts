@@ -4,7 +4,7 @@
 // that spins on such a lock (deaf to SIGTERM in a synchronous loop) is killed when its test ends.
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { onceLockName } from '../../src/commands/shared/own-run.js';
 import { STALE_MS } from '../../src/journal/ownership.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+import { wholeLines } from '../helpers/record-lines.js';
 
 const SECRET = 'lockfile-secret-5d2e';
 let dir: string;
@@ -41,8 +42,7 @@ function cli(args: readonly string[], env: Record<string, string | undefined>): 
 /** How often the emulator delivered each of `ids`. */
 function deliveries(ids: readonly string[]): number[] {
   const counts = new Map<string, number>();
-  for (const line of readFileSync(record, 'utf8').split('\n')) {
-    if (!line) continue;
+  for (const line of wholeLines(record)) {
     const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
     if (message.delivered) for (const id of message.body.condition.client_ids ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
   }

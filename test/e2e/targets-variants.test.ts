@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/reader.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+import { wholeLines } from '../helpers/record-lines.js';
 
 const REGIONS = { global: { app: 'global-app', secret: 'global-S3CRET-77aa' }, india: { app: 'india-app', secret: 'india-S3CRET-18cf' } } as const;
 type Region = keyof typeof REGIONS;
@@ -72,7 +73,7 @@ function delivered(region: Region, from = 0): Map<string, string[]> {
   const fleet = fleets.get(region)!;
   const got = new Map<string, string[]>();
   const record = served.get(region)!.record;
-  const lines = existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean).slice(from) : [];
+  const lines = wholeLines(record).slice(from);
   for (const line of lines) {
     const message = JSON.parse(line) as { delivered: boolean; body: { notification?: { title?: string }; condition: { client_ids?: string[] } } };
     if (!message.delivered) continue;
