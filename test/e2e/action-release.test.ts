@@ -1,5 +1,5 @@
-// The action bundle with a release event's payload (docs/behaviour.md#release) and with a named audience
-// (docs/behaviour.md#audiences), run as the runner runs it, against the emulator.
+// The action bundle with a release event's payload and with a named audience (both docs/behaviour.md#audiences),
+// run as the runner runs it, against the emulator.
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -44,7 +44,10 @@ export function danglingCitations(text: string, docs: ReadonlyMap<string, Set<st
 }
 
 const DOCS = new Map(['behaviour.md', 'design.md'].map((name) => [name, anchorsOf(readFileSync(join('docs', name), 'utf8'))]));
-const CITING = [...filesUnder('src'), ...filesUnder('bench'), ...filesUnder('scripts'), 'eslint.config.js'].filter((f) => /\.(ts|mjs|cjs|js|css|html)$/.test(f));
+// The tests cite the documents too, to say what they hold the code to; this file cites a missing anchor on purpose.
+const CITING = [...filesUnder('src'), ...filesUnder('test'), ...filesUnder('bench'), ...filesUnder('scripts'), 'eslint.config.js'].filter(
+  (f) => /\.(ts|mjs|cjs|js|css|html)$/.test(f) && !f.endsWith('architecture/contract.test.ts'),
+);
 
 describe('the contract in the repository', () => {
   it('no file under src/ cites SPEC, a document outside the repository', () => {
