@@ -2,9 +2,9 @@
 // the bugs a newcomer met fixed (each its own test), findings named by the panel's fields and marked on them,
 // every finding shown, and what Mailpit and the Firebase composer have: edit an entry in compose, data as
 // key/value rows, delete one entry, the unread count in the tab's title, the audience while composing.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserFound, openInbox, startInbox, type Inbox } from '../helpers/inbox-browser.js';
+import { browserFound, composeOnFreshPage, openInbox, type Inbox } from '../helpers/inbox-browser.js';
 
 let inbox: Inbox;
 let page: Page;
@@ -22,18 +22,7 @@ async function compose(fields: Record<string, string>): Promise<void> {
 }
 
 describe.skipIf(!browserFound)('the inbox, round 4 (chromium)', () => {
-  beforeAll(async () => {
-    inbox = await startInbox(() => ['--fleet', '20']);
-  }, 60_000);
-  afterAll(async () => {
-    await inbox?.stop();
-  });
-  beforeEach(async () => {
-    await page?.close();
-    page = await openInbox(inbox);
-    await page.click('#compose-toggle');
-    await page.locator('#compose').waitFor();
-  });
+  composeOnFreshPage({ inbox: (started) => (inbox = started), page: (opened) => (page = opened) });
 
   it('in the JSON tab the fields are hidden, so a title left in them cannot contradict the JSON', async () => {
     await compose({ title: 'Hi' });

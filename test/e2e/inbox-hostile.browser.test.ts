@@ -1,10 +1,10 @@
 // A hostile round against the inbox page, in chromium against a real `pushctl serve --fleet 20`: what the
 // compose panel sends must be what its fields show, and what it cannot send as shown it refuses, naming the
 // field (docs/behaviour.md#inbox).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { browserFound, openInbox, startInbox, type Inbox } from '../helpers/inbox-browser.js';
+import { browserFound, composeOnFreshPage, type Inbox } from '../helpers/inbox-browser.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
 
 let inbox: Inbox;
@@ -23,18 +23,7 @@ async function dataRow(key: string, value: string): Promise<void> {
 }
 
 describe.skipIf(!browserFound)('the inbox against hostile input (chromium)', () => {
-  beforeAll(async () => {
-    inbox = await startInbox(() => ['--fleet', '20']);
-  }, 60_000);
-  afterAll(async () => {
-    await inbox?.stop();
-  });
-  beforeEach(async () => {
-    await page?.close();
-    page = await openInbox(inbox);
-    await page.click('#compose-toggle');
-    await page.locator('#compose').waitFor();
-  });
+  composeOnFreshPage({ inbox: (started) => (inbox = started), page: (opened) => (page = opened) });
 
   it('a data key holding "=" is refused, naming the key, and nothing is sent (--data would cut the key at it)', async () => {
     await dataRow('a=b', 'c');

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { BIN, cleanEnv, runCli } from './run-cli.js';
 
 export const BROWSER = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -61,4 +62,27 @@ export async function startInbox(serveArgs: (dir: string) => string[], prepare: 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The hooks of a file whose every test starts on a fresh tab with the compose panel open, against one
+ * `pushctl serve --fleet 20` for the whole file: `use` hands the file each inbox and page as they are made.
+ */
+export function composeOnFreshPage(use: { inbox(inbox: Inbox): void; page(page: Page): void }): void {
+  let inbox: Inbox | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    inbox = await startInbox(() => ['--fleet', '20']);
+    use.inbox(inbox);
+  }, 60_000);
+  afterAll(async () => {
+    await inbox?.stop();
+  });
+  beforeEach(async () => {
+    await page?.close();
+    page = await openInbox(inbox!);
+    await page.click('#compose-toggle');
+    await page.locator('#compose').waitFor();
+    use.page(page);
+  });
 }
