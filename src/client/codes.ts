@@ -28,7 +28,7 @@ const HINTS: Readonly<Record<ServiceStatus, string>> = {
   21005: 'The service refused the body; run `pushctl validate` and compare with the interface document.',
   21006: 'Lower --batch-size (at most 1000 client IDs per request).',
   21007: 'Enable the push SDK for this app in the vendor console.',
-  22001: 'The rate limit was hit; lower --rate (the service allows 50 requests per second per app).',
+  22001: "The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too).",
 };
 
 /** Every documented code, keyed by number. */

@@ -52,7 +52,7 @@ describe('the end-of-run summary', () => {
         '  in doubt: HTTP 502 (1 batch)',
         '  not sent: 22001 called too frequently (service: "too fast") (1 batch)',
         'hint: 21005: The service refused the body; run `pushctl validate` and compare with the interface document.',
-        'hint: 22001: The rate limit was hit; lower --rate (the service allows 50 requests per second per app).',
+        "hint: 22001: The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too).",
         '',
       ].join('\n'),
     );
@@ -69,6 +69,14 @@ describe('the end-of-run summary', () => {
       printDelivery({ results, summary, exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false, elapsedSeconds: 1 }, mode, { stdout: sink, stderr: sink } as never, plainStyle);
     }
     expect(ids.made).toBe(sent);
+  });
+
+  it('after a stop, counts as gone out only the batches the service may have taken, and names every outcome', async () => {
+    // A batch answered 22001 on every attempt made a request, but the service said it processed nothing: it
+    // is left to send, so "went out" must not count it, and the rejected and in-doubt batches are named too.
+    const { results } = await mixedRun();
+    const headline = formatSummary(summarizeBatches(results), results, false, plainStyle, true, 2.5).split('\n')[0];
+    expect(headline).toBe('stopped: 9 of 10 batches went out (9000 of 10000 recipients); 7 accepted, 1 rejected, 1 in doubt, 1 not sent in 2.5 s');
   });
 
   it('names the audience of a run without client IDs and counts its requests, never "0 recipients"', () => {
