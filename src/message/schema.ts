@@ -56,11 +56,17 @@ export const countryCode = z.string().check(
 );
 
 export const LANGUAGE = /^[a-z]{2,3}(-([A-Z]{2}|[0-9]{3}))?$/;
+
+/** A language as a tag in the form LANGUAGE takes (`pt_BR`, Android's locale form, and `PT-br` → `pt-BR`); may not be valid. */
+export function languageTagOf(text: string): string {
+  const [lang = '', region] = text.split(/[-_]/);
+  return region ? `${lang.toLowerCase()}-${region.toUpperCase()}` : lang.toLowerCase();
+}
+
 export const languageCode = z.string().check(
   rule<string>('language', (tag) => {
     if (LANGUAGE.test(tag)) return undefined;
-    const [lang = '', region] = tag.split(/[-_]/);
-    const suggestion = region ? `${lang.toLowerCase()}-${region.toUpperCase()}` : lang.toLowerCase();
+    const suggestion = languageTagOf(tag);
     return {
       message: `${JSON.stringify(tag)} is not a language code (a bare language or language-region, such as zh or zh-CN)`,
       fix: LANGUAGE.test(suggestion) ? `use ${suggestion}` : 'use a form such as en, zh or zh-CN',

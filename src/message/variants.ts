@@ -43,11 +43,12 @@ export function mergeVariant(base: Json, variant: Json): Json {
   return merged;
 }
 
+// `pt_BR` (Android's locale form) and `pt-BR` (a BCP 47 tag) name the same language.
+const norm = (tag: string) => tag.trim().toLowerCase().replace(/_/g, '-');
+
 /** The variant a language takes: its exact tag first, then its bare language (`fr-CA` → `fr`); case-blind, `_` as `-`. */
 export function variantFor(language: string | undefined, tags: readonly string[]): string | undefined {
   if (language === undefined || language.trim() === '') return undefined;
-  // `pt_BR` (Android's locale form) and `pt-BR` (a BCP 47 tag) name the same language.
-  const norm = (tag: string) => tag.trim().toLowerCase().replace(/_/g, '-');
   const wanted = norm(language);
   const exact = tags.find((tag) => norm(tag) === wanted);
   if (exact !== undefined) return exact;
@@ -67,6 +68,41 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | null): Map<s
     groups.set(k, [...(groups.get(k) ?? []), item]);
   }
   return groups;
+}
+
+interface Overlap {
+  bare: string;
+  region: string;
+  /** The requests they go to: a variant's tag, or null for the base message. */
+  bareTo: string | null;
+  regionTo: string | null;
+}
+
+/**
+ * A bare language of one request with a region of it in another: a request to `fr` reaches `fr-CA` devices
+ * too (docs/behaviour.md#devices), so those would get both messages, and no targeting can say "fr but not fr-CA".
+ */
+function bareAndRegionApart(groups: readonly [string | null, string[]][]): Overlap | undefined {
+  for (const [bareTo, langs] of groups) {
+    for (const bare of langs.filter((l) => !norm(l).includes('-'))) {
+      for (const [regionTo, others] of groups) {
+        const region = regionTo === bareTo ? undefined : others.find((l) => norm(l).startsWith(`${norm(bare)}-`));
+        if (region !== undefined) return { bare, region, bareTo, regionTo };
+      }
+    }
+  }
+  return undefined;
+}
+
+function overlapRefused({ bare, region, bareTo, regionTo }: Overlap, named: NamedAudience | undefined): VariantPlan {
+  const label = (tag: string | null) => (tag === null ? 'the base message' : `the ${tag} variant`);
+  const lists = named ? `audience "${named.name}" lists ${bare} and ${region}, which go` : `--language ${bare} and ${region} go`;
+  const where = named ? ` in the targeting of audience "${named.name}" in ${named.file}` : '';
+  return {
+    ok: false,
+    message: `${lists} to different requests (${label(bareTo)}, ${label(regionTo)}), and a request to ${bare} reaches ${region} devices too: they would get both`,
+    fix: `list the regions of ${bare} to reach, each as ${bare}-XX, instead of ${bare}${where}, or leave ${region} out so that its devices get ${label(bareTo)}`,
+  };
 }
 
 const EVERY_OTHER = 'the service cannot address "every other language": a request reaches the languages its targeting names, or every device';
@@ -114,6 +150,8 @@ export function planVariants(base: Json, variants: Variants, audience: VariantAu
       return { ok: false, message: `targeting without --language, with variants: ${EVERY_OTHER}`, fix: `add --language with every language to reach, e.g. --language ${[...tags, 'en'].join(',')}: ${EACH_VARIANT}` };
     }
     const groups = ordered(groupBy(languages, (l) => variantFor(l, tags) ?? null), tags);
+    const overlap = bareAndRegionApart(groups);
+    if (overlap) return overlapRefused(overlap, named);
     const requests = groups.map(([tag, langs]) => ({ language: tag, message: messageOf(tag), targeting: { ...audience.targeting, language: [...langs] } }));
     return { ok: true, requests, unused: tags.filter((tag) => !groups.some(([t]) => t === tag)) };
   }

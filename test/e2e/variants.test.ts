@@ -153,6 +153,23 @@ describe('variants to a CSV fleet of several languages', () => {
     expect(await recorded()).toEqual([]);
   });
 
+  it('refuses fr and fr-CA to different requests, which would give fr-CA devices both: send and validate exit 3, nothing sent', async () => {
+    const quebec = { ...MESSAGE, variants: { ...MESSAGE.variants, 'fr-CA': { notification: { title: 'Nouvelle version (Québec)' } } } };
+    writeFileSync(join(dir, 'quebec.json'), JSON.stringify(quebec));
+    const sent = await cli(['send', '--base-url', served.url, '--app-id', APP, '-f', 'quebec.json', '--language', 'en,fr,fr-CA']);
+    expect(sent.code, sent.stderr).toBe(3);
+    expect(sent.stderr).toContain('a request to fr reaches fr-CA devices too: they would get both');
+    expect(sent.stderr).toMatch(/^hint: list the regions of fr to reach, each as fr-XX, instead of fr, or leave fr-CA out/m);
+    expect(await recorded()).toEqual([]);
+    const checked = await cli(['validate', '-f', 'quebec.json', '--language', 'en,fr,fr-CA']);
+    expect(checked.code, checked.stderr).toBe(3);
+    expect(checked.stderr).toContain('a request to fr reaches fr-CA devices too');
+    // The fix as the hint gives it: fr-CA left out, its devices get the fr variant, every device one message.
+    const fixed = await cli(['send', '--base-url', served.url, '--app-id', APP, '-f', 'quebec.json', '--language', 'en,fr,pt-BR,sw']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    for (const device of DEVICES.filter((d) => d.language !== '')) expect((await inboxOf(device.id)).map((m) => m.title), device.id).toEqual([expectedTitle(device.language)]);
+  });
+
   it('names a variant\'s issue with its language, and validate shows every variant as sent', async () => {
     const long = { ...MESSAGE, variants: { ...MESSAGE.variants, fr: { notification: { title: 'Une nouvelle version de votre application préférée est disponible dès maintenant' } } } };
     writeFileSync(join(dir, 'long.json'), JSON.stringify(long));

@@ -5,7 +5,7 @@ import { parseJson } from '../../message/parse-json.js';
 import { csvRecords } from '../../message/csv-records.js';
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
-import { countryCode, languageCode, osVersion } from '../../message/schema.js';
+import { countryCode, LANGUAGE, languageCode, languageTagOf, osVersion } from '../../message/schema.js';
 import type { Device } from './match.js';
 
 export const DEVICE_FIELDS = ['client_id', 'country', 'language', 'brand', 'model', 'os_version', 'app_version'] as const;
@@ -69,14 +69,24 @@ function toDevice(value: unknown, where: string): Device {
   return { client_id: field('client_id'), country: field('country'), language: field('language'), brand: field('brand'), model: field('model'), os_version: field('os_version'), app_version: field('app_version') };
 }
 
-/** One field of a device, checked and trimmed (a country upper case, as in a message). */
+/**
+ * A device's language as a message's targeting writes it, where it reads as one: a device list exported from
+ * Android writes `pt_BR`, and the same CSV serves `send --client-ids-file` (docs/behaviour.md#variants). What
+ * does not read as a tag stays as written, so the error names it.
+ */
+function deviceLanguage(text: string): string {
+  const tag = languageTagOf(text);
+  return LANGUAGE.test(tag) ? tag : text;
+}
+
+/** One field of a device, checked and trimmed (a country upper case and a language a tag, as in a message). */
 function deviceField(raw: unknown, field: DeviceField, where: string): string {
   const text = typeof raw === 'number' ? String(raw) : raw;
   if (field === 'client_id' ? typeof text !== 'string' || text.trim() === '' : text !== undefined && typeof text !== 'string') {
     throw new DevicesFileError(`${where}: ${field} must be ${field === 'client_id' ? 'a non-empty string' : 'a string'}`);
   }
   const trimmed = typeof text === 'string' ? text.trim() : '';
-  const kept = field === 'country' ? trimmed.toUpperCase() : trimmed;
+  const kept = field === 'country' ? trimmed.toUpperCase() : field === 'language' ? deviceLanguage(trimmed) : trimmed;
   const schema = CHECKED[field];
   const result = schema && trimmed !== '' ? z.safeParse(schema, kept) : undefined;
   if (result && !result.success) {

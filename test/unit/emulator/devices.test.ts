@@ -54,6 +54,10 @@ describe('devices files', () => {
     ['a quoted header', `${HEADER.split(',').map((h) => `"${h}"`).join(',')}\nb,GB,en-GB,Samsung,SM-A546B,33,1.0\n`, {}],
     ['CRLF line ends and a byte-order mark', `\uFEFF${HEADER}\r\nb,GB,en-GB,Samsung,SM-A546B,33,1.0\r\n`, {}],
     ['a lower-case country is upper-cased, as in a message', `${HEADER}\nb,gb,en-GB,Samsung,SM-A546B,33,1.0\n`, {}],
+    // Android writes a locale as pt_BR, and a client-ID CSV for variants takes it so (docs/behaviour.md#variants):
+    // the same file must load here, its language written as the tag a message's targeting uses.
+    ["Android's locale form is read as the tag", `${HEADER}\nb,GB,en_gb,Samsung,SM-A546B,33,1.0\n`, {}],
+    ['a language in any case is read as the tag', `${HEADER}\nb,GB,EN-gb,Samsung,SM-A546B,33,1.0\n`, {}],
     ['empty fields other than client_id are allowed', `${HEADER}\nb,,,,,,\n`, { country: '', language: '', brand: '', model: '', os_version: '', app_version: '' }],
   ])('CSV: %s', (_name, text, changes) => {
     expect(parseDevices(text)).toEqual([{ ...b, ...changes }]);

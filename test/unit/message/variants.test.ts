@@ -59,6 +59,26 @@ describe('planVariants', () => {
     ]);
   });
 
+  // A request to a bare language reaches its regions' devices too (docs/behaviour.md#devices): a region sent
+  // another request would get both messages.
+  it('condition targeting that sends fr and fr-CA in different requests is refused: fr-CA devices would get both', () => {
+    const plan = planVariants(BASE, { ...VARIANTS, 'fr-CA': { notification: { title: 'Allo' } } }, { kind: 'targeting', targeting: { language: ['fr', 'fr-CA', 'en'] } });
+    expect(plan).toMatchObject({ ok: false });
+    if (plan.ok) return;
+    expect(plan.message).toBe('--language fr and fr-CA go to different requests (the fr variant, the fr-CA variant), and a request to fr reaches fr-CA devices too: they would get both');
+    expect(plan.fix).toBe('list the regions of fr to reach, each as fr-XX, instead of fr, or leave fr-CA out so that its devices get the fr variant');
+  });
+
+  it('the base message to a bare language and a variant to one of its regions is refused the same way', () => {
+    const plan = planVariants(BASE, { 'pt-BR': VARIANTS['pt-BR'] }, { kind: 'targeting', targeting: { language: ['pt', 'pt-BR'] } });
+    expect(plan).toMatchObject({ ok: false, message: expect.stringMatching(/^--language pt and pt-BR go to different requests \(the base message, the pt-BR variant\)/) });
+  });
+
+  it('an audience of the config file is named in that refusal, with its file', () => {
+    const plan = planVariants(BASE, { 'pt-BR': VARIANTS['pt-BR'] }, { kind: 'targeting', targeting: { language: ['pt', 'pt-BR'] } }, { name: 'latam', file: 'pushctl.json' });
+    expect(plan).toMatchObject({ ok: false, message: expect.stringMatching(/^audience "latam" lists pt and pt-BR, which go to different requests/), fix: expect.stringContaining('in the targeting of audience "latam" in pushctl.json') });
+  });
+
   it('condition targeting without --language is refused: the service cannot address "every other language"', () => {
     const plan = planVariants(BASE, VARIANTS, { kind: 'targeting', targeting: { country: ['IN'] } });
     expect(plan).toMatchObject({ ok: false });
