@@ -206,6 +206,22 @@ describe('batched summaries state the outcome', () => {
     }
   });
 
+  it('a failed send to every device offers no "report of every recipient": it has none to list', async () => {
+    const emulator = await createEmulator({ port: 0, apps: [{ id: 'app', secret: SECRET }], rate: 0 });
+    try {
+      const all = await runCli(['send', '--base-url', emulator.url, '--app-id', 'no-such-app', '--all', '--title', 'Release'], { env: env(), cwd: dir });
+      expect(all.code, all.stderr).toBe(4);
+      expect(all.stderr).toMatch(/^✗ rejected: 21002 /m);
+      expect(all.stderr).not.toContain('a report of every recipient');
+      // A list of client IDs has recipients to report, and is still offered the command.
+      const listed = await send(emulator.url, ['--app-id', 'no-such-app']);
+      expect(listed.code, listed.stderr).toBe(4);
+      expect(listed.stderr).toMatch(/^a report of every recipient: pushctl runs show \S+ --report report\.json$/m);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it('after a stop, the headline counts what went out, not what was planned', async () => {
     let child: import('node:child_process').ChildProcess | undefined;
     const server = await startScriptedServer((r) => {

@@ -274,7 +274,8 @@ async function finishRun(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScr
     ...(stopError ? { stopError } : {}),
     ...(reportPath !== undefined ? { reportPath } : {}),
     ...adviceFor(request, plan, summary, audience, runRef, reportPath),
-    ...(runRef !== undefined && reportPath === undefined && exitCode !== ExitCode.ok ? { reportCommand: reportCommand(runRef) } : {}),
+    // A run to an audience (every device, a condition) has no recipients for a report to list.
+    ...(runRef !== undefined && reportPath === undefined && exitCode !== ExitCode.ok && audience === undefined ? { reportCommand: reportCommand(runRef) } : {}),
     ...(variants ? { variants } : {}),
   };
 }
