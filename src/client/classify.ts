@@ -116,6 +116,16 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
       return { kind: 'retryable', reason: `TLS failed (${errorCode}): the server at ${target.host} seems to speak plain http, not https; use http://${target.host} as the base URL`, errorCode, permanent: true };
     }
     const detail = failure.message ? `: ${failure.message}` : '';
+    if (UNTRUSTED_ISSUER.has(errorCode)) {
+      // Certificate checks are never switched off (docs/behaviour.md#base-url): a CA of one's own is given to Node.js.
+      return {
+        kind: 'retryable',
+        reason: `TLS failed (${errorCode})${detail}: the server's certificate is not signed by a CA that Node.js trusts`,
+        fix: "if it is your own (a private CA, or the emulator's --tls-cert), give its CA certificate to pushctl with NODE_EXTRA_CA_CERTS=<ca.pem>",
+        errorCode,
+        permanent: true,
+      };
+    }
     return { kind: 'retryable', reason: `TLS failed (${errorCode})${detail}`, errorCode, permanent: true };
   }
   if (errorCode === 'TIMEOUT') {
@@ -218,6 +228,9 @@ function withRetryAfter(outcome: Retryable, response: ResponseView, nowMs: numbe
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
   return retryAfterMs === undefined ? outcome : { ...outcome, retryAfterMs };
 }
+
+/** OpenSSL's codes for a chain that ends at no CA Node.js trusts: what NODE_EXTRA_CA_CERTS mends. */
+const UNTRUSTED_ISSUER = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
 
 function isTlsError(code: string): boolean {
   return (

@@ -51,6 +51,8 @@ export interface Retryable {
   retryAfterMs?: number;
   /** Not processed, but repeating cannot help (an untrusted TLS certificate, say): the policy gives up at once. */
   permanent?: boolean;
+  /** The next step, where it is the user's to take (trust a private CA, say): shown as the hint. */
+  fix?: string;
   /** Network error code (ECONNREFUSED, ENOTFOUND...). */
   errorCode?: string;
   response?: ResponseView;

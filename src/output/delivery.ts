@@ -98,7 +98,8 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
       return `${style.error('? no clear answer')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).\n`;
     case 'not_sent': {
       const code = result.code !== undefined ? `${describeCode(result.code, result.message)}: ` : '';
-      const hint = result.code !== undefined ? `\nhint: ${describeStatus(result.code).hint}` : '';
+      const next = result.code !== undefined ? describeStatus(result.code).hint : fixOf(raw);
+      const hint = next !== undefined ? `\nhint: ${next}` : '';
       return `${style.error('✗ not sent')}: ${code}${result.reason}${hint}\n`;
     }
   }
@@ -131,10 +132,15 @@ export function deliveryHeadline(summary: DeliverySummary, results: readonly Bat
   return `partly ${verb}: ${batches.accepted} of ${counted(batches.total, 'batch')} accepted${of(recipients.accepted)}; ${rest}`;
 }
 
-/** The hints of the service codes a run met, once each (21006 → lower --batch-size). */
+/** The next step a batch's last attempt named, where it is the user's to take (trust a private CA, say). */
+const fixOf = (result: BatchResult): string | undefined => (result.outcome?.kind === 'retryable' ? result.outcome.fix : undefined);
+
+/** The hints of the service codes a run met (21006 → lower --batch-size), then the fixes its failures named: once each. */
 export function codeHints(results: readonly BatchResult[]): string[] {
-  const codes = new Set(results.flatMap((r) => (r.code !== undefined && r.status !== 'accepted' ? [r.code] : [])));
-  return [...codes].map((code) => `${code}: ${describeStatus(code).hint}`);
+  const failed = results.filter((r) => r.status !== 'accepted');
+  const codes = new Set(failed.flatMap((r) => (r.code !== undefined ? [r.code] : [])));
+  const fixes = new Set(failed.flatMap((r) => fixOf(r) ?? []));
+  return [...[...codes].map((code) => `${code}: ${describeStatus(code).hint}`), ...fixes];
 }
 
 /** The end-of-run summary for a batched send. */

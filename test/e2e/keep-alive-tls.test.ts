@@ -88,3 +88,21 @@ describe('a send at 600 ms latency over https', () => {
     expect(counts.connections).toBeLessThan(requests / 2);
   });
 });
+
+describe('a certificate signed by a CA Node.js does not trust (the emulator with --tls-cert)', () => {
+  // Without the test's CA (a bundle the machine sets holds other CAs): the handshake fails, and the way out is named.
+  const untrusted = () => cleanEnv({ PUSHCTL_APP_SECRET: SECRET });
+
+  it('send and check say to give the CA with NODE_EXTRA_CA_CERTS, and doing so works', async () => {
+    const sent = await runCli(['send', '--base-url', relayUrl, '--app-id', APP, '--all', '--title', 'Hi', '--no-journal'], { env: untrusted(), cwd: dir });
+    expect(sent.code, sent.stderr).toBe(5);
+    expect(sent.stderr).toMatch(/^✗ not sent: TLS failed \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\).*not signed by a CA that Node\.js trusts/m);
+    expect(sent.stderr).toMatch(/^hint: if it is your own .*NODE_EXTRA_CA_CERTS=<ca\.pem>$/m);
+    const checked = await runCli(['check', '--base-url', relayUrl, '--app-id', APP, '--json'], { env: untrusted(), cwd: dir });
+    expect(checked.code, checked.stderr).toBe(5);
+    const error = (JSON.parse(checked.stdout) as { error: { hint: string } }).error;
+    expect(error.hint).toMatch(/NODE_EXTRA_CA_CERTS=<ca\.pem>, then run pushctl check again$/);
+    const trusted = await runCli(['check', '--base-url', relayUrl, '--app-id', APP], { env: cleanEnv({ PUSHCTL_APP_SECRET: SECRET, NODE_EXTRA_CA_CERTS: ca }), cwd: dir });
+    expect(trusted.code, trusted.stderr).toBe(0);
+  });
+});

@@ -121,9 +121,12 @@ function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']
   }
   // No clear answer: nothing listened, the name did not resolve, a timeout, a gateway's error.
   const refused = outcome.kind === 'retryable' && outcome.errorCode === 'ECONNREFUSED';
-  const hint = refused && at.loopback
-    ? `nothing listens there: start the emulator with pushctl serve, or check the base URL (${at.baseUrlSource})`
-    : `check the base URL (${at.baseUrlSource}) or --region, the network${at.via ? ' and the proxy' : ''}, then run pushctl check again`;
+  const fix = outcome.kind === 'retryable' ? outcome.fix : undefined;
+  const hint = fix !== undefined
+    ? `${fix}, then run pushctl check again`
+    : refused && at.loopback
+      ? `nothing listens there: start the emulator with pushctl serve, or check the base URL (${at.baseUrlSource})`
+      : `check the base URL (${at.baseUrlSource}) or --region, the network${at.via ? ' and the proxy' : ''}, then run pushctl check again`;
   return failed(ExitCode.network, `no answer from the service${at.via}: ${outcome.reason} (${where})`, hint, { settings, probe });
 }
 

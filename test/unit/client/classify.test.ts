@@ -85,6 +85,19 @@ describe('classifyNetworkError', () => {
       kind: 'retryable', permanent: true,
     });
   });
+
+  it('names the next step for a certificate no trusted CA signed (a private CA, the emulator\'s --tls-cert): NODE_EXTRA_CA_CERTS', () => {
+    for (const errorCode of ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']) {
+      const outcome = classifyNetworkError({ errorCode, message: 'self-signed certificate', requestWritten: false, connected: true });
+      expect(outcome, errorCode).toMatchObject({ kind: 'retryable', permanent: true, reason: expect.stringContaining('not signed by a CA that Node.js trusts') });
+      expect(outcome.kind === 'retryable' && outcome.fix, errorCode).toMatch(/NODE_EXTRA_CA_CERTS=<ca\.pem>/);
+    }
+    // An expired certificate, or one for another host, is not fixed by trusting a CA.
+    for (const errorCode of ['CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
+      const outcome = classifyNetworkError({ errorCode, requestWritten: false, connected: true });
+      expect(outcome.kind === 'retryable' && outcome.fix, errorCode).toBeUndefined();
+    }
+  });
 });
 
 describe('parseRetryAfter', () => {
