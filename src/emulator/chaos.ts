@@ -33,9 +33,13 @@ export function parseChaosSpec(text: string): ChaosSpec {
   const trimmed = text.trim();
   if (trimmed === '' || trimmed === 'off') return spec;
   let total = 0;
+  const given = new Map<string, string>();
   for (const part of trimmed.split(',')) {
     const [name = '', value, extra] = part.trim().split('=');
     if (value === undefined || extra !== undefined) throw new ChaosSpecError(`"${part.trim()}" is not name=value (e.g. 503=3% or latency=50-400ms)`);
+    const earlier = given.get(name);
+    if (earlier !== undefined) throw new ChaosSpecError(`${name} is given twice (${earlier} and ${part.trim()}); give each fault once`);
+    given.set(name, part.trim());
     if (name === 'latency') {
       const range = /^(\d+)(?:-(\d+))?ms$/.exec(value);
       const min = Number(range?.[1]);

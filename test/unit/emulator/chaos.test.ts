@@ -18,6 +18,9 @@ describe('parseChaosSpec', () => {
     ['503', 'not name=value'],
     ['latency=400-50ms', 'not a range'],
     ['500=60%,503=50%', 'add up to 110%'],
+    // Given twice, a fault's share was the last one yet counted twice towards 100%: which was meant is unclear.
+    ['503=5%,503=5%', '503 is given twice (503=5% and 503=5%); give each fault once'],
+    ['latency=50ms,latency=10-20ms', 'latency is given twice (latency=50ms and latency=10-20ms); give each fault once'],
   ])('names the bad part of %s', (text, message) => {
     expect(() => parseChaosSpec(text)).toThrow(message);
   });
