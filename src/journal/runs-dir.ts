@@ -3,7 +3,8 @@
 // in doubt or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
 // must find, is kept at least 30 days. Only pushctl's own journals are ever removed: a file whose name is a
 // run id and whose first line is a pushctl journal header. Anything else in the directory is left alone.
-import { closeSync, fstatSync, lstatSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { configError } from '../errors.js';
 import { join } from 'node:path';
 import { listDir } from '../list-dir.js';
 import { homeDir } from '../settings/paths.js';
@@ -25,6 +26,22 @@ const HEADER_START = /^\{"t":"header","format":"pushctl-journal"/;
 export function runsDir(env: Env): string {
   if (env.PUSHCTL_JOURNAL_DIR) return env.PUSHCTL_JOURNAL_DIR;
   return join(env.XDG_STATE_HOME || join(homeDir(env), '.local', 'state'), 'pushctl', 'runs');
+}
+
+/**
+ * The runs directory of `runs` (and the MCP tool list_runs), readable or not there yet: a missing one holds
+ * no runs yet, but a file or an unreadable directory is named, never read as an empty list.
+ */
+export function checkRunsDir(dir: string, env: Env): void {
+  const named = env.PUSHCTL_JOURNAL_DIR ? `PUSHCTL_JOURNAL_DIR ${dir}` : `the journal directory ${dir}`;
+  try {
+    readdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ENOTDIR') throw configError(`${named} is a file, not a directory of journals`, 'set PUSHCTL_JOURNAL_DIR to the directory that holds the journals; pushctl runs show <file> reads one journal');
+    throw configError(`${named} cannot be read (${code ?? String(error)})`, 'give yourself read access to it, or set PUSHCTL_JOURNAL_DIR to a directory of yours');
+  }
 }
 
 /** `20261122-231502-4f1c`: sorts by start time, short enough to type. */

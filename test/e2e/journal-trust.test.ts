@@ -178,6 +178,18 @@ describe('journals that are not ours to trust', () => {
     expect(shown.stderr).toContain('is not a regular file');
   });
 
+  it('a journal directory that is a file (the path of one journal, say) is named, never "no runs yet"', async () => {
+    const runId = killedRun('20261124-100006-efef');
+    const file = join(journals, `${runId}.jsonl`);
+    for (const args of [['runs'], ['runs', '--json']]) {
+      const listed = await cli(args, { PUSHCTL_JOURNAL_DIR: file });
+      expect(listed.code, listed.stderr).toBe(6);
+      expect(listed.stderr).toContain(`error: PUSHCTL_JOURNAL_DIR ${file} is a file, not a directory of journals`);
+      expect(listed.stderr).toMatch(/^hint: set PUSHCTL_JOURNAL_DIR to the directory that holds the journals; pushctl runs show <file> reads one journal$/m);
+      expect(listed.stderr).not.toContain('no runs yet');
+    }
+  });
+
   it('terminal escapes in a journal never reach the terminal raw', async () => {
     const runId = killedRun('20261124-100005-cdcd', { started_at: '\u001b[2J2026', app_id: '\u001b]0;owned\u0007app', host: 'h\u001b[31mred', once: 'k\u001b[1m' });
     const shown = await cli(['runs', 'show', runId]);

@@ -2,7 +2,7 @@
 import type { Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { readRunHead } from '../../journal/read-run.js';
-import { journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import { checkRunsDir, journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
 import { overview, type RunOverview } from '../../journal/run-state.js';
 import { foldFamilies } from '../../journal/target-family.js';
 import { printRuns, type RunsOutcome } from '../../output/runs.js';
@@ -15,6 +15,7 @@ const DEFAULT_LIMIT = 20;
 /** The newest runs of the runs directory, as data (`pushctl runs` and the MCP tool list_runs print it). */
 export function listRuns(options: Pick<RunsOptions, 'limit'>, ctx: Pick<Ctx, 'env'>): { dir: string; runs: RunOverview[] } {
   const dir = runsDir(ctx.env);
+  checkRunsDir(dir, ctx.env);
   const limit = options.limit ?? DEFAULT_LIMIT;
   const runs: RunOverview[] = [];
   // The limit counts lines, and a send to several targets is one line whose targets are read whole.
