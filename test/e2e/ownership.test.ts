@@ -203,6 +203,31 @@ describe('an owner that dies', () => {
     }
   }, 300_000);
 
+  it('SIGKILLed under a parent that never reaps it (a container whose PID 1 is no init): a zombie is killed, its key free at once', async () => {
+    const name = 'zombie';
+    const { ids, file, env, journals } = trialSetup(name);
+    const args = sendArgs(file, ['--once', name, '--rate', '3']);
+    // `sleep` takes the shell's place and never waits for its child: the killed send stays a zombie.
+    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const parent = spawn('sh', ['-c', `${quoted} >/dev/null 2>&1 & echo $!; exec sleep 120`], { env: env as NodeJS.ProcessEnv, cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString()))));
+      const runId = await journalOf(journals);
+      await firstBatchOf(ids);
+      process.kill(pid, 'SIGKILL');
+      while (!readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z ')) await new Promise((r) => setTimeout(r, 10));
+      const listed = JSON.parse((await runCli(['runs', '--json'], { env, cwd: dir })).stdout) as { runs: { run_id: string; state: string }[] };
+      expect(listed.runs.find((r) => r.run_id === runId)?.state).toBe('killed');
+      // --no-wait: a zombie holding the key would be refused here, and waited for forever without it.
+      const again = await runCli([...args, '--no-wait'], { env, cwd: dir });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`resuming run ${runId}`);
+      expectExactlyOnce(name, 2, ids, inDoubtIn(journals));
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  }, 120_000);
+
   it(`an owner whose pid now belongs to another process is taken over at once (${TRIALS} trials)`, async () => {
     const pidns = execFileSync('readlink', ['/proc/self/ns/pid'], { encoding: 'utf8' }).trim();
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();

@@ -7,6 +7,7 @@ import { usageError } from '../../errors.js';
 import { buildReport, reportJsonChunks } from '../../client/report.js';
 import type { BatchResult } from '../../client/send-batches.js';
 import type { SecretScrubber } from '../../output/redact.js';
+import { runProcessAlive } from '../../journal/process-start.js';
 
 export interface ReportFile {
   /** As the user wrote it (for messages and the resend command). */
@@ -28,16 +29,6 @@ const tempName = (target: string, pid: number) => join(dirname(target), `.${base
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Whether process `pid` is running (one of another user's counts as running: we cannot know it is done). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the temporary files a killed writer left in `dir` (a SIGKILL gives no chance to clean up, and each
  * holds a whole report's client IDs): only ours, by name (`names` captures the writer's pid), regular files
@@ -50,7 +41,7 @@ async function removeStaleTemps(dir: string, names: RegExp): Promise<void> {
     const pid = Number(names.exec(name)?.[1]);
     if (!Number.isSafeInteger(pid) || pid <= 0) continue;
     // Our own pid cannot have a temporary file yet: one with it is a dead writer's whose pid came round again.
-    if (pid !== process.pid && isRunning(pid)) continue;
+    if (pid !== process.pid && runProcessAlive(pid, undefined)) continue;
     const file = join(dir, name);
     const info = await lstat(file).catch(() => undefined);
     if (!info?.isFile() || (process.getuid !== undefined && info.uid !== process.getuid())) continue;
