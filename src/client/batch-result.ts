@@ -1,4 +1,4 @@
-import { describeStatus } from './codes.js';
+import { APP_WIDE_STATUSES, describeStatus } from './codes.js';
 import type { AttemptOutcome } from './outcome.js';
 
 /** Where a batch ended up; the same four words the report uses. */
@@ -79,7 +79,7 @@ export function settle(attempts: number, last: AttemptOutcome | undefined, stopp
     case 'accepted':
       return { ...base, status: 'accepted', messageId: last.messageId, outcome };
     case 'rejected':
-      return { ...base, status: 'rejected', code: last.code, message: last.message, outcome };
+      return { ...base, ...refusal(last.code, last.message), outcome };
     case 'in_doubt':
       return { ...base, status: 'in_doubt', reason: last.reason, outcome };
     case 'retryable': {
@@ -95,6 +95,19 @@ export function settle(attempts: number, last: AttemptOutcome | undefined, stopp
       return { ...base, status: 'not_sent', reason, ...service, outcome };
     }
   }
+}
+
+/**
+ * What a service code that refused a batch makes of it. A code that refuses the app itself (21001-21004,
+ * 21007: its ID, its secret, its push SDK switch) says nothing about the batch: the service delivered nothing,
+ * and once the app is fixed the same request goes through. So that batch is `not_sent`, as the batches the
+ * refusal stopped from starting are — the resend the summary advises sends it — and keeps the code for the
+ * reasons and the exit status (docs/behaviour.md#retries). Any other code refuses the batch: `rejected`.
+ * The journal's reader settles a recorded refusal with this too, so a run reads back as it ended.
+ */
+export function refusal(code: number, message: string): Pick<Settled, 'status' | 'code' | 'message' | 'reason'> {
+  if (!APP_WIDE_STATUSES.has(code)) return { status: 'rejected', code, message };
+  return { status: 'not_sent', code, message, reason: 'the service refused the app; fix that and resend' };
 }
 
 function withoutResponse(outcome: AttemptOutcome): AttemptOutcome {

@@ -1,6 +1,6 @@
 // How a send's outcome reads: pure formatters from batch results to text (human) or a document (--json).
 import { describeStatus } from '../client/codes.js';
-import type { DeliverySummary } from '../client/report.js';
+import { serviceRefused, type DeliverySummary } from '../client/report.js';
 import { closedState, type RunState } from '../journal/read-run.js';
 import { recipientCount, type AttemptEvent, type BatchResult } from '../client/send-batches.js';
 import type { RequestView } from '../client/outcome.js';
@@ -263,7 +263,7 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     exit_code: exitCode,
     dry_run: dryRun,
     skipped: false,
-    state: closedState(summary, outcome.interrupted),
+    state: closedState(summary, outcome.interrupted, serviceRefused(results)),
     message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
     summary,
     batches: results.map(batchLine),
