@@ -113,16 +113,18 @@ export function deliveryHeadline(summary: DeliverySummary, results: readonly Bat
   const { batches, recipients } = summary;
   const verb = dryRun ? 'checked' : 'sent';
   const of = (part: number) => (audience ? '' : ` (${part} of ${counted(recipients.total, 'recipient')})`);
+  const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
   if (interrupted) {
     const out = results.filter((r) => r.attempts > 0);
     const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
-    return `stopped: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${batches.accepted} accepted, ${batches.not_sent} not sent`;
+    // Every batch under its word: a request a second signal cut is in doubt, and saying only 'accepted, not
+    // sent' would leave it out of the count.
+    return `stopped: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${batches.accepted} accepted${rest === '' ? '' : `, ${rest}`}`;
   }
   const whom = audience ? ` to ${audience}` : '';
   if (batches.accepted === batches.total) return `${verb}: ${counted(batches.total, 'batch')}${audience ? whom : `, ${counted(recipients.total, 'recipient')}`}`;
   const total = audience ? whom : ` (${counted(recipients.total, 'recipient')})`;
   if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${counted(batches.total, 'batch')}${total}`;
-  const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
   // A batch rejected or in doubt went out (the service may even have delivered it): 'nothing sent' would deny that.
   const wentOut = batches.rejected + batches.in_doubt > 0;
   if (batches.accepted === 0) return `${wentOut ? 'none accepted' : `nothing ${verb}`}: ${rest} of ${counted(batches.total, 'batch')}${total}`;
