@@ -143,8 +143,10 @@ export function readRunHead(path: string, locks: string): RunHead | undefined {
     if (!header) return undefined;
     const end = closingRecord(path);
     // A run that closed without reading all of its input is read whole, to say what it planned; so is one whose
-    // closing counts do not add up to its plan (an edited journal is data: its records say what happened).
-    if (end && end.input_stopped === undefined && endAddsUp(end, header)) return { path, header, end, state: stateOf(header, path, end, undefined, locks), summary: end.summary };
+    // closing counts do not add up to its plan (an edited journal is data: its records say what happened), and
+    // one that counted batches rejected: an earlier pushctl counted a refusal of the app so, which its records
+    // now read as not sent (client/batch-result.ts, refusal), and the list says what `runs show` and `resend` read.
+    if (end && end.input_stopped === undefined && endAddsUp(end, header) && end.summary.batches.rejected === 0) return { path, header, end, state: stateOf(header, path, end, undefined, locks), summary: end.summary };
     return readRun(path, locks, false);
   } catch {
     return undefined;

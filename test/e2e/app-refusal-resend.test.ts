@@ -2,7 +2,7 @@
 // delivered nothing, and the summary says "fix that and resend" (docs/behaviour.md#retries). Following that
 // advice must reach every recipient: the batches the refusal answered, not only those it stopped from
 // starting. The built binary against `pushctl serve --record` on port 0, every delivery counted from the record.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,5 +61,26 @@ describe('a run the service refused for the app, then fixed and resent', () => {
     expect([...deliveries().values()]).toEqual(IDS.map(() => 1));
     const family = json(await runCli(['runs', 'show', json(resent).run_id as string, '--json'], { env: env(SECRET) })).run as Record<string, unknown>;
     expect(family).toMatchObject({ family: { state: 'sent', summary: { recipients: { total: IDS.length, accepted: IDS.length, rejected: 0 } } } });
+  });
+
+  it('a journal an earlier pushctl closed counting the refused batches rejected: runs lists what runs show and resend read', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-'));
+    const env = cleanEnv({ PUSHCTL_APP_SECRET: 'not-the-secret', PUSHCTL_JOURNAL_DIR: journals });
+    const wrong = await runCli(['send', '--base-url', served.url, '--app-id', APP, '--title', 'Old journal', '--client-id', IDS.join(','), '--batch-size', '10', '--concurrency', '1', '--json'], { env });
+    expect(wrong.code, wrong.stderr).toBe(4);
+    const runId = json(wrong).run_id as string;
+    // Its closing record as pushctl wrote it before: the refused batch under rejected.
+    const path = join(journals, `${runId}.jsonl`);
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    const end = JSON.parse(lines.at(-1)!) as { summary: Record<'batches' | 'recipients', Record<string, number>> };
+    end.summary.batches = { ...end.summary.batches, rejected: 1, not_sent: end.summary.batches.not_sent! - 1 };
+    end.summary.recipients = { ...end.summary.recipients, rejected: 10, not_sent: end.summary.recipients.not_sent! - 10 };
+    lines[lines.length - 1] = JSON.stringify(end);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+
+    const listed = (json(await runCli(['runs', '--json'], { env })).runs as { run_id: string; state: string; recipients: object }[]).find((r) => r.run_id === runId);
+    const shown = json(await runCli(['runs', 'show', runId, '--json'], { env })).run as { state: string; recipients: object };
+    expect(shown).toMatchObject({ state: 'rejected', recipients: { not_sent: IDS.length, rejected: 0 } });
+    expect(listed).toMatchObject({ state: shown.state, recipients: shown.recipients });
   });
 });
