@@ -125,6 +125,9 @@ export function deliveryHeadline(summary: DeliverySummary, results: readonly Bat
   if (batches.accepted === batches.total) return `${verb}: ${counted(batches.total, 'batch')}${audience ? whom : `, ${counted(recipients.total, 'recipient')}`}`;
   const total = audience ? whom : ` (${counted(recipients.total, 'recipient')})`;
   if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${counted(batches.total, 'batch')}${total}`;
+  // Refused for a setting (the app, the client IDs per request): its batches are not sent, for the resend once
+  // it is fixed, but the service said no, as the state and exit 4 say.
+  if (batches.accepted + batches.in_doubt === 0 && serviceRefused(results)) return `rejected: ${rest} of ${counted(batches.total, 'batch')}${total}`;
   // A batch rejected or in doubt went out (the service may even have delivered it): 'nothing sent' would deny that.
   const wentOut = batches.rejected + batches.in_doubt > 0;
   if (batches.accepted === 0) return `${wentOut ? 'none accepted' : `nothing ${verb}`}: ${rest} of ${counted(batches.total, 'batch')}${total}`;

@@ -63,6 +63,25 @@ describe('a run the service refused for the app, then fixed and resent', () => {
     expect(family).toMatchObject({ family: { state: 'sent', summary: { recipients: { total: IDS.length, accepted: IDS.length, rejected: 0 } } } });
   });
 
+  it('a batch refused as too many client IDs (21006) is sent by the resend its hint leads to, with a lower --batch-size', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-'));
+    const env = cleanEnv({ PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals });
+    // A service whose limit is lower than the documented 1000.
+    const strict = await serveCli(['--app', `${APP}:${SECRET}`, '--rate', '0', '--max-client-ids', '15', '--record', join(dir, 'strict.jsonl')]);
+    try {
+      const sent = await runCli(['send', '--base-url', strict.url, '--app-id', APP, '--title', 'Too many', '--client-id', IDS.join(','), '--json'], { env });
+      expect(sent.code, sent.stderr).toBe(4);
+      expect(json(sent)).toMatchObject({ state: 'rejected', summary: { recipients: { total: IDS.length, not_sent: IDS.length } }, batches: [{ code: 21006 }] });
+      const resent = await runCli(['resend', json(sent).run_id as string, '--base-url', strict.url, '--app-id', APP, '--batch-size', '15', '--json'], { env });
+      expect(resent.code, resent.stderr).toBe(0);
+      const counts = new Map<string, number>();
+      for (const line of wholeLines(join(dir, 'strict.jsonl'))) for (const id of (JSON.parse(line) as { body: { condition: { client_ids: string[] } } }).body.condition.client_ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+      expect(IDS.map((id) => counts.get(id))).toEqual(IDS.map(() => 1));
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it('a journal an earlier pushctl closed counting the refused batches rejected: runs lists what runs show and resend read', async () => {
     const journals = mkdtempSync(join(dir, 'runs-'));
     const env = cleanEnv({ PUSHCTL_APP_SECRET: 'not-the-secret', PUSHCTL_JOURNAL_DIR: journals });
