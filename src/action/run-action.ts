@@ -13,6 +13,7 @@ import { validateRun } from '../commands/validate/run.js';
 import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
 import { closedState, stateWords } from '../journal/read-run.js';
+import { serviceRefused } from '../client/report.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
 import { flagsOfSettings, resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
@@ -184,7 +185,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return {
         ...base,
         exitCode: outcome.exitCode,
-        state: stateWords(closedState(delivery.summary, delivery.interrupted)),
+        state: stateWords(closedState(delivery.summary, delivery.interrupted, serviceRefused(delivery.results))),
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         summary: delivery.summary,
         ...(delivery.audience ? { audience: delivery.audience } : {}),

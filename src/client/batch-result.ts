@@ -1,4 +1,4 @@
-import { describeStatus } from './codes.js';
+import { APP_WIDE_STATUSES, describeStatus, SETTING_STATUSES } from './codes.js';
 import type { AttemptOutcome } from './outcome.js';
 
 /** Where a batch ended up; the same four words the report uses. */
@@ -79,7 +79,7 @@ export function settle(attempts: number, last: AttemptOutcome | undefined, stopp
     case 'accepted':
       return { ...base, status: 'accepted', messageId: last.messageId, outcome };
     case 'rejected':
-      return { ...base, status: 'rejected', code: last.code, message: last.message, outcome };
+      return { ...base, ...refusal(last.code, last.message), outcome };
     case 'in_doubt':
       return { ...base, status: 'in_doubt', reason: last.reason, outcome };
     case 'retryable': {
@@ -95,6 +95,21 @@ export function settle(attempts: number, last: AttemptOutcome | undefined, stopp
       return { ...base, status: 'not_sent', reason, ...service, outcome };
     }
   }
+}
+
+/**
+ * What a service code that refused a batch makes of it. A code that refuses a setting, not the message
+ * (21001-21004, 21007: the app's ID, its secret, its push SDK switch; 21006: the client IDs per request), says
+ * nothing about what the batch carries: the service delivered nothing, and once the setting is fixed the same
+ * recipients go through. So that batch is `not_sent`, as the batches an app's refusal stopped from starting
+ * are — the resend the summary advises sends it — and keeps the code for the reasons and the exit status
+ * (docs/behaviour.md#retries). Any other code refuses the message: `rejected`. The journal's reader settles a
+ * recorded refusal with this too, so a run reads back as it ended.
+ */
+export function refusal(code: number, message: string): Pick<Settled, 'status' | 'code' | 'message' | 'reason'> {
+  if (!SETTING_STATUSES.has(code)) return { status: 'rejected', code, message };
+  const fix = APP_WIDE_STATUSES.has(code) ? 'the service refused the app; fix that and resend' : 'the service refused the number of client IDs; resend with a lower --batch-size';
+  return { status: 'not_sent', code, message, reason: fix };
 }
 
 function withoutResponse(outcome: AttemptOutcome): AttemptOutcome {

@@ -1,4 +1,4 @@
-import { STATUS_OK, STATUS_RATE_LIMITED } from './codes.js';
+import { describeStatus, STATUS_OK, STATUS_RATE_LIMITED } from './codes.js';
 import { isLoopbackHost } from './loopback.js';
 import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
 import { PROXY_TUNNEL_ERROR } from './proxy-tunnel-error.js';
@@ -24,6 +24,13 @@ export function classifyResponse(response: ResponseView, nowMs: number = Date.no
     if (parsed.status === STATUS_OK) {
       if (parsed.messageId !== undefined) return { kind: 'accepted', messageId: parsed.messageId, httpStatus, response };
       return { kind: 'in_doubt', reason: 'status 200 without a message_id', httpStatus, response };
+    }
+    if (parsed.messageId !== undefined) {
+      // A refusal that names the message it made (a partial success: some client IDs illegal, the others sent)
+      // is no plain no: the service may have delivered to some of the batch, so neither retried nor rejected.
+      const { meaning } = describeStatus(parsed.status);
+      const own = parsed.message !== '' && parsed.message !== meaning ? ` (service: ${JSON.stringify(parsed.message)})` : '';
+      return { kind: 'in_doubt', reason: `${parsed.status} ${meaning}${own} with message_id ${parsed.messageId}: the service made a message and may have delivered it to some`, httpStatus, response };
     }
     if (parsed.status === STATUS_RATE_LIMITED) {
       return withRetryAfter(

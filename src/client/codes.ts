@@ -2,7 +2,7 @@
  * What the client tells a user about a service status: the shared meaning (message/service-codes.ts) and a
  * next step, which only the client can give (it knows the flags).
  */
-import { APP_WIDE_STATUSES, SERVICE_MEANINGS, ServiceStatus } from '../message/service-codes.js';
+import { APP_WIDE_STATUSES, SERVICE_MEANINGS, ServiceStatus, SETTING_STATUSES } from '../message/service-codes.js';
 
 /** What a status code means and what the user can do about it. */
 export interface StatusInfo {
@@ -17,7 +17,7 @@ export interface StatusInfo {
 
 export const STATUS_OK = ServiceStatus.ok;
 export const STATUS_RATE_LIMITED = ServiceStatus.tooFrequent;
-export { APP_WIDE_STATUSES };
+export { APP_WIDE_STATUSES, SETTING_STATUSES };
 
 const HINTS: Readonly<Record<ServiceStatus, string>> = {
   200: 'The service accepted the message.',
@@ -26,7 +26,7 @@ const HINTS: Readonly<Record<ServiceStatus, string>> = {
   21003: 'Set the secret with --app-secret-file, --app-secret-stdin or PUSHCTL_APP_SECRET.',
   21004: 'The secret does not match this app ID: copy it again from the vendor console, and send it raw (no "Bearer " or other prefix).',
   21005: 'The service refused the body; run `pushctl validate` and compare with the interface document.',
-  21006: 'Lower --batch-size (at most 1000 client IDs per request).',
+  21006: 'Lower --batch-size (at most 1000 client IDs per request); `pushctl resend <run> --batch-size <n>` sends the refused batches.',
   21007: 'Enable the push SDK for this app in the vendor console.',
   22001: "The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too).",
 };

@@ -26,7 +26,8 @@ export interface DeliverySummary {
  * ```
  *
  * `in_doubt` means the service may or may not have delivered the message; `not_sent` means it certainly did
- * not (a `not_sent` entry may carry `code` 22001 when rate limiting outlasted the retries). `batch` counts
+ * not (a `not_sent` entry may carry `code` 22001 when rate limiting outlasted the retries, or a code that
+ * refused the app itself, 21001-21004 or 21007: see batch-result.ts, refusal). `batch` counts
  * from 0 in input order. A message sent to all devices or by targeting is one batch with no client IDs.
  */
 export interface DeliveryReport {
@@ -41,6 +42,15 @@ export interface DeliveryReport {
 }
 
 const emptyCounts = (): OutcomeCounts => ({ total: 0, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 0 });
+
+/**
+ * Whether the service itself said no to a batch: refused it (`rejected`), or refused the app or outlasted the
+ * retries with 22001 (`not_sent` with the service's code). Nothing accepted and nothing in doubt, that is a run
+ * the service rejected — exit 4 and the state `rejected` — not one that never reached it.
+ */
+export function serviceRefused(results: readonly BatchResult[]): boolean {
+  return results.some((r) => r.status === 'rejected' || (r.status === 'not_sent' && r.code !== undefined));
+}
 
 export function summarizeBatches(results: readonly BatchResult[]): DeliverySummary {
   const summary = { batches: emptyCounts(), recipients: emptyCounts() };

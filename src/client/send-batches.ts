@@ -13,7 +13,7 @@ import { monotonicNow, realSleep, type Sleep } from './sleep.js';
 import { Wakeup } from './wakeup.js';
 
 // The parts a run is composed of, for the library and the callers that named them here.
-export { recipientCount, withRecipientCount, type BatchResult, type BatchStatus } from './batch-result.js';
+export { recipientCount, refusal, withRecipientCount, type BatchResult, type BatchStatus } from './batch-result.js';
 export type { AttemptEvent } from './send-batch.js';
 
 export interface BatchProgress {
@@ -255,6 +255,7 @@ function bodyFor(body: PushMessage, clientIds: readonly string[]): object {
 
 /** When the service refuses the app itself, the remaining batches would only be refused the same way: why the run halts. */
 function appRefusal(result: BatchResult): string | undefined {
-  if (result.status !== 'rejected' || result.code === undefined || !APP_WIDE_STATUSES.has(result.code)) return undefined;
+  // Such a batch is not_sent with the code (batch-result.ts, refusal): the code, not the status, says so.
+  if (result.status === 'accepted' || result.code === undefined || !APP_WIDE_STATUSES.has(result.code)) return undefined;
   return `the service refused the app (${result.code} ${describeStatus(result.code).meaning}); fix that and resend`;
 }

@@ -1,7 +1,7 @@
 // What a run family — a run and the resends that continued it (docs/behaviour.md#resend) — delivered as a
 // whole: each recipient counted once, under the word of the newest run that sent to it. `runs show`, a
 // `--once` re-run that finds its key done, the action and the MCP tools read this one answer. Pure.
-import { summarizeBatches, type DeliverySummary } from '../client/report.js';
+import { serviceRefused, summarizeBatches, type DeliverySummary } from '../client/report.js';
 import { recipientCount, type BatchResult } from '../client/batch-result.js';
 import { summarizeVariants, type VariantSummary } from '../client/variant-summary.js';
 import { closedState, type RunState, type RunView } from './read-run.js';
@@ -69,7 +69,7 @@ export function familyOutcome(members: readonly RunView[]): FamilyOutcome {
   const variants = summarizeVariants(results)?.sort((a, b) => place(a.language) - place(b.language));
   return {
     run_ids: members.map((member) => member.header.run_id),
-    state: members.some((member) => member.state === 'running') ? 'running' : members.length === 1 || UNFINISHED.has(newest.state) ? newest.state : closedState(summary, false),
+    state: members.some((member) => member.state === 'running') ? 'running' : members.length === 1 || UNFINISHED.has(newest.state) ? newest.state : closedState(summary, false, serviceRefused(results)),
     summary,
     ...(variants ? { variants } : {}),
     message_ids: messageIds(results),

@@ -2,9 +2,9 @@
 // what a run came to. A closed run is listed from its first and last lines; any other is read as a stream,
 // so its state and counts are what its records say, and a journal cut short reads as `incomplete`.
 import { dirname, join } from 'node:path';
-import { summarizeBatches, type DeliverySummary } from '../client/report.js';
+import { serviceRefused, summarizeBatches, type DeliverySummary } from '../client/report.js';
 import type { BatchResult } from '../client/send-batches.js';
-import { usageError } from '../errors.js';
+import { ExitCode, usageError } from '../errors.js';
 import type { CollectIds, IncompletePlan } from './reader.js';
 import { headerProblem, isEndRecord, type EndRecord, type HeaderRecord } from './records.js';
 import { runProcessAlive } from './process-start.js';
@@ -39,14 +39,18 @@ export type RunHead = Omit<RunView, 'results'>;
 /** A state in words, for people: `partly sent`. */
 export const stateWords = (state: RunState | 'skipped') => state.replace('_', ' ');
 
-/** What a closed run's counts say. */
-export function closedState(summary: DeliverySummary, interrupted: boolean): RunState {
+/**
+ * What a closed run's counts say. `refused`: the service said no to some batch (serviceRefused), so a run that
+ * delivered nothing and left nothing in doubt was `rejected`; otherwise nothing reached the service. A batch the
+ * service refused for the app is counted `not_sent` (it is sent again), which the counts alone cannot tell.
+ */
+export function closedState(summary: DeliverySummary, interrupted: boolean, refused = summary.batches.rejected > 0): RunState {
   const b = summary.batches;
   if (b.accepted === b.total) return 'sent';
   if (interrupted) return 'interrupted';
   if (b.accepted > 0) return 'partly_sent';
   if (b.in_doubt > 0) return 'in_doubt';
-  return b.rejected > 0 ? 'rejected' : 'not_sent';
+  return refused ? 'rejected' : 'not_sent';
 }
 
 /**
@@ -70,11 +74,17 @@ function familyLiveness(name: string, path: string, locks: string): Liveness {
   return beside === locks ? here : lockLiveness(beside, name);
 }
 
-/** `summary`: what the records say, when they were read; else the closing record's own counts (checked to add up). */
-function stateOf(header: HeaderRecord, path: string, end: EndRecord | undefined, incomplete: IncompletePlan | undefined, locks: string, summary = end?.summary): RunState {
+/**
+ * `results`: what the records say, when they were read; else the closing record's own counts (checked to add
+ * up), and its exit code for whether the service refused (docs/behaviour.md#exit-codes: 4).
+ */
+function stateOf(header: HeaderRecord, path: string, end: EndRecord | undefined, incomplete: IncompletePlan | undefined, locks: string, results?: readonly BatchResult[]): RunState {
   // A run that closed before reading all of its input (an invalid line, a second Ctrl-C) is no whole run.
   if (incomplete && (end || !runAlive(header, path, locks))) return 'incomplete';
-  if (end) return closedState(summary ?? end.summary, end.interrupted === true);
+  if (end) {
+    if (results) return closedState(summarizeBatches(results), end.interrupted === true, serviceRefused(results));
+    return closedState(end.summary, end.interrupted === true, end.summary.batches.rejected > 0 || end.exit_code === ExitCode.rejected);
+  }
   return runAlive(header, path, locks) ? 'running' : 'killed';
 }
 
@@ -105,7 +115,7 @@ export function readRun(path: string, locks: string, collect: CollectIds = true)
     path,
     header: run.header,
     ...(run.end ? { end: run.end } : {}),
-    state: stateOf(run.header, path, run.end, run.incomplete, locks, summary),
+    state: stateOf(run.header, path, run.end, run.incomplete, locks, run.results),
     ...(run.incomplete ? { incomplete: run.incomplete } : {}),
     summary,
     results: run.results,
@@ -133,8 +143,10 @@ export function readRunHead(path: string, locks: string): RunHead | undefined {
     if (!header) return undefined;
     const end = closingRecord(path);
     // A run that closed without reading all of its input is read whole, to say what it planned; so is one whose
-    // closing counts do not add up to its plan (an edited journal is data: its records say what happened).
-    if (end && end.input_stopped === undefined && endAddsUp(end, header)) return { path, header, end, state: stateOf(header, path, end, undefined, locks), summary: end.summary };
+    // closing counts do not add up to its plan (an edited journal is data: its records say what happened), and
+    // one that counted batches rejected: an earlier pushctl counted a refusal of the app so, which its records
+    // now read as not sent (client/batch-result.ts, refusal), and the list says what `runs show` and `resend` read.
+    if (end && end.input_stopped === undefined && endAddsUp(end, header) && end.summary.batches.rejected === 0) return { path, header, end, state: stateOf(header, path, end, undefined, locks), summary: end.summary };
     return readRun(path, locks, false);
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 // Reads a run journal back into batch outcomes (docs/behaviour.md#journal). Pure and forgiving: a journal is read
 // after a crash, a kill or a full disk, so a torn last line, a garbage line or a record that makes no sense
 // is skipped, never thrown at the user.
-import { withRecipientCount, type BatchResult } from '../client/send-batches.js';
+import { refusal, withRecipientCount, type BatchResult } from '../client/send-batches.js';
 import { isEndRecord, JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
 import { counted } from '../counted.js';
 
@@ -242,7 +242,7 @@ function settleAttempts(index: number, batch: Batch | undefined): BatchResult {
     case 'accepted':
       return { ...base, status: 'accepted', messageId: last.message_id ?? '' };
     case 'rejected':
-      return { ...base, status: 'rejected', code: last.code ?? 0, message: last.message ?? '' };
+      return { ...base, ...refusal(last.code ?? 0, last.message ?? '') };
     case 'in_doubt':
       return { ...base, status: 'in_doubt', reason: last.reason ?? 'the answer did not say whether it was delivered' };
     case 'retryable': {

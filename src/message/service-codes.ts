@@ -42,3 +42,10 @@ export function serviceMeaning(status: number): string | undefined {
  * a run would be refused the same way.
  */
 export const APP_WIDE_STATUSES: ReadonlySet<number> = new Set([21001, 21002, 21003, 21004, 21007]);
+
+/**
+ * Statuses that refuse a request for what a setting changes — the app, its secret, its push SDK switch, the
+ * number of client IDs a request carries — never for its message: nothing was delivered, and the same
+ * recipients go through once the setting is fixed (docs/behaviour.md#retries).
+ */
+export const SETTING_STATUSES: ReadonlySet<number> = new Set([...APP_WIDE_STATUSES, 21006]);

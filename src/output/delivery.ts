@@ -1,6 +1,6 @@
 // How a send's outcome reads: pure formatters from batch results to text (human) or a document (--json).
 import { describeStatus } from '../client/codes.js';
-import type { DeliverySummary } from '../client/report.js';
+import { serviceRefused, type DeliverySummary } from '../client/report.js';
 import { closedState, type RunState } from '../journal/read-run.js';
 import { recipientCount, type AttemptEvent, type BatchResult } from '../client/send-batches.js';
 import type { RequestView } from '../client/outcome.js';
@@ -120,12 +120,17 @@ export function deliveryHeadline(summary: DeliverySummary, results: readonly Bat
     // attempt made requests, yet is left to send, as a resend counts it.
     const out = results.filter((r) => r.status !== 'not_sent');
     const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
+    // Every batch under its word: a request a second signal cut is in doubt, and saying only 'accepted, not
+    // sent' would leave it out of the count.
     return `stopped: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${[`${batches.accepted} accepted`, rest].filter(Boolean).join(', ')}`;
   }
   const whom = audience ? ` to ${audience}` : '';
   if (batches.accepted === batches.total) return `${verb}: ${counted(batches.total, 'batch')}${audience ? whom : `, ${counted(recipients.total, 'recipient')}`}`;
   const total = audience ? whom : ` (${counted(recipients.total, 'recipient')})`;
   if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${counted(batches.total, 'batch')}${total}`;
+  // Refused for a setting (the app, the client IDs per request): its batches are not sent, for the resend once
+  // it is fixed, but the service said no, as the state and exit 4 say.
+  if (batches.accepted + batches.in_doubt === 0 && serviceRefused(results)) return `rejected: ${rest} of ${counted(batches.total, 'batch')}${total}`;
   // A batch rejected or in doubt went out (the service may even have delivered it): 'nothing sent' would deny that.
   const wentOut = batches.rejected + batches.in_doubt > 0;
   if (batches.accepted === 0) return `${wentOut ? 'none accepted' : `nothing ${verb}`}: ${rest} of ${counted(batches.total, 'batch')}${total}`;
@@ -271,7 +276,7 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     exit_code: exitCode,
     dry_run: dryRun,
     skipped: false,
-    state: closedState(summary, outcome.interrupted),
+    state: closedState(summary, outcome.interrupted, serviceRefused(results)),
     message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
     summary,
     batches: results.map(batchLine),

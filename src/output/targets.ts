@@ -3,7 +3,7 @@
 import type { VariantSummary } from '../client/variant-summary.js';
 import { formatVariants } from './variant-lines.js';
 import type { TextSink } from '../context.js';
-import type { DeliverySummary } from '../client/report.js';
+import { serviceRefused, type DeliverySummary } from '../client/report.js';
 import { ExitCode } from '../errors.js';
 import { closedState, stateWords, type RunState } from '../journal/read-run.js';
 import { failureCause, type DeliveryOutcome } from './delivery.js';
@@ -42,7 +42,7 @@ export function deliveredRow(where: Pick<TargetResult, 'profile' | 'appId' | 'ba
     ...where,
     ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
     ...(delivery.journalPath !== undefined ? { journalPath: delivery.journalPath } : {}),
-    state: closedState(delivery.summary, delivery.interrupted),
+    state: closedState(delivery.summary, delivery.interrupted, serviceRefused(delivery.results)),
     exitCode: delivery.exitCode,
     summary: delivery.summary,
     messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
@@ -164,13 +164,15 @@ export function targetsDocument(outcome: TargetsOutcome): object {
 
 /**
  * The run's next step: the resend of what is left, else the one that includes those in doubt, else (nothing
- * to resend: a target refused outright) the first failed target's own hint, named by its profile.
+ * to resend: a target refused outright) the first failed target's own hint, named by its profile. A target the
+ * service refused (exit 4: its app, say, whose batches a resend sends once it is fixed) gives its hint first.
  */
 function nextStep({ advice, targets }: TargetsOutcome): { hint?: string } {
-  if (advice?.command) return { hint: `send what is left with: ${advice.command}` };
-  if (advice?.includeInDoubtCommand) return { hint: `nothing is certainly unsent; ${adviceCount(advice, advice.inDoubt)} in doubt, which may already have it: ${advice.includeInDoubtCommand}` };
   const failed = targets.find((t) => t.exitCode !== ExitCode.ok && t.error?.hint !== undefined);
-  return failed ? { hint: `${failed.profile}: ${failed.error!.hint!}` } : {};
+  const cause = failed ? `${failed.profile}: ${failed.error!.hint!}` : undefined;
+  if (advice?.command) return { hint: `${failed?.exitCode === ExitCode.rejected ? `${cause!}; then ` : ''}send what is left with: ${advice.command}` };
+  if (advice?.includeInDoubtCommand) return { hint: `nothing is certainly unsent; ${adviceCount(advice, advice.inDoubt)} in doubt, which may already have it: ${advice.includeInDoubtCommand}` };
+  return cause !== undefined ? { hint: cause } : {};
 }
 
 /** Prints the outcome: `--json`, `--quiet` (the message_ids only), or for people (message_ids on stdout, the table on stderr). */

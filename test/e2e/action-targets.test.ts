@@ -65,17 +65,22 @@ describe('the action with profiles: global,india', () => {
     }
   });
 
-  it('a re-run whose key finds one target refused says it already ran, exit 7, never that it is done', async () => {
+  it('a re-run whose key finds one target refused for its secret tries that target again, never calls it done, and delivers it once fixed', async () => {
     const inputs = { file: 'release.json', vars: 'version=2.1', profiles: 'global,india', once: 'release-2.1', 'journal-dir': join(work, 'journals') };
     const wrong = { ...secrets, PUSHCTL_APP_SECRET_INDIA: 'not-the-india-secret' };
     expect((await runStep(work, inputs, wrong)).code).toBe(7);
+    // The service delivered nothing for india: still the wrong secret, a re-run is refused again, global not sent again.
     const again = await runStep(work, inputs, wrong);
     expect(again.code, again.stdout).toBe(7);
-    expect(again.outputs).toMatchObject({ skipped: 'true', 'exit-code': '7' });
-    expect(again.stdout).toContain('skipped: once found the run it already ran');
+    expect(again.outputs).toMatchObject({ 'exit-code': '7' });
     expect(again.stdout).not.toContain('already done');
-    expect(again.summary).toContain('already ran (exit 7)');
     expect(global.messages(GLOBAL.app)).toHaveLength(1);
+    expect(india.messages(INDIA.app)).toEqual([]);
+    // The secret fixed, the re-run the summary advised reaches india, once, and global never twice.
+    const fixed = await runStep(work, inputs, secrets);
+    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(global.messages(GLOBAL.app)).toHaveLength(1);
+    expect(india.messages(INDIA.app).map((m) => m.delivered)).toEqual([true]);
   });
 
   it('refuses app-secret beside several profiles: one secret would go to every target (exit 2, nothing sent)', async () => {

@@ -198,7 +198,8 @@ describe('batched summaries state the outcome', () => {
     try {
       const r = await runCli(['send', '--base-url', emulator.url, '--client-ids-file', 'ids.txt', '--title', 'Release', '--batch-size', '500'], { env: env(), cwd: dir });
       expect(r.code).toBe(4);
-      expect(r.stderr).toMatch(/^rejected: 5 of 5 batches \(2500 recipients\) in \d+\.\d s$/m);
+      // Refused for their size, not their message: not sent, for a resend with a lower --batch-size.
+      expect(r.stderr).toMatch(/^rejected: 5 not sent of 5 batches \(2500 recipients\) in \d+\.\d s$/m);
       expect(r.stderr).not.toMatch(/^sent: /m);
       expect(r.stderr).toMatch(/^hint: 21006: .*--batch-size/m);
     } finally {
@@ -232,6 +233,27 @@ describe('batched summaries state the outcome', () => {
       const r = await send(server.url, ['--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
       expect(r.code).toBe(7);
       expect(r.stderr).toMatch(/^stopped: 1 of 5 batches went out \(500 of 2500 recipients\); 1 accepted, 4 not sent/m);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('after a second signal, the headline counts the request it cut as in doubt: every batch under a word', async () => {
+    let child: import('node:child_process').ChildProcess | undefined;
+    // The first batch is accepted; the second never answered, until two signals cut it.
+    const server = await startScriptedServer((r) => {
+      if (r.index === 1) {
+        child?.kill('SIGINT');
+        child?.kill('SIGTERM');
+        return { action: 'hang' };
+      }
+      return ok(`m-${r.index}`);
+    });
+    try {
+      const r = await send(server.url, ['--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).toMatch(/^ {2}in doubt +1 batch +500 recipients$/m);
+      expect(r.stderr).toMatch(/^stopped: 2 of 5 batches went out \(1000 of 2500 recipients\); 1 accepted, 1 in doubt, 3 not sent/m);
     } finally {
       await server.close();
     }

@@ -84,7 +84,8 @@ describe('pushctl send against the emulator', () => {
     expect(wrong.stderr).toContain('21004 App Secret illegal');
     const disabled = await cli(['send', '--base-url', emulator.url, '--app-id', 'off', '--all', '--title', 'x', '--json'], withSecret);
     expect(disabled.code).toBe(4);
-    expect(JSON.parse(disabled.stdout).batches[0]).toMatchObject({ status: 'rejected', code: 21007, meaning: 'app push SDK disabled' });
+    // Refused for the app, not for the batch: nothing delivered, sent again by a resend once the SDK is on.
+    expect(JSON.parse(disabled.stdout)).toMatchObject({ state: 'rejected', batches: [{ status: 'not_sent', code: 21007, meaning: 'app push SDK disabled' }] });
     expectNoCanary(disabled);
   });
 

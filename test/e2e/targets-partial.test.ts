@@ -42,12 +42,13 @@ it("a target's requests accepted in part are counted in its row, as its language
   expect(row).not.toContain('none');
 });
 
-it('a target rejected outright gives the run\'s error its own next step (nothing is left to resend)', async () => {
+it('a target the service refused for its app gives the run\'s error its own next step: fix the app, then resend', async () => {
   const env = cleanEnv({ HOME: dir, PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), PUSHCTL_APP_SECRET_EU: SECRET, PUSHCTL_APP_SECRET_US: 'not-the-secret' });
   const r = await runCli(['send', '--client-id', 'a', '--title', 'Hi', '--profile', 'eu,us', '--json'], { env, cwd: dir });
   expect(r.code, r.stderr).toBe(7);
   const document = JSON.parse(r.stdout) as { error: { message: string; hint?: string }; resend_command?: string };
-  expect(document.resend_command).toBeUndefined();
+  // The service delivered nothing for us: its recipient is left, for the resend once the secret is right.
+  expect(document.resend_command).toMatch(/^pushctl resend \S+$/);
   expect(document.error.message).toBe('1 of 2 targets did not succeed: us');
-  expect(document.error.hint).toMatch(/^us: The secret does not match this app ID/);
+  expect(document.error.hint).toMatch(/^us: The secret does not match this app ID.*; then send what is left with: pushctl resend \S+$/);
 });

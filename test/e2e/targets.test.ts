@@ -331,14 +331,15 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);
     expect(JSON.stringify(doc)).not.toContain('not-the-india-secret');
 
-    // Under a --once key, a re-run finds india's run refused: that is no success, and nothing is sent again.
+    // Under a --once key, a re-run finds india's run refused for its app: that is no success, global is not sent
+    // again, and india, which the service delivered nothing to, is tried again: refused again while the secret is wrong.
     const keyed = [...t.send, '--profile', 'global,india', '--once', 'partly-key', '--json'];
     expect((await runCli(keyed, { env: t.env, cwd: dir })).code).toBe(7);
     const again = await runCli(keyed, { env: t.env, cwd: dir });
     expect(again.code, again.stderr).toBe(7);
     expect(json(again).targets.map((target) => [target.profile, target.state, target.exit_code])).toEqual([
       ['global', 'skipped', 0],
-      ['india', 'skipped', 4],
+      ['india', 'rejected', 4],
     ]);
     expect(deliveries('global', t.ids)).toEqual([2, 2, 2, 2]);
     expect(deliveries('india', t.ids)).toEqual([0, 0, 0, 0]);

@@ -21,7 +21,7 @@ import { resendVariants } from '../shared/resend-variants.js';
 import { prepareMessage, type PreparedMessage } from '../shared/prepare-message.js';
 import { applyAudience } from '../shared/apply-audience.js';
 import { openReportFile } from '../shared/report-file.js';
-import { checkResumable, familyOf, findOnceRun, remainingOf } from '../shared/resume.js';
+import { checkResumable, familyOf, findOnceRun, remainingOf, sentAny } from '../shared/resume.js';
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from '../shared/own-run.js';
 import { connect, type Connection } from '../shared/connect.js';
 import type { Lease } from '../../journal/ownership.js';
@@ -116,6 +116,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
     const resume = claim?.resume;
     if (resume && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: resuming run ${resume.parent} (${stateWords(resume.state)}): ${resume.left} left to send\n`);
+    if (claim?.afresh !== undefined && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: run ${claim.afresh} was cut short while it wrote its plan, before anything was sent: sending afresh\n`);
 
     // 4. Delivery: one request, or batches under one shared rate limit, every step journaled. Should another
     // process take the run over (this one stopped refreshing its lock), no further request starts.
@@ -200,6 +201,13 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   const lock = familyLockName(familyRoot([dir], found));
   leases.push(await own(lock, runId, { what: `run ${escapeControl(found.header.run_id)}`, wait }, ctx));
   const earlier = readRunLeft(found.path, locksDir(ctx.env));
+  if (earlier.incomplete && earlier.state !== 'running' && !sentAny(earlier)) {
+    // Killed while it wrote its plan: no request went out (the journal is written before the wire), and this
+    // run holds the original input that such a run asks to be sent again from (docs/behaviour.md#once).
+    const fresh = familyLockName(runId);
+    leases.push(await own(fresh, runId, { what: `run ${runId}`, wait: true }, ctx));
+    return { runId, lock: fresh, once, afresh: earlier.header.run_id };
+  }
   checkResumable(earlier, earlier.header.run_id);
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);

@@ -13,4 +13,6 @@ export interface RunClaim<Skip = { kind: 'skipped'; exitCode: number; skipped: S
   once?: { key: string; fingerprint: string };
   resume?: { parent: string; path: string; state: RunState; clientIds: string[] | undefined; body: PushMessage; inDoubt: number; left: string; family: string[] } & Pick<Remaining, 'variantOf' | 'audiences'> & Pick<HeaderRecord, 'variants'>;
   skipped?: Skip;
+  /** The key's run cut short while its plan was written, before any request: this run sends afresh in its place. */
+  afresh?: string;
 }

@@ -6,7 +6,7 @@ import { CliError, ExitCode } from '../../errors.js';
 import type { PushClient } from '../../client/push-client.js';
 import { BatchPlan } from '../../client/batches.js';
 import { RateLimiter } from '../../client/rate-limiter.js';
-import { summarizeBatches, type DeliverySummary } from '../../client/report.js';
+import { serviceRefused, summarizeBatches, type DeliverySummary } from '../../client/report.js';
 import { sendBatches, type BatchResult, type SendBatchesOptions } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
 import { hasLanes, isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
@@ -92,8 +92,7 @@ export function deliveryExitCode(results: readonly BatchResult[], interrupted: b
   if (accepted > 0) return ExitCode.partial;
   // Nothing went out because the user pressed Ctrl-C first: the shell's convention for SIGINT.
   if (interrupted && count('not_sent') === results.length && results.every((r) => r.attempts === 0)) return ExitCode.interrupted;
-  const serviceSaidNo = results.some((r) => r.status === 'rejected' || (r.status === 'not_sent' && r.code !== undefined));
-  return serviceSaidNo ? ExitCode.rejected : ExitCode.network;
+  return serviceRefused(results) ? ExitCode.rejected : ExitCode.network;
 }
 
 /** What a run under way is made of, once its plan and journal exist. */

@@ -93,14 +93,17 @@ describe('sendBatches against a scripted server', () => {
     expect(listed.sort()).toEqual([...input].sort());
   });
 
-  it('stops starting batches when the service refuses the app itself, keeping the rest as not_sent', async () => {
+  it('stops starting batches when the service refuses the app itself, every batch not_sent, the refused one too', async () => {
     const server = await serve([{ status: 200, body: { status: 21004, message: 'App Secret illegal' } }]);
     const input = ids(5000);
     const results = await sendBatches({ client: clientFor(server.url), body, clientIds: input, concurrency: 1 });
     expect(server.requests).toHaveLength(1);
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+    expect(results.map((r) => r.status)).toEqual(['not_sent', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+    // The refused batch keeps the service's code (exit 4, the hint); the service delivered none of it.
+    expect(results[0]).toMatchObject({ code: 21004, attempts: 1 });
     expect(results[1]!.reason).toContain('21004 App Secret illegal');
-    expect(resendClientIds(results)).toEqual(input.slice(1000));
+    // Once the app is fixed, the resend reaches everyone: the refused batch's recipients too.
+    expect(resendClientIds(results)).toEqual(input);
   });
 
   it('keeps going after a rejection of one batch only (21005)', async () => {

@@ -68,11 +68,11 @@ describe('sendBatches', () => {
   });
 
   it('never retries a rejection', async () => {
-    const client = new FakeSender(() => rejected(21004));
+    const client = new FakeSender(() => rejected(21005));
     expect(await sendBatches({ client, body, clientIds: ids(3), batchSize: 1, sleep: noSleep })).toMatchObject([
-      { status: 'rejected', code: 21004, attempts: 1 },
-      { status: 'rejected', code: 21004, attempts: 1 },
-      { status: 'rejected', code: 21004, attempts: 1 },
+      { status: 'rejected', code: 21005, attempts: 1 },
+      { status: 'rejected', code: 21005, attempts: 1 },
+      { status: 'rejected', code: 21005, attempts: 1 },
     ]);
     expect(client.bodies).toHaveLength(3);
   });
