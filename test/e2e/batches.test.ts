@@ -212,7 +212,7 @@ describe('batched summaries state the outcome', () => {
     try {
       const all = await runCli(['send', '--base-url', emulator.url, '--app-id', 'no-such-app', '--all', '--title', 'Release'], { env: env(), cwd: dir });
       expect(all.code, all.stderr).toBe(4);
-      expect(all.stderr).toMatch(/^✗ rejected: 21002 /m);
+      expect(all.stderr).toMatch(/^✗ not sent: 21002 /m);
       expect(all.stderr).not.toContain('a report of every recipient');
       // A list of client IDs has recipients to report, and is still offered the command.
       const listed = await send(emulator.url, ['--app-id', 'no-such-app']);
