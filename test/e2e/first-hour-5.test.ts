@@ -1,0 +1,67 @@
+// The first hour, round 5: what a newcomer met walking the README, help and errors with the built CLI.
+// Each row runs bin/pushctl.cjs; nothing here reaches the network (the base URL is a closed loopback port).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, runCli } from '../helpers/run-cli.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pushctl-first-hour-5-'));
+  writeFileSync(
+    join(dir, '.pushctlrc.json'),
+    JSON.stringify({
+      appId: 'demo-app',
+      baseUrl: 'http://127.0.0.1:9',
+      audiences: { 'uk-users': { targeting: { country: ['UK'], language: ['en'] } }, phones: { client_ids: ['phone-1'] } },
+    }),
+  );
+  writeFileSync(
+    join(dir, 'variants.json'),
+    JSON.stringify({ type: 1, time_to_live: 3600, notification: { title: 'New' }, variants: { de: { notification: { title: 'Neu' } } } }),
+  );
+  mkdirSync(join(dir, 'runs'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cli = (args: string[]) => runCli(args, { cwd: dir, env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), PUSHCTL_APP_SECRET: 'demo-secret' }) });
+
+describe('a flag of `runs` given to `runs show`', () => {
+  it('is refused naming the command it belongs to, not silently ignored', async () => {
+    const r = await cli(['runs', 'show', 'some-run', '--limit', '3']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: --limit is an option of `pushctl runs`, not of `pushctl runs show`$/m);
+    expect(r.stderr).toMatch(/^hint: remove --limit; pushctl runs show --help lists what runs show takes$/m);
+  });
+
+  it('is not listed in runs show --help', async () => {
+    const r = await cli(['runs', 'show', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/--limit/);
+    // The program's own flags are still listed, and runs show's own --json once.
+    expect(r.stdout).toMatch(/^ {2}--verbose\b/m);
+    expect(r.stdout.split('\n').filter((line) => /^ +--json\b/.test(line))).toHaveLength(1);
+  });
+
+  it('runs --limit still lists the runs', async () => {
+    const r = await cli(['runs', '--limit', '3']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('help <command> <subcommand>', () => {
+  it('prints the subcommand\'s help, as <command> <subcommand> --help does', async () => {
+    const [viaHelp, direct] = await Promise.all([cli(['help', 'runs', 'show']), cli(['runs', 'show', '--help'])]);
+    expect(viaHelp.code).toBe(0);
+    expect(direct.stdout).toMatch(/^Usage: pushctl runs show /);
+    expect(viaHelp.stdout).toBe(direct.stdout);
+  });
+
+  it('names a subcommand that does not exist, with the nearest', async () => {
+    const r = await cli(['help', 'runs', 'shwo']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'runs shwo' \(did you mean 'runs show'\?\)/);
+  });
+});
