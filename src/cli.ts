@@ -6,6 +6,7 @@ import { Command, CommanderError, type Option } from 'commander';
 import { extendCtx, type Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
+import { flagSynonym } from './flag-synonyms.js';
 import { examples } from './commands/shared/flags.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import { checkParentOptions, commandPath } from './cli-parent-options.js';
@@ -126,7 +127,7 @@ function usageErrorOf(error: CommanderError, argv: readonly string[], program: C
   if (known) return known;
   const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const invoked = invokedCommand(argv, program);
-  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, invoked) || missingArgumentOf(error, invoked);
+  const suggestion = synonymOf(error, invoked) || rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, invoked) || missingArgumentOf(error, invoked);
   const help = `pushctl ${invoked === program ? '' : `${commandPath(invoked)} `}--help`;
   return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
 }
@@ -141,6 +142,13 @@ function invokedCommand(argv: readonly string[], program: Command): Command {
     command = sub;
   }
   return command;
+}
+
+/** The flag an unknown one of another push tool stands for (`--device` → `--client-id`): see flag-synonyms.ts. */
+function synonymOf(error: CommanderError, command: Command): string {
+  const typed = error.code === 'commander.unknownOption' ? /'(--[^'=]+)/.exec(error.message)?.[1] : undefined;
+  if (typed === undefined) return '';
+  return flagSynonym(typed, [...command.options, ...inheritedOptions(command)].flatMap((o) => (o.long ? [o.long] : [])));
 }
 
 /**

@@ -65,3 +65,29 @@ describe('help <command> <subcommand>', () => {
     expect(r.stderr).toMatch(/unknown command 'runs shwo' \(did you mean 'runs show'\?\)/);
   });
 });
+
+describe('flags other push tools have, under their names here', () => {
+  it.each([
+    ['--device', 'device-1', '--client-id'],
+    ['--token', 'abc', '--client-id'],
+    ['--message', 'Hello', '--desc'],
+    ['--url', 'https://example.com', '--open-url'],
+  ])('%s %s is pointed to %s, not to the nearest spelling', async (flag, value, meant) => {
+    const r = await cli(['send', '--all', '--title', 'Hi', flag, value]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^error: unknown option '${flag}'$`, 'm'));
+    expect(r.stderr).toMatch(new RegExp(`^hint: did you mean ${meant}\\?`, 'm'));
+  });
+
+  it('--schedule says the service sends at once', async () => {
+    const r = await cli(['send', '--all', '--title', 'Hi', '--schedule', '1h']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^hint: .*instant/m);
+  });
+
+  it('a synonym whose flag the command lacks is not offered (config has no --client-id)', async () => {
+    const r = await cli(['config', '--device', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/--client-id/);
+  });
+});

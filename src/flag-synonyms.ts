@@ -1,0 +1,48 @@
+// Flags other push tools have, under the names pushctl gives them. Spelling distance alone pointed `--device`
+// at `--desc` (one letter apart), which would put a client ID into the notification's text; a newcomer's
+// words are read for what they mean first, and the nearest spelling is the fallback (cli.ts).
+
+interface Synonym {
+  /** The flag meant, offered only where the command has it. */
+  flag: string;
+  /** Said instead of "did you mean <flag>?", when the flag meant is no rename. */
+  hint?: string;
+}
+
+const clientId: Synonym = { flag: '--client-id' };
+const desc: Synonym = { flag: '--desc' };
+const openUrl: Synonym = { flag: '--open-url' };
+// The service sends at once (docs/behaviour.md#the-service): there is no time to give it.
+const instant: Synonym = { flag: '--all', hint: 'messages are instant: the service has no scheduling, so run the command when the message should go out (cron, a CI schedule).' };
+
+const SYNONYMS: Record<string, Synonym> = {
+  device: clientId,
+  devices: clientId,
+  'device-id': clientId,
+  'device-ids': clientId,
+  token: clientId,
+  tokens: clientId,
+  'registration-id': clientId,
+  message: desc,
+  msg: desc,
+  text: desc,
+  content: desc,
+  url: openUrl,
+  link: openUrl,
+  'click-url': openUrl,
+  schedule: instant,
+  'send-at': instant,
+  at: instant,
+  delay: instant,
+};
+
+/**
+ * What an unknown long flag most likely means, as a hint's opening sentence: "Did you mean --client-id?",
+ * or the synonym's own hint; empty when the word is no known synonym or the command lacks the flag meant.
+ */
+export function flagSynonym(typed: string, commandFlags: readonly string[]): string {
+  const word = typed.replace(/^--/, '').toLowerCase().replace(/_/g, '-');
+  const synonym = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : undefined;
+  if (synonym === undefined || !commandFlags.includes(synonym.flag)) return '';
+  return synonym.hint ?? `Did you mean ${synonym.flag}?`;
+}
