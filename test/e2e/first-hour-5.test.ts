@@ -91,3 +91,15 @@ describe('flags other push tools have, under their names here', () => {
     expect(r.stderr).not.toMatch(/--client-id/);
   });
 });
+
+describe('validate with variants that leave the base message to no one', () => {
+  it('says the base message is not sent, and prints only what is sent', async () => {
+    const r = await cli(['validate', '-f', 'variants.json', '--language', 'de']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/and the base message, each checked whole/);
+    expect(r.stderr).toMatch(/every recipient gets a variant: the base message itself is not sent/);
+    const printed = JSON.parse(r.stdout) as Record<string, unknown>;
+    // An empty language list means every language to the service: a base "as sent" with it would read as a push to all.
+    expect(Object.keys(printed)).toEqual(['variants']);
+  });
+});
