@@ -103,3 +103,21 @@ describe('validate with variants that leave the base message to no one', () => {
     expect(Object.keys(printed)).toEqual(['variants']);
   });
 });
+
+describe('an audience whose targeting is invalid', () => {
+  it('names the audience and its config file beside the fix', async () => {
+    const r = await cli(['validate', '--to', 'uk-users', '--title', 'Hi']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/condition\.targeting\.country\[0\]: "UK" is not an ISO 3166-1 alpha-2 country code — use GB in audience "uk-users" of .*\.pushctlrc\.json/);
+    const json = await cli(['validate', '--to', 'uk-users', '--title', 'Hi', '--json']);
+    const document = JSON.parse(json.stdout) as { errors: { path: string; fix?: string }[] };
+    expect(document.errors[0]!.fix).toMatch(/^use GB in audience "uk-users" of .*\.pushctlrc\.json$/);
+  });
+
+  it('a finding the audience did not cause is left as it was', async () => {
+    const r = await cli(['validate', '--to', 'uk-users', '--title', 'Hi', '--small-icon-color', 'red', '--json']);
+    const document = JSON.parse(r.stdout) as { errors: { path: string; fix?: string }[] };
+    const colour = document.errors.find((e) => e.path.endsWith('small_icon_color'));
+    expect(colour?.fix ?? '').not.toMatch(/audience/);
+  });
+});
