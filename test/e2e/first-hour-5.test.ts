@@ -121,3 +121,15 @@ describe('an audience whose targeting is invalid', () => {
     expect(colour?.fix ?? '').not.toMatch(/audience/);
   });
 });
+
+describe('an empty app secret', () => {
+  it.each([
+    [['--app-secret-stdin'], /^error: the app secret from --app-secret-stdin is empty\nhint: pipe the secret in \(printf '%s' "\$SECRET" \| pushctl \.\.\. --app-secret-stdin\), or set PUSHCTL_APP_SECRET$/m],
+    [['--app-secret-file', 'empty-secret.txt'], /^error: the app secret from --app-secret-file \S+empty-secret\.txt is empty\nhint: put the secret in \S+empty-secret\.txt, or set PUSHCTL_APP_SECRET$/m],
+  ])('%j names the next step', async (flags, says) => {
+    writeFileSync(join(dir, 'empty-secret.txt'), '\n');
+    const r = await cli(['send', '--all', '--title', 'Hi', ...flags]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(says);
+  });
+});
