@@ -133,3 +133,15 @@ describe('an empty app secret', () => {
     expect(r.stderr).toMatch(says);
   });
 });
+
+describe('an app secret with a character an HTTP header cannot carry', () => {
+  it('is refused before sending, naming where the secret came from, never the secret', async () => {
+    const env = cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), PUSHCTL_APP_SECRET: 'demo\u2019secret' });
+    const r = await runCli(['send', '--all', '--title', 'Hi'], { cwd: dir, env });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/^error: the app secret from env PUSHCTL_APP_SECRET contains a character an HTTP header cannot carry \(beyond Latin-1, such as a curly quote\)$/m);
+    expect(r.stderr).toMatch(/^hint: copy the secret again from the console of the Push Message Service, as plain text$/m);
+    expect(r.stderr).not.toMatch(/sending to/);
+    expect(r.stderr).not.toContain('demo\u2019secret');
+  });
+});
