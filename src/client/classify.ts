@@ -116,7 +116,10 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
       return { kind: 'retryable', reason: `TLS failed (${errorCode}): the server at ${target.host} seems to speak plain http, not https; use http://${target.host} as the base URL`, errorCode, permanent: true };
     }
     const detail = failure.message ? `: ${failure.message}` : '';
-    return { kind: 'retryable', reason: `TLS failed (${errorCode})${detail}`, errorCode, permanent: true };
+    // An untrusted certificate is most often a private CA (a company's, or the emulator's own): the way to
+    // trust it is named, since checks are never switched off (docs/behaviour.md#base-url).
+    const trust = UNTRUSTED_CERTIFICATE.has(errorCode) ? ': if the service uses a private CA, give its certificate with NODE_EXTRA_CA_CERTS=<ca.pem>; certificate checks are never switched off' : '';
+    return { kind: 'retryable', reason: `TLS failed (${errorCode})${detail}${trust}`, errorCode, permanent: true };
   }
   if (errorCode === 'TIMEOUT') {
     if (!connected) return { kind: 'retryable', reason: 'connect timeout', errorCode };
@@ -218,6 +221,9 @@ function withRetryAfter(outcome: Retryable, response: ResponseView, nowMs: numbe
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'], nowMs);
   return retryAfterMs === undefined ? outcome : { ...outcome, retryAfterMs };
 }
+
+/** Node's codes for a certificate chain it could not verify up to a CA it trusts. */
+const UNTRUSTED_CERTIFICATE = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
 
 function isTlsError(code: string): boolean {
   return (

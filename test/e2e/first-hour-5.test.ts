@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCertificates } from '../helpers/certificates.js';
 import { cleanEnv, runCli } from '../helpers/run-cli.js';
+import { serveCli } from '../helpers/serve-cli.js';
 
 let dir: string;
 
@@ -143,5 +145,23 @@ describe('an app secret with a character an HTTP header cannot carry', () => {
     expect(r.stderr).toMatch(/^hint: copy the secret again from the console of the Push Message Service, as plain text$/m);
     expect(r.stderr).not.toMatch(/sending to/);
     expect(r.stderr).not.toContain('demo\u2019secret');
+  });
+});
+
+describe('an https service whose certificate is not trusted', () => {
+  it('names NODE_EXTRA_CA_CERTS, the way to trust a private CA, and the fix works as typed', async () => {
+    const certs = makeCertificates(mkdtempSync(join(dir, 'certs-')));
+    const served = await serveCli(['--tls-cert', certs.cert, '--tls-key', certs.key]);
+    try {
+      const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_JOURNAL_DIR: join(dir, 'runs'), PUSHCTL_APP_SECRET: 'demo-secret', NODE_EXTRA_CA_CERTS: undefined };
+      const args = ['send', '--all', '--title', 'Hi', '--base-url', served.url];
+      const refused = await runCli(args, { cwd: dir, env: cleanEnv(env) });
+      expect(refused.code).toBe(5);
+      expect(refused.stderr).toMatch(/TLS failed \(\w+\): .*certificate.*: if the service uses a private CA, give its certificate with NODE_EXTRA_CA_CERTS=<ca\.pem>; certificate checks are never switched off/);
+      const trusted = await runCli(args, { cwd: dir, env: cleanEnv({ ...env, NODE_EXTRA_CA_CERTS: certs.ca }) });
+      expect(trusted.code, trusted.stderr).toBe(0);
+    } finally {
+      await served.stop();
+    }
   });
 });
