@@ -1,6 +1,6 @@
 // The first hour, round 5: what a newcomer met walking the README, help and errors with the built CLI.
 // Each row runs bin/pushctl.cjs; nothing here reaches the network (the base URL is a closed loopback port).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,5 +163,24 @@ describe('an https service whose certificate is not trusted', () => {
     } finally {
       await served.stop();
     }
+  });
+});
+
+describe('config set, with a config file already there', () => {
+  it.each([
+    [['appId', 'new-app'], { appId: 'new-app', baseUrl: 'http://127.0.0.1:9' }],
+    [['secret', 'x'], { appId: 'demo-app', baseUrl: 'http://127.0.0.1:9', appSecret: 'from-a-file' }],
+  ])('config set %j names an init command that, typed, changes that setting and keeps the others', async (words, after) => {
+    const project = mkdtempSync(join(dir, 'project-'));
+    writeFileSync(join(project, '.pushctlrc.json'), JSON.stringify({ appId: 'demo-app', baseUrl: 'http://127.0.0.1:9' }));
+    writeFileSync(join(project, 'secret.txt'), 'from-a-file\n');
+    const env = cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') });
+    const refused = await runCli(['config', 'set', ...words], { cwd: project, env });
+    expect(refused.code).toBe(2);
+    const command = /pushctl (init [^,(]*?)(?: \(|,|$)/m.exec(refused.stderr.split('\n').find((line) => line.startsWith('hint:')) ?? '')?.[1];
+    expect(command, refused.stderr).toBeDefined();
+    const typed = await runCli(command!.replace('<path>', 'secret.txt').split(' '), { cwd: project, env });
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(project, '.pushctlrc.json'), 'utf8'))).toEqual(after);
   });
 });
