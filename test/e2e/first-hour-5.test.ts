@@ -1,6 +1,6 @@
 // The first hour, round 5: what a newcomer met walking the README, help and errors with the built CLI.
 // Each row runs bin/pushctl.cjs; nothing here reaches the network (the base URL is a closed loopback port).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,5 +182,47 @@ describe('config set, with a config file already there', () => {
     const typed = await runCli(command!.replace('<path>', 'secret.txt').split(' '), { cwd: project, env });
     expect(typed.code, typed.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(project, '.pushctlrc.json'), 'utf8'))).toEqual(after);
+  });
+});
+
+describe('init --audience beside settings found elsewhere', () => {
+  it.each([
+    ['the user config', (root: string) => join(root, '.config', 'pushctl', 'config.json')],
+    ['a project config in a parent directory', (root: string) => join(root, '.pushctlrc.json')],
+  ])('adds the audience to %s, the file in effect, instead of a new one here that would hide its settings', async (_, configAt) => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-audience-'));
+    try {
+      const config = configAt(root);
+      mkdirSync(join(config, '..'), { recursive: true });
+      writeFileSync(config, JSON.stringify({ appId: 'demo-app', baseUrl: 'http://127.0.0.1:9' }));
+      const cwd = join(root, 'project', 'sub');
+      mkdirSync(cwd, { recursive: true });
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const added = await runCli(['init', '--audience', 'phones=phone-1,phone-2'], { cwd, env });
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout + added.stderr).toContain(`updated ${config}`);
+      expect(existsSync(join(cwd, '.pushctlrc.json'))).toBe(false);
+      expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({ appId: 'demo-app', baseUrl: 'http://127.0.0.1:9', audiences: { phones: { client_ids: ['phone-1', 'phone-2'] } } });
+      const shown = await runCli(['config'], { cwd, env });
+      expect(shown.stdout).toMatch(/^app ID +demo-app \(config /m);
+      expect(shown.stdout).toMatch(/phones: 2 client IDs/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses, by name, a config in effect it cannot rewrite (YAML), rather than hiding it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-audience-'));
+    try {
+      writeFileSync(join(root, '.pushctlrc.yaml'), 'appId: demo-app\n');
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const r = await runCli(['init', '--audience', 'phones=phone-1'], { cwd: root, env });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(/\.pushctlrc\.yaml/);
+      expect(r.stderr).toMatch(/^hint: add "audiences" to it by hand/m);
+      expect(existsSync(join(root, '.pushctlrc.json'))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
