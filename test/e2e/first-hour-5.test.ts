@@ -226,3 +226,22 @@ describe('init --audience beside settings found elsewhere', () => {
     }
   });
 });
+
+describe('init writing a new file that another config in effect would be hidden by', () => {
+  it('warns, naming the file whose settings stop being read here and how to add to it instead', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-shadow-'));
+    try {
+      const user = join(root, '.config', 'pushctl', 'config.json');
+      mkdirSync(join(user, '..'), { recursive: true });
+      writeFileSync(user, JSON.stringify({ appId: 'demo-app', appSecret: 'demo-secret' }));
+      const cwd = join(root, 'project');
+      mkdirSync(cwd);
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const r = await runCli(['init', '--profile', 'india', '--app-id', 'demo-in', '--region', 'india', '--yes'], { cwd, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`warning: ${join(cwd, '.pushctlrc.json')} is found before ${user}, so commands run here no longer read that file's settings; to add to it instead: pushctl init -c ${user} ...`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -256,6 +256,19 @@ async function configInEffect(ctx: Ctx, fallback: string): Promise<string> {
   return found.filepath;
 }
 
+/** The config file in effect other than `file`, which a new `file` would hide; undefined when none (or it cannot be read). */
+async function hiddenConfig(ctx: Ctx, file: string): Promise<string | undefined> {
+  try {
+    const found = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true });
+    // Only a file of another directory: the search reads this one's first. (Two files in one directory are
+    // ordered by the search's list, where a new .pushctlrc.json may well come second.)
+    return found !== null && path.dirname(found.filepath) !== path.dirname(file) ? found.filepath : undefined;
+  } catch {
+    // A broken or untrusted file is refused by every command that reads it, which says so: nothing to add here.
+    return undefined;
+  }
+}
+
 /**
  * `pushctl init`: writes the app ID, region or base URL, and optionally the secret to a JSON config
  * file, at its top level or under `profiles.<name>`. Asks on a terminal unless `yes`; refuses to replace
@@ -273,6 +286,8 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   const file = audiencesOnly && options.config === undefined && !options.global ? await configInEffect(ctx, named) : named;
   // Check for a conflict before asking anything: answering questions only to be refused is annoying.
   const existing = audiencesOnly ? await readExisting(file, false) : await existingFile(file, options);
+  // A new file here is found before any other: the one in effect until now stops being read (a warning).
+  const hidden = existing === null && !options.global && options.config === undefined ? await hiddenConfig(ctx, file) : undefined;
   const values = audiencesOnly ? {} : await chosenSettings(options, ctx, given, secretGiven, secrets, existing);
   // The target section's settings merged (see mergedSection), everything else kept.
   const merged = audiencesOnly ? { ...existing } : withSection({ ...existing }, options.profile, mergedSection(sectionOf(existing, options.profile), values));
@@ -295,6 +310,8 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   const configured = ctx.env.PUSHCTL_CONFIG;
   if (configured && path.resolve(ctx.cwd, configured) !== file) {
     warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
+  } else if (hidden !== undefined) {
+    warnings.push(`${file} is found before ${hidden}, so commands run here no longer read that file's settings; to add to it instead: pushctl init -c ${hidden} ...`);
   }
   const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
   return {
