@@ -6,7 +6,7 @@ import { Command, CommanderError, type Option } from 'commander';
 import { extendCtx, type Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
-import { flagSynonym } from './flag-synonyms.js';
+import { commandSynonym, flagSynonym } from './synonyms.js';
 import { examples } from './commands/shared/flags.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
 import { checkParentOptions, commandPath } from './cli-parent-options.js';
@@ -144,8 +144,12 @@ function invokedCommand(argv: readonly string[], program: Command): Command {
   return command;
 }
 
-/** The flag an unknown one of another push tool stands for (`--device` → `--client-id`): see flag-synonyms.ts. */
+/** The flag or command an unknown one of another tool stands for (`--device` → `--client-id`, `push` → `send`): see synonyms.ts. */
 function synonymOf(error: CommanderError, command: Command): string {
+  if (error.code === 'commander.unknownCommand') {
+    const typed = /'([^']+)'/.exec(error.message)?.[1];
+    return typed === undefined ? '' : commandSynonym(typed, command.commands.map((c) => c.name()));
+  }
   const typed = error.code === 'commander.unknownOption' ? /'(--[^'=]+)/.exec(error.message)?.[1] : undefined;
   if (typed === undefined) return '';
   return flagSynonym(typed, [...command.options, ...inheritedOptions(command)].flatMap((o) => (o.long ? [o.long] : [])));

@@ -245,3 +245,21 @@ describe('init writing a new file that another config in effect would be hidden 
     }
   });
 });
+
+describe('commands other tools have, under their names here', () => {
+  it.each([
+    ['push', 'did you mean send?'],
+    ['publish', 'did you mean send?'],
+    ['configure', 'did you mean init?'],
+    ['login', 'did you mean init?'],
+    ['status', 'did you mean check?'],
+    ['doctor', 'did you mean check?'],
+    ['list', 'did you mean runs?'],
+    ['version', 'did you mean --version?'],
+  ])('%s: %s', async (word, says) => {
+    const r = await cli([word]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^error: unknown command '${word}'$`, 'm'));
+    expect(r.stderr).toMatch(new RegExp(`^hint: ${says.replace(/[?]/g, '\\?')}`, 'm'));
+  });
+});

@@ -1,6 +1,7 @@
-// Flags other push tools have, under the names pushctl gives them. Spelling distance alone pointed `--device`
-// at `--desc` (one letter apart), which would put a client ID into the notification's text; a newcomer's
-// words are read for what they mean first, and the nearest spelling is the fallback (cli.ts).
+// Flags and commands other push tools (and CLIs) have, under the names pushctl gives them. Spelling distance
+// alone pointed `--device` at `--desc` (one letter apart), which would put a client ID into the notification's
+// text, and `configure` at `config`, which only shows settings; a newcomer's words are read for what they
+// mean first, and the nearest spelling is the fallback (cli.ts).
 
 interface Synonym {
   /** The flag meant, offered only where the command has it. */
@@ -45,4 +46,34 @@ export function flagSynonym(typed: string, commandFlags: readonly string[]): str
   const synonym = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : undefined;
   if (synonym === undefined || !commandFlags.includes(synonym.flag)) return '';
   return synonym.hint ?? `Did you mean ${synonym.flag}?`;
+}
+
+/** Commands of other tools → pushctl's command (or flag) that does it. */
+const COMMAND_SYNONYMS: Record<string, string> = {
+  push: 'send',
+  publish: 'send',
+  notify: 'send',
+  configure: 'init',
+  setup: 'init',
+  login: 'init',
+  auth: 'init',
+  status: 'check',
+  doctor: 'check',
+  whoami: 'check',
+  verify: 'check',
+  list: 'runs',
+  ls: 'runs',
+  history: 'runs',
+  lint: 'validate',
+  emulator: 'serve',
+  emulate: 'serve',
+  version: '--version',
+};
+
+/** "Did you mean send?" for an unknown command another tool has; empty when the word is no known synonym. */
+export function commandSynonym(typed: string, commands: readonly string[]): string {
+  const word = typed.toLowerCase();
+  const meant = Object.hasOwn(COMMAND_SYNONYMS, word) ? COMMAND_SYNONYMS[word]! : undefined;
+  if (meant === undefined || !(meant.startsWith('--') || commands.includes(meant))) return '';
+  return `Did you mean ${meant}?`;
 }
