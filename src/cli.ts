@@ -127,7 +127,9 @@ function usageErrorOf(error: CommanderError, argv: readonly string[], program: C
   if (known) return known;
   const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const invoked = invokedCommand(argv, program);
-  const suggestion = synonymOf(error, invoked) || rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, invoked) || missingArgumentOf(error, invoked);
+  // What the words mean first (another tool's name, an own flag cut short, another command's flag), then
+  // commander's nearest spelling.
+  const suggestion = synonymOf(error, invoked) || wholeFlagOf(error, invoked) || otherCommandsWith(error, invoked) || rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || missingArgumentOf(error, invoked);
   const help = `pushctl ${invoked === program ? '' : `${commandPath(invoked)} `}--help`;
   return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
 }
@@ -153,6 +155,20 @@ function synonymOf(error: CommanderError, command: Command): string {
   const typed = error.code === 'commander.unknownOption' ? /'(--[^'=]+)/.exec(error.message)?.[1] : undefined;
   if (typed === undefined) return '';
   return flagSynonym(typed, [...command.options, ...inheritedOptions(command)].flatMap((o) => (o.long ? [o.long] : [])));
+}
+
+/**
+ * `validate --rate 5`: a flag another command takes exactly, named with those commands. commander's nearest
+ * spelling among the command's own flags (`--data`) was a wrong lead. Only on this error path are the other
+ * commands' flags defined (commandsToDefine leaves them out of a normal run).
+ */
+function otherCommandsWith(error: CommanderError, invoked: Command): string {
+  const flag = error.code === 'commander.unknownOption' ? /'(--[^'=]+)/.exec(error.message)?.[1] : undefined;
+  if (flag === undefined || invoked.parent === null) return '';
+  const names = COMMANDS.filter((d) => d.name !== commandPath(invoked) && d.define(new Command(d.name)).options.some((o) => o.long === flag)).map((d) => d.name);
+  if (names.length === 0) return '';
+  const listed = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  return `${flag} is a flag of pushctl ${listed}, not of ${commandPath(invoked)}.`;
 }
 
 /**

@@ -263,3 +263,18 @@ describe('commands other tools have, under their names here', () => {
     expect(r.stderr).toMatch(new RegExp(`^hint: ${says.replace(/[?]/g, '\\?')}`, 'm'));
   });
 });
+
+describe('a flag of another command', () => {
+  it('validate --rate names the commands that take --rate, not the nearest spelling (--data)', async () => {
+    const r = await cli(['validate', '--all', '--title', 'Hi', '--rate', '5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^hint: --rate is a flag of pushctl send, dry-run, resend and serve, not of validate\. Run pushctl validate --help for the options$/m);
+    expect(r.stderr).not.toMatch(/--data/);
+  });
+
+  it('config --title names the commands that take it', async () => {
+    const r = await cli(['config', '--title', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^hint: --title is a flag of pushctl validate, send and dry-run, not of config\./m);
+  });
+});
