@@ -278,3 +278,20 @@ describe('a flag of another command', () => {
     expect(r.stderr).toMatch(/^hint: --title is a flag of pushctl validate, send and dry-run, not of config\./m);
   });
 });
+
+describe('config with profiles in the file and none chosen', () => {
+  it('says so and how to choose one, where it showed "profile none" and the settings unset', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-config-profiles-'));
+    try {
+      writeFileSync(join(root, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: 'eu-app' }, us: { appId: 'us-app' } } }));
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const r = await runCli(['config'], { cwd: root, env });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^warning: no profile is chosen, and the settings of profiles eu, us are not read: choose one with --profile eu or PUSHCTL_PROFILE=eu$/m);
+      const json = await runCli(['config', '--json'], { cwd: root, env });
+      expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings).toContainEqual(expect.stringMatching(/^no profile is chosen/));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
