@@ -295,3 +295,20 @@ describe('config with profiles in the file and none chosen', () => {
     }
   });
 });
+
+describe('schema --output, as its help shows it', () => {
+  it('writes .vscode/pushctl-message.schema.json in a project that has no .vscode folder yet', async () => {
+    const project = mkdtempSync(join(dir, 'schema-'));
+    const r = await runCli(['schema', '--output', '.vscode/pushctl-message.schema.json'], { cwd: project, env: cleanEnv() });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(readFileSync(join(project, '.vscode', 'pushctl-message.schema.json'), 'utf8')) as { title: string }).title).toBe('pushctl message file');
+  });
+
+  it('a path under a file is still refused, naming it', async () => {
+    const project = mkdtempSync(join(dir, 'schema-'));
+    writeFileSync(join(project, 'a-file'), '');
+    const r = await runCli(['schema', '--output', 'a-file/x.json'], { cwd: project, env: cleanEnv() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: cannot write a-file\/x\.json: /m);
+  });
+});
