@@ -152,7 +152,7 @@ function synonymOf(error: CommanderError, command: Command): string {
     const typed = /'([^']+)'/.exec(error.message)?.[1];
     return typed === undefined ? '' : commandSynonym(typed, command.commands.map((c) => c.name()));
   }
-  const typed = error.code === 'commander.unknownOption' ? /'(--[^'=]+)/.exec(error.message)?.[1] : undefined;
+  const typed = error.code === 'commander.unknownOption' ? /'(-{1,2}[^'=]+)/.exec(error.message)?.[1] : undefined;
   if (typed === undefined) return '';
   return flagSynonym(typed, [...command.options, ...inheritedOptions(command)].flatMap((o) => (o.long ? [o.long] : [])));
 }

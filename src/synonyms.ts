@@ -35,6 +35,8 @@ const SYNONYMS: Record<string, Synonym> = {
   'send-at': instant,
   at: instant,
   delay: instant,
+  // `-v` is the version of many tools and the verbosity of others: both are named.
+  '-v': { flag: '--version', hint: 'Did you mean -V (--version)? --verbose shows more detail.' },
 };
 
 /**
@@ -42,7 +44,8 @@ const SYNONYMS: Record<string, Synonym> = {
  * or the synonym's own hint; empty when the word is no known synonym or the command lacks the flag meant.
  */
 export function flagSynonym(typed: string, commandFlags: readonly string[]): string {
-  const word = typed.replace(/^--/, '').toLowerCase().replace(/_/g, '-');
+  // A long flag by its name (`--device` → `device`); a short one as typed (`-v`, case kept: `-V` is a flag).
+  const word = typed.startsWith('--') ? typed.slice(2).toLowerCase().replace(/_/g, '-') : typed;
   const synonym = Object.hasOwn(SYNONYMS, word) ? SYNONYMS[word] : undefined;
   if (synonym === undefined || !commandFlags.includes(synonym.flag)) return '';
   return synonym.hint ?? `Did you mean ${synonym.flag}?`;

@@ -312,3 +312,11 @@ describe('schema --output, as its help shows it', () => {
     expect(r.stderr).toMatch(/^error: cannot write a-file\/x\.json: /m);
   });
 });
+
+describe('-v, the version flag of many tools', () => {
+  it('is pointed to -V and --verbose', async () => {
+    const r = await cli(['-v']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^hint: did you mean -V \(--version\)\? --verbose shows more detail\./m);
+  });
+});
