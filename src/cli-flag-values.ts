@@ -88,11 +88,13 @@ export function checkStrayArguments(argv: readonly string[], command: Command): 
     const [verb, key, value] = operands.map((o) => o.word);
     const initFlag: Record<string, string> = { appId: '--app-id', app_id: '--app-id', region: '--region', baseUrl: '--base-url', base_url: '--base-url', profile: '--profile' };
     const flag = key !== undefined ? initFlag[key] : undefined;
+    // --force: without it init refuses a file that already holds settings, and with it init replaces only
+    // the settings given, keeping the others — what `config set` means.
     const next =
       verb === 'set' && flag && value !== undefined
-        ? `write a config file with pushctl init ${flag} ${quote(value)} --yes (or give ${flag} to each command)`
+        ? `set it with pushctl init ${flag} ${quote(value)} --yes --force (--force replaces that setting and keeps the others), or give ${flag} to each command`
         : verb === 'set' && /secret/i.test(key ?? '')
-          ? 'store the secret with pushctl init --app-secret-file <path>, or set PUSHCTL_APP_SECRET'
+          ? 'store it with pushctl init --app-secret-file <path> --yes --force (--force keeps the other settings), or set PUSHCTL_APP_SECRET'
           : 'write a config file with pushctl init (it asks, or takes --app-id, --region, --base-url and --yes)';
     throw usageError(`pushctl config only shows the settings and where each came from; it takes no arguments (got ${JSON.stringify(stray.word)})`, next);
   }

@@ -6,8 +6,10 @@ import { Command, CommanderError, type Option } from 'commander';
 import { extendCtx, type Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
 import { nearest } from './suggest.js';
+import { commandSynonym, flagSynonym } from './synonyms.js';
 import { examples } from './commands/shared/flags.js';
 import { checkFlagValues, checkStrayArguments } from './cli-flag-values.js';
+import { checkParentOptions, commandPath } from './cli-parent-options.js';
 import type { SecretScrubber } from './output/redact.js';
 import { VERSION } from './version.js';
 import type { CommandDefinition, Outcome } from './commands/shared/command.js';
@@ -61,15 +63,26 @@ function commandsToDefine(argv: readonly string[]): (name: string) => boolean {
   return (name) => name === invoked;
 }
 
-/** `pushctl help sned`: commander prints the whole help and exits 0, as if the command existed. */
-function checkHelpTopic(argv: readonly string[]): void {
-  // `pushctl help sned`: commander prints the whole help and exits 0, as if the command existed.
-  const helpAt = argv.indexOf('help');
-  const topic = helpAt === 0 ? argv[1] : undefined;
-  if (topic !== undefined && !topic.startsWith('-') && !COMMANDS.some((c) => c.name === topic)) {
+/**
+ * `pushctl help <command> [<subcommand>]` as the argv commander gets: `<command> <subcommand> --help`. commander's
+ * own help command takes one word, so `help runs show` printed the help of `runs`; and `help sned` printed the
+ * whole help and exited 0, as if the command existed, so an unknown topic is a usage error with the nearest.
+ */
+function helpTopicArgv(argv: readonly string[]): readonly string[] {
+  const [help, topic, sub] = argv;
+  if (help !== 'help' || topic === undefined || topic.startsWith('-')) return argv;
+  const definition = COMMANDS.find((c) => c.name === topic);
+  if (definition === undefined) {
     const near = nearest(topic, COMMANDS.map((c) => c.name));
     throw usageError(`unknown command '${topic}'${near ? ` (did you mean '${near}'?)` : ''}`, `run pushctl ${near ? `help ${near}` : '--help'} to see ${near ? 'its options' : 'the commands'}`);
   }
+  const subcommands = (definition.subcommands ?? []).map((c) => c.name);
+  if (sub === undefined || sub.startsWith('-') || subcommands.length === 0) return [topic, '--help'];
+  if (!subcommands.includes(sub)) {
+    const near = nearest(sub, subcommands);
+    throw usageError(`unknown command '${topic} ${sub}'${near ? ` (did you mean '${topic} ${near}'?)` : ''}`, `run pushctl help ${near ? `${topic} ${near}` : topic} to see ${near ? 'its options' : 'its commands'}`);
+  }
+  return [topic, sub, '--help'];
 }
 
 /** Unknown flags commander would refuse without the next step: the error that says it. */
@@ -90,13 +103,15 @@ function knownMistake(argv: readonly string[]): CliError | undefined {
 }
 
 /**
- * The options a command's help lists under "Global Options": its ancestors' visible ones, except those it
- * declares itself (`runs show --json` would otherwise be listed twice, once as its own and once as `runs`').
+ * The options a command's help lists under "Global Options": the program's visible ones, except those it
+ * declares itself. A parent command's own flags are not listed: `runs --limit` does nothing for `runs show`,
+ * which refuses it (cli-parent-options.ts).
  */
 function inheritedOptions(cmd: Command): Option[] {
   const seen = new Set(cmd.options.flatMap((o) => [o.long, o.short]).filter((n) => n !== undefined));
   const inherited: Option[] = [];
   for (let ancestor = cmd.parent; ancestor; ancestor = ancestor.parent) {
+    if (ancestor.parent) continue;
     for (const option of ancestor.options) {
       if (option.hidden || [option.long, option.short].some((n) => n !== undefined && seen.has(n))) continue;
       for (const name of [option.long, option.short]) if (name !== undefined) seen.add(name);
@@ -112,7 +127,9 @@ function usageErrorOf(error: CommanderError, argv: readonly string[], program: C
   if (known) return known;
   const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
   const invoked = invokedCommand(argv, program);
-  const suggestion = rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || wholeFlagOf(error, invoked) || missingArgumentOf(error, invoked);
+  // What the words mean first (another tool's name, an own flag cut short, another command's flag), then
+  // commander's nearest spelling.
+  const suggestion = synonymOf(error, invoked) || wholeFlagOf(error, invoked) || otherCommandsWith(error, invoked) || rest.join(' ').replace(/^\((.*)\)$/, '$1').trim() || missingArgumentOf(error, invoked);
   const help = `pushctl ${invoked === program ? '' : `${commandPath(invoked)} `}--help`;
   return usageError(message, suggestion ? `${suggestion.replace(/^Did/, 'did')} Run ${help} for the options` : `run ${help} for the options`);
 }
@@ -129,7 +146,30 @@ function invokedCommand(argv: readonly string[], program: Command): Command {
   return command;
 }
 
-const commandPath = (command: Command): string => (command.parent?.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name());
+/** The flag or command an unknown one of another tool stands for (`--device` → `--client-id`, `push` → `send`): see synonyms.ts. */
+function synonymOf(error: CommanderError, command: Command): string {
+  if (error.code === 'commander.unknownCommand') {
+    const typed = /'([^']+)'/.exec(error.message)?.[1];
+    return typed === undefined ? '' : commandSynonym(typed, command.commands.map((c) => c.name()));
+  }
+  const typed = error.code === 'commander.unknownOption' ? /'(-{1,2}[^'=]+)/.exec(error.message)?.[1] : undefined;
+  if (typed === undefined) return '';
+  return flagSynonym(typed, [...command.options, ...inheritedOptions(command)].flatMap((o) => (o.long ? [o.long] : [])));
+}
+
+/**
+ * `validate --rate 5`: a flag another command takes exactly, named with those commands. commander's nearest
+ * spelling among the command's own flags (`--data`) was a wrong lead. Only on this error path are the other
+ * commands' flags defined (commandsToDefine leaves them out of a normal run).
+ */
+function otherCommandsWith(error: CommanderError, invoked: Command): string {
+  const flag = error.code === 'commander.unknownOption' ? /'(--[^'=]+)/.exec(error.message)?.[1] : undefined;
+  if (flag === undefined || invoked.parent === null) return '';
+  const names = COMMANDS.filter((d) => d.name !== commandPath(invoked) && d.define(new Command(d.name)).options.some((o) => o.long === flag)).map((d) => d.name);
+  if (names.length === 0) return '';
+  const listed = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  return `${flag} is a flag of pushctl ${listed}, not of ${commandPath(invoked)}.`;
+}
 
 /**
  * commander suggests a flag only within a few typos, so a flag cut short (`--lang`, `--client`), which many
@@ -214,6 +254,7 @@ function programOf(ctx: Ctx, argv: readonly string[], ran: (definition: CommandD
   program.hook('preAction', (_program, action) => {
     checkFlagValues(argv, action);
     checkStrayArguments(argv, action);
+    checkParentOptions(action);
   });
   const define = commandsToDefine(argv);
   for (const definition of COMMANDS) install(program, definition, define(definition.name), ran);
@@ -221,10 +262,16 @@ function programOf(ctx: Ctx, argv: readonly string[], ran: (definition: CommandD
 }
 
 /** Parses argv once and runs the chosen command: its outcome, or the error with the mode to report it in. */
-export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<CliRun> {
+export async function runCli(typedArgv: readonly string[], ctx: Ctx, scrubber: SecretScrubber): Promise<CliRun> {
   let outcome: Outcome = { exitCode: ExitCode.ok };
   // Until the options are parsed, the mode is what was typed; after, what the command was given.
-  let mode = { json: typed(argv, '--json'), verbose: typed(argv, '--verbose') };
+  let mode = { json: typed(typedArgv, '--json'), verbose: typed(typedArgv, '--verbose') };
+  let argv: readonly string[];
+  try {
+    argv = helpTopicArgv(typedArgv);
+  } catch (error) {
+    return { error, ...mode };
+  }
   const program: Command = programOf(ctx, argv, async (definition, command) => {
     const given = { ...command.optsWithGlobals(), ...Object.fromEntries(command.registeredArguments.map((a, i) => [camel(a.name()), command.processedArgs[i]])) };
     mode = { json: given.json === true, verbose: given.verbose === true };
@@ -236,7 +283,6 @@ export async function runCli(argv: readonly string[], ctx: Ctx, scrubber: Secret
     return { outcome: { exitCode: ExitCode.usage } };
   }
   try {
-    checkHelpTopic(argv);
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (!(error instanceof CommanderError)) return { error, ...mode };

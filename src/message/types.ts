@@ -42,4 +42,6 @@ export interface ValidateOptions {
 export interface NamedAudience {
   name: string;
   file: string;
+  /** The fields of the body it set (`condition.targeting.country`): a finding there is fixed in the audience. */
+  fields?: string[];
 }

@@ -5,6 +5,7 @@ import type { Assembled } from './assemble.js';
 import { LANGUAGE } from './schema.js';
 import type { MessageIssue, PushMessage, ValidateOptions, ValidationResult } from './types.js';
 import { mergeVariant } from './variants.js';
+import { pointToAudience } from './audience-findings.js';
 
 type Json = Record<string, unknown>;
 
@@ -45,6 +46,13 @@ const sameIssue = (a: MessageIssue, b: MessageIssue) => a.path === b.path && a.r
  * to fix, and is not repeated per variant.
  */
 export function validateWithVariants(assembled: Assembled, options: ValidateOptions, validate: (assembled: Assembled, options: ValidateOptions) => ValidationResult): VariantValidation {
+  const result = validateEach(assembled, options, validate);
+  // What a named audience chose is fixed in the config file: its findings say where.
+  return { ...result, errors: pointToAudience(result.errors, assembled.audience), warnings: pointToAudience(result.warnings, assembled.audience) };
+}
+
+/** validateWithVariants without the audience's pointers. */
+function validateEach(assembled: Assembled, options: ValidateOptions, validate: (assembled: Assembled, options: ValidateOptions) => ValidationResult): VariantValidation {
   const { base, variants } = splitVariants(assembled.message);
   const result = validate({ ...assembled, message: base }, options);
   if (variants === undefined) return result;

@@ -15,7 +15,8 @@ export async function describeValidation(result: ValidationResult & { variants?:
     ? style.error(`invalid: ${count(result.errors.length, 'error')}, nothing would be sent`)
     : style.ok(`valid${result.warnings.length ? ` (${count(result.warnings.length, 'warning')})` : ''}`);
   // Each variant was checked as the whole message it becomes (docs/behaviour.md#variants).
-  const variants = result.variants ? `variants: ${Object.keys(result.variants).join(', ')} and the base message, each checked whole (stdout shows each as sent)\n` : '';
+  const tags = Object.keys(result.variants ?? {}).join(', ');
+  const variants = !result.variants ? '' : baseSent(result) ? `variants: ${tags} and the base message, each checked whole (stdout shows each as sent)\n` : `variants: ${tags}, each checked whole (stdout shows each as sent; the base message goes to no one)\n`;
   return [
     `${verdict}\n`,
     variants,
@@ -25,6 +26,13 @@ export async function describeValidation(result: ValidationResult & { variants?:
     result.errors.length === 0 ? formatIssueList('normalised:', result.notes, style, style.dim) : '',
   ].join('');
 }
+
+/**
+ * Whether the base message of a message with variants goes to anyone: not when every recipient (or every
+ * language listed) has a variant. Its body is then addressed to no one, which for targeting is an empty
+ * language list, read by the service as every language: printed "as sent", it would read as a push to all.
+ */
+const baseSent = (result: ValidationResult) => !result.notes.some((note) => note.rule === 'base-unused');
 
 /** What `pushctl validate` comes to: exit 0 valid, 3 invalid, and the result. */
 export interface ValidateOutcome {
@@ -39,7 +47,8 @@ export async function printValidate(outcome: ValidateOutcome, options: { json?: 
     ctx.stdout.write(envelopeText(outcome.exitCode, { valid: result.errors.length === 0, body: result.body ?? null, ...(result.variants ? { variants: result.variants } : {}), errors: result.errors, warnings: result.warnings, notes: result.notes }));
   } else if (!options.quiet) {
     ctx.stderr.write(await describeValidation(result, ctx));
-    // With variants, one JSON document still: the base message and every variant as sent.
-    if (result.body) ctx.stdout.write(`${JSON.stringify(result.variants ? { base: result.body, variants: result.variants } : result.body, null, 2)}\n`);
+    // With variants, one JSON document still: the base message (when it is sent) and every variant as sent.
+    const shown = !result.variants ? result.body : baseSent(result) ? { base: result.body, variants: result.variants } : { variants: result.variants };
+    if (result.body) ctx.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
   }
 }

@@ -91,12 +91,15 @@ export function audienceOptions(name: string, audiences: Record<string, Audience
     return { clientIdsFile: path.resolve(path.dirname(configFile!), audience.client_ids_file), clientIdsFileOf: `"client_ids_file" of audience "${name}" in ${configFile!}` };
   }
   const options: RecipientOptions = {};
+  const fields: string[] = [];
   for (const [field, option] of Object.entries(TARGETING_OPTIONS) as [keyof typeof TARGETING_OPTIONS, (typeof TARGETING_OPTIONS)[keyof typeof TARGETING_OPTIONS]][]) {
     const values = audience.targeting[field];
-    if (values !== undefined) options[option] = [...values];
+    if (values === undefined) continue;
+    options[option] = [...values];
+    fields.push(`condition.targeting.${field}`);
   }
   if (Object.keys(options).length === 0) {
     throw usageError(`--to ${name}: its targeting block is empty, which would reach no one in particular`, `give it a condition such as {"targeting": {"country": ["IN"]}}, or write "all" for every device`);
   }
-  return { ...options, ...named };
+  return { ...options, ...(named.audience ? { audience: { ...named.audience, fields } } : {}) };
 }

@@ -51,18 +51,31 @@ export function resolveProxy(input: ProxyInput): ProxyChoice {
             : undefined;
   if (!chosen) return { source: 'none' };
   const noProxy = fromEnv(input.env, ['no_proxy', 'NO_PROXY']);
-  if (noProxy && noProxyMatches(input.target, noProxy.value)) return { source: `none: env ${noProxy.name} names ${input.target.hostname}` };
+  const exempting = noProxy ? noProxyEntry(input.target, noProxy.value) : undefined;
+  if (noProxy && exempting !== undefined) return { source: `none: env ${noProxy.name} ${exemptionWords(exempting, input.target.hostname)}` };
   return { url: normaliseProxyUrl(chosen.value, chosen.source), source: chosen.source };
+}
+
+/** Why NO_PROXY exempts `host`, in words: `*` and a range name no host, so "names 127.0.0.1" would be untrue. */
+function exemptionWords(entry: string, host: string): string {
+  if (entry === '*') return 'is *, which exempts every host';
+  if (entry.includes('/')) return `lists ${entry}, which holds ${host}`;
+  return `names ${host}`;
 }
 
 /** curl's NO_PROXY: `*`, or comma-separated hosts and domains (a leading dot optional), IPs, CIDR ranges. */
 export function noProxyMatches(target: URL, list: string): boolean {
+  return noProxyEntry(target, list) !== undefined;
+}
+
+/** The first entry of a NO_PROXY list that exempts `target`, or undefined. */
+function noProxyEntry(target: URL, list: string): string | undefined {
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return list
     .split(/[,\s]+/)
     .map((entry) => entry.trim().toLowerCase().replace(/^\[|\]$/g, ''))
     .filter(Boolean)
-    .some((entry) => {
+    .find((entry) => {
       if (entry === '*') return true;
       const [base, bits] = entry.split('/');
       if (bits !== undefined) return inCidr(host, base!, Number(bits));

@@ -30,9 +30,15 @@ function secretError(error: unknown, where: string): CliError {
   if (error instanceof InputTooLargeError) return configError(`${where} holds more than 64 KiB, which is not an app secret`, 'check what it points at: an app secret is a short token');
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return configError(`${where} does not exist`, 'check the path');
-  if (code === 'EACCES' || code === 'EPERM') return configError(`${where} is not readable: permission denied`);
+  if (code === 'EACCES' || code === 'EPERM') return configError(`${where} is not readable: permission denied`, 'make it readable by you (its owner can chmod 600 it), or set PUSHCTL_APP_SECRET');
   if (code === 'EISDIR') return configError(`${where} is a directory`, 'point it at the file holding the secret');
   return configError(`cannot read ${where}: ${code ?? String(error)}`, 'check what it points at');
+}
+
+/** Where an empty secret goes instead: an empty pipe or file is most often a variable that was not set. */
+function emptySecretHint(options: ReadSecretOptions, cwd: string): string {
+  if (options.appSecretFile !== undefined) return `put the secret in ${path.resolve(cwd, options.appSecretFile)}, or set PUSHCTL_APP_SECRET`;
+  return `pipe the secret in (printf '%s' "$SECRET" | pushctl ... --app-secret-stdin), or set PUSHCTL_APP_SECRET`;
 }
 
 /**
@@ -68,6 +74,6 @@ export async function readSecret(
     return undefined;
   }
   value = stripTrailingNewlines(value);
-  if (value === '') throw configError(`the app secret from ${source.replace(/^flag /, '')} is empty`);
+  if (value === '') throw configError(`the app secret from ${source.replace(/^flag /, '')} is empty`, emptySecretHint(options, io.cwd));
   return { value, source };
 }

@@ -142,6 +142,11 @@ function checkSecretText(value: string, source: string): void {
   if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
     throw configError(`the app secret from ${source} contains a line break or control character`, 'store it as a single line');
   }
+  // A header carries Latin-1 at most: a curly quote or an emoji pasted into the secret failed at the first
+  // request, after "sending to", with the HTTP layer's guess ("empty or ... (a newline?)") and no source.
+  if ([...value].some((c) => c.codePointAt(0)! > 0xff)) {
+    throw configError(`the app secret from ${source} contains a character an HTTP header cannot carry (beyond Latin-1, such as a curly quote)`, 'copy the secret again from the console of the Push Message Service, as plain text');
+  }
 }
 
 /**

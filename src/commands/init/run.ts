@@ -7,6 +7,7 @@ import { runnable } from '../shared/runnable.js';
 import { initOptionsSchema, type InitOptions } from './options.js';
 import { CliError, configError, ExitCode, usageError } from '../../errors.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
+import { loadConfigFile } from '../../settings/load.js';
 import { userConfigDir } from '../../settings/paths.js';
 import { createPrompter, type Prompter } from '../../settings/prompt.js';
 import { readSecret } from '../../settings/read-secret.js';
@@ -234,6 +235,40 @@ function withAudiences(document: Record<string, unknown>, existing: Record<strin
   return withSection(document, options.profile, { ...sectionOf(document, options.profile), audiences: { ...before, ...audiences } });
 }
 
+/** Files init cannot rewrite as JSON: code, YAML, a package.json's "pushctl" key. */
+const notJson = (file: string) => scriptExtensions.has(path.extname(file)) || ['.yaml', '.yml'].includes(path.extname(file)) || path.basename(file) === 'package.json';
+
+/**
+ * Where `init --audience` alone writes: the config file every command would read (found by the same search,
+ * or PUSHCTL_CONFIG), so the audience sits beside the settings `--to` is used with. A new .pushctlrc.json
+ * here would be found first and hide that file's app ID, base URL and secret. `fallback` (this directory's
+ * .pushctlrc.json) when no file is in effect; a file in effect that init cannot rewrite is refused by name.
+ */
+async function configInEffect(ctx: Ctx, fallback: string): Promise<string> {
+  const found = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true });
+  if (found === null) return fallback;
+  if (notJson(found.filepath)) {
+    throw configError(
+      `the config file in effect is ${found.filepath}, which init cannot add to (it writes JSON), and a new ${path.basename(fallback)} here would hide its settings`,
+      `add "audiences" to it by hand (pushctl config lists them once there), or pass -c <file> to write the audience elsewhere`,
+    );
+  }
+  return found.filepath;
+}
+
+/** The config file in effect other than `file`, which a new `file` would hide; undefined when none (or it cannot be read). */
+async function hiddenConfig(ctx: Ctx, file: string): Promise<string | undefined> {
+  try {
+    const found = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true });
+    // Only a file of another directory: the search reads this one's first. (Two files in one directory are
+    // ordered by the search's list, where a new .pushctlrc.json may well come second.)
+    return found !== null && path.dirname(found.filepath) !== path.dirname(file) ? found.filepath : undefined;
+  } catch {
+    // A broken or untrusted file is refused by every command that reads it, which says so: nothing to add here.
+    return undefined;
+  }
+}
+
 /**
  * `pushctl init`: writes the app ID, region or base URL, and optionally the secret to a JSON config
  * file, at its top level or under `profiles.<name>`. Asks on a terminal unless `yes`; refuses to replace
@@ -242,14 +277,17 @@ function withAudiences(document: Record<string, unknown>, existing: Record<strin
  */
 export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretSink }): Promise<InitOutcome> {
   const secrets = ctx.scrubber;
-  const file = targetPath(options, ctx);
+  const named = targetPath(options, ctx);
   const warnings: string[] = [];
   const audiences = parseAudienceFlags(options.audience);
   const { given, secretGiven } = await givenSettings(options, ctx, secrets, warnings);
   // Only --audience: add the audiences beside whatever the file holds, asking nothing and replacing no setting.
   const audiencesOnly = audiences !== undefined && Object.keys(given).length === 0;
+  const file = audiencesOnly && options.config === undefined && !options.global ? await configInEffect(ctx, named) : named;
   // Check for a conflict before asking anything: answering questions only to be refused is annoying.
   const existing = audiencesOnly ? await readExisting(file, false) : await existingFile(file, options);
+  // A new file here is found before any other: the one in effect until now stops being read (a warning).
+  const hidden = existing === null && !options.global && options.config === undefined ? await hiddenConfig(ctx, file) : undefined;
   const values = audiencesOnly ? {} : await chosenSettings(options, ctx, given, secretGiven, secrets, existing);
   // The target section's settings merged (see mergedSection), everything else kept.
   const merged = audiencesOnly ? { ...existing } : withSection({ ...existing }, options.profile, mergedSection(sectionOf(existing, options.profile), values));
@@ -272,6 +310,8 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   const configured = ctx.env.PUSHCTL_CONFIG;
   if (configured && path.resolve(ctx.cwd, configured) !== file) {
     warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
+  } else if (hidden !== undefined) {
+    warnings.push(`${file} is found before ${hidden}, so commands run here no longer read that file's settings; to add to it instead: pushctl init -c ${hidden} ...`);
   }
   const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
   return {

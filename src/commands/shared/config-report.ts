@@ -43,6 +43,12 @@ export function configReportOf(options: SettingsOptions, loaded: LoadedSettings,
     insecure: settings.insecure,
     warnings: [...warnings],
   };
+  // A file of profiles alone shows the app ID unset until one is chosen: say why, and how. (A top level with
+  // its own app ID beside profiles is a choice, not a mistake: no warning.)
+  const unchosen = loaded.unchosenProfiles ?? [];
+  if (unchosen.length > 0 && settings.appId === undefined) {
+    report.warnings.push(`no profile is chosen, and the settings of profiles ${unchosen.join(', ')} are not read: choose one with --profile ${unchosen[0]!} or PUSHCTL_PROFILE=${unchosen[0]!}`);
+  }
   // The report diagnoses rather than refuses: a base URL that send would refuse becomes a warning here.
   try {
     checkBaseUrl(settings.baseUrl, { insecure: settings.insecure, source: sources.baseUrl });

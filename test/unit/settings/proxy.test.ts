@@ -27,6 +27,13 @@ describe('resolveProxy', () => {
     expect(resolveProxy({ env: { http_proxy: 'http://p:1' }, target: http }).url).toBe('http://p:1/');
   });
 
+  it('says which NO_PROXY entry exempts the host: * and a range name no host', () => {
+    const local = new URL('http://127.0.0.1:8787/');
+    expect(resolveProxy({ flag: 'http://p:1', env: { NO_PROXY: '*' }, target: local })).toEqual({ source: 'none: env NO_PROXY is *, which exempts every host' });
+    expect(resolveProxy({ flag: 'http://p:1', env: { no_proxy: 'example.com, 127.0.0.0/8' }, target: local })).toEqual({ source: 'none: env no_proxy lists 127.0.0.0/8, which holds 127.0.0.1' });
+    expect(resolveProxy({ flag: 'http://p:1', env: { NO_PROXY: '127.0.0.1' }, target: local })).toEqual({ source: 'none: env NO_PROXY names 127.0.0.1' });
+  });
+
   it('refuses a proxy URL that is not http(s), naming where it came from', () => {
     expect(() => resolveProxy({ env: { https_proxy: 'socks5://u:pw@p:1' }, target: https })).toThrow(/proxy socks5:\/\/u:\*\*\*@p:1 \(env https_proxy\) uses socks5:/);
   });
