@@ -12,7 +12,10 @@ import { parseOptions } from '../commands/shared/check-options.js';
 import { validateRun } from '../commands/validate/run.js';
 import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
-import { closedState, stateWords } from '../journal/read-run.js';
+import { closedState, readRun, stateWords } from '../journal/read-run.js';
+import { familyOutcome } from '../journal/family-outcome.js';
+import { familyOf } from '../commands/shared/resume.js';
+import { locksDir } from '../commands/shared/own-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
 import { flagsOfSettings, resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
@@ -20,7 +23,7 @@ import { codeSpan } from '../output/markdown.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
-import { actionRequest, getInput, type ActionMode, type ActionRequest } from './inputs.js';
+import { actionRequest, getInput, requestedMode, type ActionMode, type ActionRequest } from './inputs.js';
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
@@ -58,7 +61,13 @@ export async function runAction(io: ActionIo): Promise<number> {
     request = actionRequest(io.env);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    stdout.write(annotation('error', inActionTerms(`${error.message} (${error.hint ?? ''})`), { title: 'pushctl: usage error' }));
+    // Refused before anything ran, but said as every other outcome is: the outputs (exit-code), the job
+    // summary and the last line, beside the one annotation naming the input.
+    const mode = requestedMode(io.env);
+    const result: ActionResult = { ...(mode ? { mode } : {}), exitCode: ExitCode.usage, skipped: false, messageIds: [], error: { message: inActionTerms(error.message), ...(error.hint ? { hint: inActionTerms(error.hint) } : {}) } };
+    stdout.write(annotation('error', `${result.error!.message}${result.error!.hint ? ` (${result.error!.hint})` : ''}`, { title: 'pushctl: usage error' }));
+    await writeStepFiles(io.env, result, scrubber);
+    stdout.write(lastLine(result));
     scrubber.flush();
     return ExitCode.usage;
   }
@@ -93,13 +102,11 @@ export async function runAction(io: ActionIo): Promise<number> {
 
   commandOut.flush();
   commandErr.flush();
-  if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
-  if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
+  await writeStepFiles(io.env, result, scrubber);
 
-  // A send or dry run that succeeded has no words of its own: exit 0's are theirs.
-  const meaning = (result.exitCode === ExitCode.ok ? SUCCESS_OF[request.mode] : undefined) ?? exitMeaning(result.exitCode) ?? 'unknown exit status';
-  stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'it already ran'}` : ''}.\n`);
+  stdout.write(lastLine(result));
   if (result.exitCode !== 0) {
+    const meaning = exitWords(result);
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
     stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));
   }
@@ -112,6 +119,23 @@ export async function runAction(io: ActionIo): Promise<number> {
   // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
   scrubber.flush();
   return result.exitCode;
+}
+
+/** The step's outputs and job summary, through the secret filter. */
+async function writeStepFiles(env: Record<string, string | undefined>, result: ActionResult, scrubber: SecretScrubber): Promise<void> {
+  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
+}
+
+/** What the exit status means; a send or dry run that succeeded has no words of its own: exit 0's are theirs. */
+function exitWords(result: ActionResult): string {
+  return (result.exitCode === ExitCode.ok && result.mode ? SUCCESS_OF[result.mode] : undefined) ?? exitMeaning(result.exitCode) ?? 'unknown exit status';
+}
+
+/** The step's last line: the mode, the exit status and its meaning. */
+function lastLine(result: ActionResult): string {
+  const skipped = result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'had already run'}` : '';
+  return `pushctl${result.mode ? ` ${result.mode}` : ''}: exit ${result.exitCode} (${exitWords(result)})${skipped}.\n`;
 }
 
 /**
@@ -187,18 +211,35 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         state: stateWords(closedState(delivery.summary, delivery.interrupted)),
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         summary: delivery.summary,
+        ...(delivery.variants ? { languages: languageRows(delivery.variants) } : {}),
+        ...keyAsAWhole(delivery, ctx.env),
         ...(delivery.audience ? { audience: delivery.audience } : {}),
         ...(delivery.runId ? { runId: delivery.runId } : {}),
         ...(delivery.reportPath ? { report: delivery.reportPath } : {}),
         ...(delivery.advice ? { advice: delivery.advice } : {}),
         ...(request.once ? { once: request.once } : {}),
         ...(delivery.resumedFrom ? { resumedFrom: delivery.resumedFrom } : {}),
-        ...(delivery.variants ? { languages: languageRows(delivery.variants) } : {}),
         ...(stopError ? { error: { message: inActionTerms(stopError.message), ...(stopError.hint ? { hint: inActionTerms(stopError.hint) } : {}) } } : {}),
         ...(outcome.exitCode !== 0 && !stopError ? { error: failure ?? { message: outcomeLine(delivery.summary, outcome.exitCode) } } : {}),
       };
     }
   }
+}
+
+/**
+ * A once re-run that resumed its key's run: the counts, message_ids and languages are the key's whole audience
+ * (the run and every re-run that continued it), as its report and the next re-run that once skips say them
+ * (docs/behaviour.md#once); what this attempt sent is kept apart for the summary.
+ */
+function keyAsAWhole(delivery: Extract<SendOutcome, { kind: 'delivered' }>['delivery'], env: Ctx['env']): Partial<ActionResult> {
+  if (delivery.resumedFrom === undefined || delivery.journalPath === undefined) return {};
+  const family = familyOutcome(familyOf(readRun(delivery.journalPath, locksDir(env)), env));
+  return {
+    summary: family.summary,
+    messageIds: family.message_ids,
+    ...(family.variants ? { languages: languageRows(family.variants) } : {}),
+    attempt: delivery.summary,
+  };
 }
 
 /** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */

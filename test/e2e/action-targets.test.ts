@@ -72,7 +72,7 @@ describe('the action with profiles: global,india', () => {
     const again = await runStep(work, inputs, wrong);
     expect(again.code, again.stdout).toBe(7);
     expect(again.outputs).toMatchObject({ skipped: 'true', 'exit-code': '7' });
-    expect(again.stdout).toContain('skipped: once found the run it already ran');
+    expect(again.stdout).toContain('skipped: once found the run had already run');
     expect(again.stdout).not.toContain('already done');
     expect(again.summary).toContain('already ran (exit 7)');
     expect(global.messages(GLOBAL.app)).toHaveLength(1);
