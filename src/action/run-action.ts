@@ -191,7 +191,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
   switch (outcome.kind) {
     case 'invalid':
       ctx.stderr.write(await describeValidation(outcome.validation, ctx));
-      return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings, error: { message: 'the message is invalid' } };
+      // The exit status says the message is invalid; the findings say where (as mode validate says them).
+      return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings };
     case 'skipped':
       return skippedResult(outcome, request);
     case 'targets':

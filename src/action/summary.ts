@@ -138,7 +138,8 @@ export function jobSummary(result: ActionResult): string {
     lines.push(markdownTable(header, result.languages.map((row) => [...(several ? [code(row.profile ?? '')] : []), code(row.language), row.accepted, row.left])), '\n');
   }
   const findings = [...(result.errors ?? []).map((e) => ['error', e] as const), ...(result.warnings ?? []).map((w) => ['warning', w] as const)];
-  if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(inActionTerms(e.message))])), '\n');
+  // Each with its fix, as the annotation at the file gives it: the summary is what a reader of the run sees first.
+  if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem', 'fix'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(inActionTerms(e.message)), e.fix ? code(inActionTerms(e.fix)) : ''])), '\n');
   if (result.messageIds.length > 0) lines.push(`**message_ids:** ${result.messageIds.map(code).join(', ')}\n\n`);
   if (result.report) lines.push(`**report:** ${code(result.report)}\n\n`);
   if (result.advice) lines.push(resendAdviceMarkdown(result));

@@ -130,3 +130,20 @@ describe('a once re-run that resumes a run', () => {
     }
   });
 });
+
+describe('an invalid message', () => {
+  it('send and validate say it alike: the findings with their fixes in the summary, the verdict once', async () => {
+    writeFileSync(join(work, 'bad.json'), '{"type":1,"time_to_live":60,"notification":{"title":"Hi"}}\n');
+    const sent = await runStep(work, inputs({ file: 'bad.json' }));
+    const validated = await runStep(work, { mode: 'validate', file: 'bad.json' });
+    for (const run of [sent, validated]) {
+      expect(run.code, everything(run)).toBe(3);
+      // The step's verdict, not 'the message is invalid; nothing was sent: the message is invalid'.
+      expect(run.stdout).not.toMatch(/the message is invalid.*the message is invalid/);
+      expect(run.summary).not.toMatch(/the message is invalid.*the message is invalid/);
+      // The summary's findings carry the fix the annotation at the file gives, in the action's terms.
+      expect(run.summary).toMatch(/\| error \| `condition` \| `is required` \| `add "condition", or set the to or client-ids-file input` \|/);
+    }
+    expect(sent.outputs).toMatchObject({ 'exit-code': '3', accepted: '0' });
+  });
+});
