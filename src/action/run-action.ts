@@ -204,7 +204,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       // What is left is said once, in the action's terms (a re-run), by the annotation and the summary. The
       // command that writes a report is not the action's (its terms would mangle it): the report input is.
       printDelivery({ ...delivery, advice: undefined, reportCommand: undefined }, {}, ctx, plainStyle);
-      const failed = outcome.exitCode !== 0 && !stopError ? failureOf(delivery.results) : undefined;
+      // A cancelled job is why the batches left were not sent: said before any batch's own reason.
+      const failed = outcome.exitCode !== 0 && !stopError ? (delivery.interrupted ? { message: cancelledLine(delivery.summary) } : failureOf(delivery.results)) : undefined;
       const failure = failed && { message: inActionTerms(failed.message), ...(failed.hint ? { hint: inActionTerms(failed.hint) } : {}) };
       return {
         ...base,
@@ -301,6 +302,11 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
     })),
     ...(outcome.targets.some((t) => t.variants) ? { languages: outcome.targets.flatMap((t) => languageRows(t.variants ?? [], t.profile)) } : {}),
   };
+}
+
+function cancelledLine(summary: { batches: { total: number; not_sent: number } }): string {
+  const { total, not_sent: notSent } = summary.batches;
+  return `stopped by a signal (the job was cancelled): ${total - notSent} of ${counted(total, 'batch')} went out`;
 }
 
 function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {
