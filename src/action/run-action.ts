@@ -289,7 +289,9 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
     summary: sumSummaries(outcome.targets.map((t) => t.summary)),
     ...(outcome.family !== undefined ? { runId: outcome.family } : skipped && outcome.targets[0]?.runId !== undefined ? { runId: outcome.targets[0].runId } : {}),
     ...(outcome.advice ? { advice: outcome.advice } : {}),
-    ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
+    // What is left is said once, in the action's terms, by the advice's annotation and summary (as for one
+    // target); the document's hint would say its command again, as prose. Without advice, the target's own hint.
+    ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint && !outcome.advice ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
     targets: outcome.targets.map((t) => ({
       profile: t.profile,
       appId: t.appId,

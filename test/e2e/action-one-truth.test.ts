@@ -147,3 +147,23 @@ describe('an invalid message', () => {
     expect(sent.outputs).toMatchObject({ 'exit-code': '3', accepted: '0' });
   });
 });
+
+describe('several targets, one not delivered in full', () => {
+  it('the next step is said once, in the action\'s terms, with the command only where a command is printed', async () => {
+    const dropping = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--chaos', 'reset=100%']);
+    try {
+      writeFileSync(join(work, 'ids.txt'), 'a\nb\n');
+      writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: APP, baseUrl: service.url }, us: { appId: APP, baseUrl: dropping.url } } }));
+      const run = await runStep(work, { file: 'msg.json', vars: 'version=2.0', 'client-ids-file': 'ids.txt', profiles: 'eu,us', 'journal-dir': join(work, 'runs') }, { PUSHCTL_APP_SECRET_EU: SECRET, PUSHCTL_APP_SECRET_US: SECRET });
+      expect(run.code, everything(run)).toBe(7);
+      expect(run.outputs).toMatchObject({ accepted: '2', 'in-doubt': '2' });
+      // Before: 'Next step: nothing is certainly unsent; 2 recipients in doubt, which may already have it:
+      // pushctl resend <run> --include-in-doubt', a command in prose, beside the summary's own block for it.
+      const { prose, commands } = printedCommands(`${run.stdout}\n${run.summary}`);
+      expect(prose).not.toMatch(/pushctl (resend|runs)\b/);
+      expect(commands.some((c) => /^pushctl resend \S+ .*--include-in-doubt$/.test(c))).toBe(true);
+    } finally {
+      await dropping.stop();
+    }
+  });
+});
