@@ -207,7 +207,7 @@ ${r}`}}function uj(e){let{ok:t,exitCode:n,...r}=e;return gn(n,wi(r))}function Hv
 
 `),e.error?.hint&&e.exitCode!==0&&n.push(`Next step: ${he(e.error.hint)}
 
-`),e.skipped&&n.push(`Input \`once\` ${he(e.once??"")} matches run ${he(e.runId??"")}, which already ran: this re-run sent nothing.
+`),e.skipped&&n.push(`Input \`once\` ${he(e.once??"")} matches run ${he(e.runId??"")}, which already ran: this re-run sent nothing.${e.summary?" The table counts every run of the key.":""}
 
 `),e.resumedFrom&&n.push(`Input \`once\` found run ${he(e.resumedFrom)} unfinished: ${e.attempt?xj(e.attempt,e.audience!==void 0):"this run sent what it had left."}
 

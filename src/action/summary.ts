@@ -121,7 +121,7 @@ export function jobSummary(result: ActionResult): string {
   if (result.checkLine) lines.push(`${code(result.checkLine)}\n\n`);
   if (result.exitCode !== 0) lines.push(`${exitMeaning(result.exitCode) ?? 'unknown exit status'}${result.error?.message ? `: ${code(result.error.message)}` : ''}\n\n`);
   if (result.error?.hint && result.exitCode !== 0) lines.push(`Next step: ${code(result.error.hint)}\n\n`);
-  if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.\n\n`);
+  if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.${result.summary ? ' The table counts every run of the key.' : ''}\n\n`);
   if (result.resumedFrom) lines.push(`Input \`once\` found run ${code(result.resumedFrom)} unfinished: ${result.attempt ? attemptWords(result.attempt, result.audience !== undefined) : 'this run sent what it had left.'}\n\n`);
   if (result.targets) {
     lines.push(markdownTable(['profile', 'app', 'destination', 'run', 'state', 'accepted', 'left'], result.targets.map((t) => [code(t.profile), code(t.appId), code(t.baseUrl), code(t.runId ?? '-'), t.state, t.accepted, t.left])), '\n');

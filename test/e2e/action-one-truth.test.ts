@@ -124,6 +124,8 @@ describe('a once re-run that resumes a run', () => {
       // What this attempt did, apart from what the earlier one did.
       expect(again.summary).toMatch(/this run sent the 1000 recipients it had left: 1000 accepted/);
       const skipped = await runStep(work, step);
+      // The skip's summary says whose counts its table holds, as the resume's does.
+      expect(skipped.summary).toMatch(/this re-run sent nothing\. The table counts every run of the key\./);
       expect(skipped.outputs).toMatchObject({ skipped: 'true', accepted: again.outputs.accepted, 'in-doubt': again.outputs['in-doubt'], 'message-ids': again.outputs['message-ids'] });
     } finally {
       await server.close();
