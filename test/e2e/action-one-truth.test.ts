@@ -1,10 +1,11 @@
 // The action tells one truth in one shape: run as the runner runs it (test/helpers/action-step.ts) against
 // `pushctl serve` on 127.0.0.1, every way the step speaks — its outputs, its job summary, its annotations, its
 // last line and the report input's file — says the same counts and the same words, whatever went wrong.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runStep, type StepRun } from '../helpers/action-step.js';
 import { printedCommands } from '../helpers/printed-commands.js';
 import { ok, startScriptedServer, type Step } from '../helpers/scripted-server.js';
@@ -168,4 +169,21 @@ describe('several targets, one not delivered in full', () => {
       await dropping.stop();
     }
   });
+});
+
+describe('a journal-dir that cannot be made', () => {
+  // Node's recursive mkdir retries for ever when a level under /proc answers ENOENT: the step spun a core, deaf
+  // to the job's cancel, until the job's timeout. Linux only (/proc).
+  // Spinning in a synchronous mkdir, a step hears no SIGTERM: one the test gave up on is killed.
+  const spinning: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of spinning.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  it.runIf(process.platform === 'linux')('under /proc: refused at once naming the input (exit 2), nothing sent', async () => {
+    writeFileSync(join(work, 'ids.txt'), 'a\n');
+    const run = await runStep(work, inputs({ 'client-ids-file': 'ids.txt', 'journal-dir': '/proc/pushctl-no-such-dir/runs' }), {}, (c) => spinning.push(c));
+    expect(run.code, everything(run)).toBe(2);
+    expect(errorAnnotations(run).join('\n')).toMatch(/\/proc\/pushctl-no-such-dir\/runs.*\(ENOENT\).*set the journal-dir input to a writable directory/);
+    expect(run.outputs).toMatchObject({ 'exit-code': '2', accepted: '0' });
+  }, 20_000);
 });
