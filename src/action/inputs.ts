@@ -111,3 +111,10 @@ function profilesInput(value: string, mode: ActionMode, secret: boolean): string
 }
 
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The mode the inputs ask for, when they name one the action has (for the words of a refusal). */
+export function requestedMode(env: Record<string, string | undefined>): ActionMode | undefined {
+  const mode = getInput(env, 'mode');
+  if (mode === '') return ['true', 'True', 'TRUE'].includes(getInput(env, 'dry-run')) ? 'dry-run' : 'send';
+  return MODES.includes(mode as ActionMode) ? (mode as ActionMode) : undefined;
+}

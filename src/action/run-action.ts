@@ -12,8 +12,11 @@ import { parseOptions } from '../commands/shared/check-options.js';
 import { validateRun } from '../commands/validate/run.js';
 import { check } from '../commands/check/run.js';
 import { printDelivery } from '../output/delivery.js';
-import { closedState, stateWords } from '../journal/read-run.js';
+import { closedState, readRun, stateWords } from '../journal/read-run.js';
 import { serviceRefused } from '../client/report.js';
+import { familyOutcome } from '../journal/family-outcome.js';
+import { familyOf } from '../commands/shared/resume.js';
+import { locksDir } from '../commands/shared/own-run.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount } from '../output/resend-advice.js';
 import { flagsOfSettings, resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
@@ -21,7 +24,7 @@ import { codeSpan } from '../output/markdown.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
 import { addMask, annotation } from '../output/workflow-commands.js';
-import { actionRequest, getInput, type ActionMode, type ActionRequest } from './inputs.js';
+import { actionRequest, getInput, requestedMode, type ActionMode, type ActionRequest } from './inputs.js';
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
@@ -59,7 +62,13 @@ export async function runAction(io: ActionIo): Promise<number> {
     request = actionRequest(io.env);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    stdout.write(annotation('error', inActionTerms(`${error.message} (${error.hint ?? ''})`), { title: 'pushctl: usage error' }));
+    // Refused before anything ran, but said as every other outcome is: the outputs (exit-code), the job
+    // summary and the last line, beside the one annotation naming the input.
+    const mode = requestedMode(io.env);
+    const result: ActionResult = { ...(mode ? { mode } : {}), exitCode: ExitCode.usage, skipped: false, messageIds: [], error: { message: inActionTerms(error.message), ...(error.hint ? { hint: inActionTerms(error.hint) } : {}) } };
+    stdout.write(annotation('error', `${result.error!.message}${result.error!.hint ? ` (${result.error!.hint})` : ''}`, { title: 'pushctl: usage error' }));
+    await writeStepFiles(io.env, result, scrubber);
+    stdout.write(lastLine(result));
     scrubber.flush();
     return ExitCode.usage;
   }
@@ -94,13 +103,11 @@ export async function runAction(io: ActionIo): Promise<number> {
 
   commandOut.flush();
   commandErr.flush();
-  if (io.env.GITHUB_OUTPUT) await appendFile(io.env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
-  if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
+  await writeStepFiles(io.env, result, scrubber);
 
-  // A send or dry run that succeeded has no words of its own: exit 0's are theirs.
-  const meaning = (result.exitCode === ExitCode.ok ? SUCCESS_OF[request.mode] : undefined) ?? exitMeaning(result.exitCode) ?? 'unknown exit status';
-  stdout.write(`pushctl ${request.mode}: exit ${result.exitCode} (${meaning})${result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'it already ran'}` : ''}.\n`);
+  stdout.write(lastLine(result));
   if (result.exitCode !== 0) {
+    const meaning = exitWords(result);
     const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
     stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));
   }
@@ -113,6 +120,23 @@ export async function runAction(io: ActionIo): Promise<number> {
   // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
   scrubber.flush();
   return result.exitCode;
+}
+
+/** The step's outputs and job summary, through the secret filter. */
+async function writeStepFiles(env: Record<string, string | undefined>, result: ActionResult, scrubber: SecretScrubber): Promise<void> {
+  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, scrubber.scrub(actionOutputs(result)));
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, scrubber.scrub(jobSummary(result)));
+}
+
+/** What the exit status means; a send or dry run that succeeded has no words of its own: exit 0's are theirs. */
+function exitWords(result: ActionResult): string {
+  return (result.exitCode === ExitCode.ok && result.mode ? SUCCESS_OF[result.mode] : undefined) ?? exitMeaning(result.exitCode) ?? 'unknown exit status';
+}
+
+/** The step's last line: the mode, the exit status and its meaning. */
+function lastLine(result: ActionResult): string {
+  const skipped = result.skipped ? `, skipped: once found the run ${result.exitCode === 0 ? 'already done' : 'had already run'}` : '';
+  return `pushctl${result.mode ? ` ${result.mode}` : ''}: exit ${result.exitCode} (${exitWords(result)})${skipped}.\n`;
 }
 
 /**
@@ -168,7 +192,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
   switch (outcome.kind) {
     case 'invalid':
       ctx.stderr.write(await describeValidation(outcome.validation, ctx));
-      return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings, error: { message: 'the message is invalid' } };
+      // The exit status says the message is invalid; the findings say where (as mode validate says them).
+      return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings };
     case 'skipped':
       return skippedResult(outcome, request);
     case 'targets':
@@ -180,7 +205,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       // What is left is said once, in the action's terms (a re-run), by the annotation and the summary. The
       // command that writes a report is not the action's (its terms would mangle it): the report input is.
       printDelivery({ ...delivery, advice: undefined, reportCommand: undefined }, {}, ctx, plainStyle);
-      const failed = outcome.exitCode !== 0 && !stopError ? failureOf(delivery.results) : undefined;
+      // A cancelled job is why the batches left were not sent: said before any batch's own reason.
+      const failed = outcome.exitCode !== 0 && !stopError ? (delivery.interrupted ? { message: cancelledLine(delivery.summary) } : failureOf(delivery.results)) : undefined;
       const failure = failed && { message: inActionTerms(failed.message), ...(failed.hint ? { hint: inActionTerms(failed.hint) } : {}) };
       return {
         ...base,
@@ -188,18 +214,35 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         state: stateWords(closedState(delivery.summary, delivery.interrupted, serviceRefused(delivery.results))),
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         summary: delivery.summary,
+        ...(delivery.variants ? { languages: languageRows(delivery.variants) } : {}),
+        ...keyAsAWhole(delivery, ctx.env),
         ...(delivery.audience ? { audience: delivery.audience } : {}),
         ...(delivery.runId ? { runId: delivery.runId } : {}),
         ...(delivery.reportPath ? { report: delivery.reportPath } : {}),
         ...(delivery.advice ? { advice: delivery.advice } : {}),
         ...(request.once ? { once: request.once } : {}),
         ...(delivery.resumedFrom ? { resumedFrom: delivery.resumedFrom } : {}),
-        ...(delivery.variants ? { languages: languageRows(delivery.variants) } : {}),
         ...(stopError ? { error: { message: inActionTerms(stopError.message), ...(stopError.hint ? { hint: inActionTerms(stopError.hint) } : {}) } } : {}),
         ...(outcome.exitCode !== 0 && !stopError ? { error: failure ?? { message: outcomeLine(delivery.summary, outcome.exitCode) } } : {}),
       };
     }
   }
+}
+
+/**
+ * A once re-run that resumed its key's run: the counts, message_ids and languages are the key's whole audience
+ * (the run and every re-run that continued it), as its report and the next re-run that once skips say them
+ * (docs/behaviour.md#once); what this attempt sent is kept apart for the summary.
+ */
+function keyAsAWhole(delivery: Extract<SendOutcome, { kind: 'delivered' }>['delivery'], env: Ctx['env']): Partial<ActionResult> {
+  if (delivery.resumedFrom === undefined || delivery.journalPath === undefined) return {};
+  const family = familyOutcome(familyOf(readRun(delivery.journalPath, locksDir(env)), env));
+  return {
+    summary: family.summary,
+    messageIds: family.message_ids,
+    ...(family.variants ? { languages: languageRows(family.variants) } : {}),
+    attempt: delivery.summary,
+  };
 }
 
 /** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */
@@ -247,7 +290,9 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
     summary: sumSummaries(outcome.targets.map((t) => t.summary)),
     ...(outcome.family !== undefined ? { runId: outcome.family } : skipped && outcome.targets[0]?.runId !== undefined ? { runId: outcome.targets[0].runId } : {}),
     ...(outcome.advice ? { advice: outcome.advice } : {}),
-    ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
+    // What is left is said once, in the action's terms, by the advice's annotation and summary (as for one
+    // target); the document's hint would say its command again, as prose. Without advice, the target's own hint.
+    ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint && !outcome.advice ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
     targets: outcome.targets.map((t) => ({
       profile: t.profile,
       appId: t.appId,
@@ -260,6 +305,11 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
     })),
     ...(outcome.targets.some((t) => t.variants) ? { languages: outcome.targets.flatMap((t) => languageRows(t.variants ?? [], t.profile)) } : {}),
   };
+}
+
+function cancelledLine(summary: { batches: { total: number; not_sent: number } }): string {
+  const { total, not_sent: notSent } = summary.batches;
+  return `stopped by a signal (the job was cancelled): ${total - notSent} of ${counted(total, 'batch')} went out`;
 }
 
 function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {

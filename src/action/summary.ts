@@ -11,7 +11,8 @@ import { inActionTerms } from './terms.js';
 
 /** What one run of the action came to. */
 export interface ActionResult {
-  mode: ActionMode;
+  /** Absent when the mode input names none the action has. */
+  mode?: ActionMode;
   exitCode: number;
   /** `once` found the run already done: nothing was sent. */
   skipped: boolean;
@@ -26,6 +27,8 @@ export interface ActionResult {
   once?: string;
   /** The run this one finished (once resuming it). */
   resumedFrom?: string;
+  /** Once resuming: what this attempt sent, where `summary` counts the key's whole audience. */
+  attempt?: DeliverySummary;
   advice?: ResendAdvice;
   error?: { message: string; hint?: string };
   errors?: readonly MessageIssue[];
@@ -114,12 +117,12 @@ export const code = codeSpan;
 
 export function jobSummary(result: ActionResult): string {
   const verdict = result.skipped ? (result.exitCode === 0 ? 'already done, nothing sent' : `already ran (exit ${result.exitCode}), nothing sent`) : result.exitCode === 0 ? 'succeeded' : `failed (exit ${result.exitCode})`;
-  const lines = [`## pushctl ${result.mode}: ${verdict}\n\n`];
+  const lines = [`## pushctl${result.mode ? ` ${result.mode}` : ''}: ${verdict}\n\n`];
   if (result.checkLine) lines.push(`${code(result.checkLine)}\n\n`);
   if (result.exitCode !== 0) lines.push(`${exitMeaning(result.exitCode) ?? 'unknown exit status'}${result.error?.message ? `: ${code(result.error.message)}` : ''}\n\n`);
   if (result.error?.hint && result.exitCode !== 0) lines.push(`Next step: ${code(result.error.hint)}\n\n`);
-  if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.\n\n`);
-  if (result.resumedFrom) lines.push(`Input \`once\` found run ${code(result.resumedFrom)} unfinished: this run sent what it had left.\n\n`);
+  if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.${result.summary ? ' The table counts every run of the key.' : ''}\n\n`);
+  if (result.resumedFrom) lines.push(`Input \`once\` found run ${code(result.resumedFrom)} unfinished: ${result.attempt ? attemptWords(result.attempt, result.audience !== undefined) : 'this run sent what it had left.'}\n\n`);
   if (result.targets) {
     lines.push(markdownTable(['profile', 'app', 'destination', 'run', 'state', 'accepted', 'left'], result.targets.map((t) => [code(t.profile), code(t.appId), code(t.baseUrl), code(t.runId ?? '-'), t.state, t.accepted, t.left])), '\n');
   }
@@ -135,11 +138,20 @@ export function jobSummary(result: ActionResult): string {
     lines.push(markdownTable(header, result.languages.map((row) => [...(several ? [code(row.profile ?? '')] : []), code(row.language), row.accepted, row.left])), '\n');
   }
   const findings = [...(result.errors ?? []).map((e) => ['error', e] as const), ...(result.warnings ?? []).map((w) => ['warning', w] as const)];
-  if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(inActionTerms(e.message))])), '\n');
+  // Each with its fix, as the annotation at the file gives it: the summary is what a reader of the run sees first.
+  if (findings.length > 0) lines.push(markdownTable(['', 'field', 'problem', 'fix'], findings.map(([level, e]) => [level, code(e.path || '(message)'), code(inActionTerms(e.message)), e.fix ? code(inActionTerms(e.fix)) : ''])), '\n');
   if (result.messageIds.length > 0) lines.push(`**message_ids:** ${result.messageIds.map(code).join(', ')}\n\n`);
   if (result.report) lines.push(`**report:** ${code(result.report)}\n\n`);
   if (result.advice) lines.push(resendAdviceMarkdown(result));
   return lines.join('');
+}
+
+/** What a resuming attempt sent, apart from the table, which counts every run of the once key. */
+function attemptWords(attempt: DeliverySummary, byAudience: boolean): string {
+  const counts = byAudience ? attempt.batches : attempt.recipients;
+  const unit = byAudience ? (counts.total === 1 ? 'request' : 'requests') : counts.total === 1 ? 'recipient' : 'recipients';
+  const outcomes = OUTCOMES.filter((o) => counts[o] > 0).map((o) => `${counts[o]} ${o.replace('_', ' ')}`);
+  return `this run sent the ${counts.total} ${unit} it had left: ${outcomes.join(', ') || 'none'}. The table counts every run of the key.`;
 }
 
 /** What is left, in the action's terms: re-run the job (with `once` and the cached journal directory), or resend the run. */

@@ -14,11 +14,12 @@
 // namespace of the same boot, an owner whose pid is gone or now belongs to a process that started at
 // another time is dead at once (a kill -9 is taken over without waiting out the stale time). An owner in
 // another PID namespace (a container sharing the journal volume) is judged by its refreshes alone.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, writeSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { processStartTicks, runProcessAlive } from './process-start.js';
 import { listDir } from '../list-dir.js';
+import { makeDirs } from '../make-dirs.js';
 
 export const REFRESH_MS = 2_000;
 export const STALE_MS = 10_000;
@@ -232,7 +233,7 @@ function create(dir: string, name: string, n: number, owner: Owner): boolean {
  * Throws only when the directory cannot be written.
  */
 export function tryAcquire(dir: string, name: string, owner: Owner): Lease | Liveness {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   for (;;) {
     const current = highest(dir, name);
     const liveness = judge(current, Date.now());

@@ -3,10 +3,11 @@
 // sending and at the end, so a power cut loses at most a second. A write that fails (a full disk, an I/O
 // error, a removed directory) is never ignored: the writer remembers it and every later write throws, so
 // the caller stops sending — the journal is written before the wire, or nothing goes out.
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, writeSync, writevSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CliError, ExitCode } from '../errors.js';
 import type { JournalRecord } from './records.js';
+import { makeDirs } from '../make-dirs.js';
 
 const FSYNC_EVERY_MS = 1000;
 const CLOSE_LINE = Buffer.from('}\n');
@@ -50,7 +51,7 @@ export class JournalWriter {
     readonly path: string,
     private readonly filter: Scrub,
   ) {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeDirs(dirname(path), 0o700);
     this.fd = openSync(path, 'wx', 0o600);
     this.timer = setInterval(() => this.sync(), FSYNC_EVERY_MS);
     // The timer must not keep a finished process alive.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { makeDirs } from '../../make-dirs.js';
 import path from 'node:path';
 import type { Ctx } from '../../context.js';
 import { printInitOutcome, type InitOutcome } from '../../output/init.js';
@@ -296,7 +297,12 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   const profiles = Object.values((document.profiles as Record<string, ProfileSettings> | undefined) ?? {});
   const holdsSecret = document.appSecret !== undefined || profiles.some((p) => p?.appSecret !== undefined);
   const previousMode = existing === null ? undefined : (await stat(file)).mode & 0o777;
-  await mkdir(path.dirname(file), { recursive: true, mode: options.global ? 0o700 : 0o777 });
+  try {
+    makeDirs(path.dirname(file), options.global ? 0o700 : 0o777);
+  } catch (error) {
+    // A directory that cannot be made is the path's fault, not a bug in pushctl.
+    throw configError(`cannot create the directory of ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'choose a --config path in a directory you can write to');
+  }
   await writeAtomically(file, `${JSON.stringify(document, null, 2)}\n`, holdsSecret ? 0o600 : (previousMode ?? 0o644));
 
   if (values.appSecret !== undefined && !options.global) {
