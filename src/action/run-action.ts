@@ -230,7 +230,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
 }
 
 /**
- * A once re-run that resumed its key's run: the counts, message_ids and languages are the key's whole audience
+ * A once re-run that resumed its key's run: the state, counts, message_ids and languages are the key's whole audience
  * (the run and every re-run that continued it), as its report and the next re-run that once skips say them
  * (docs/behaviour.md#once); what this attempt sent is kept apart for the summary.
  */
@@ -238,6 +238,7 @@ function keyAsAWhole(delivery: Extract<SendOutcome, { kind: 'delivered' }>['deli
   if (delivery.resumedFrom === undefined || delivery.journalPath === undefined) return {};
   const family = familyOutcome(familyOf(readRun(delivery.journalPath, locksDir(env)), env));
   return {
+    state: stateWords(family.state),
     summary: family.summary,
     messageIds: family.message_ids,
     ...(family.variants ? { languages: languageRows(family.variants) } : {}),
