@@ -171,7 +171,8 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
     return {
       ...base,
       exitCode: outcome.exitCode,
-      checkLine: inActionTerms(outcome.line),
+      // A failure's line is its error, said below the heading with the next step: once.
+      ...(outcome.ok ? { checkLine: inActionTerms(outcome.line) } : {}),
       ...(outcome.error ? { error: { message: inActionTerms(outcome.error.message), ...(outcome.error.hint ? { hint: inActionTerms(outcome.error.hint) } : {}) } } : {}),
     };
   }

@@ -232,6 +232,8 @@ describe('the pushctl GitHub Action', () => {
     const wrong = await runAction({ mode: 'check', ...target(), 'app-secret': 'not-the-secret' });
     expect(wrong.code).toBe(4);
     expect(wrong.summary).toContain('21004');
+    // Said once: the verdict line and the error are the same words.
+    expect(wrong.summary.split('21004 App Secret illegal')).toHaveLength(2);
     const missing = await runAction({ mode: 'check', 'base-url': emulator.url, 'app-id': APP });
     expect(missing.code).toBe(6);
     expect(missing.stdout).toContain('app-secret');
