@@ -260,7 +260,7 @@ export function requireCredentials(resolved: ResolvedSettings, target?: { secret
   const { settings } = resolved;
   const where = settings.profile && settings.configFile
     ? `"profiles.${settings.profile}" of ${settings.configFile}`
-    : settings.configFile ?? 'the config file (pushctl init writes one)';
+    : settings.configFile ?? 'a config file, which pushctl init writes';
   const missing: string[] = [];
   const ways: string[] = [];
   // One target of several (docs/behaviour.md#targets): a flag or PUSHCTL_APP_* would be every target's, and
