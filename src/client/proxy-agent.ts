@@ -2,6 +2,7 @@
 // with a proxy in the way a refused connection or a 502 is the proxy's doing, not the service's.
 import type http from 'node:http';
 import type { AttemptOutcome } from './outcome.js';
+import { isLoopbackHost } from './loopback.js';
 import { PROXY_TUNNEL_ERROR } from './proxy-tunnel-error.js';
 import { PushClient, type PushClientOptions } from './push-client.js';
 
@@ -26,6 +27,14 @@ export async function proxyAgent(proxyUrl: string, target: URL): Promise<http.Ag
 /** Network errors that, with a proxy in the way, happened between pushctl and the proxy. */
 const PROXY_CONNECT_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+const onThisMachine = (url: string): boolean => {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+};
+
 /** Rewrites an outcome the proxy caused so that its reason names the proxy and where it was set. */
 export function nameProxy(outcome: AttemptOutcome, proxy: Pick<ProxyInUse, 'display' | 'source'>): AttemptOutcome {
   const via = `proxy ${proxy.display} (${proxy.source})`;
@@ -46,6 +55,11 @@ export function nameProxy(outcome: AttemptOutcome, proxy: Pick<ProxyInUse, 'disp
     return { ...outcome, reason: `HTTP ${status} through ${via}: the proxy may not have reached the service (${outcome.reason})` };
   }
   if (status === undefined && outcome.errorCode !== undefined && PROXY_CONNECT_ERRORS.has(outcome.errorCode)) {
+    // Nothing listens at a proxy on this machine, and retrying for seconds will not start one (as for a
+    // loopback base URL, client/classify.ts); a remote refusal may be a proxy restarting, and keeps its retries.
+    if (outcome.kind === 'retryable' && outcome.errorCode === 'ECONNREFUSED' && onThisMachine(proxy.display)) {
+      return { ...outcome, permanent: true, reason: `${via} failed: ${outcome.reason}: nothing listens there: start the proxy, or fix ${proxy.source}` };
+    }
     return { ...outcome, reason: `${via} failed: ${outcome.reason}` };
   }
   // Any other failure without an answer (a reset, a timeout) happened on a path the proxy is part of: say so,

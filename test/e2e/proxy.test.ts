@@ -97,11 +97,14 @@ describe('sending through a proxy', () => {
     expect(direct.stdout).toMatch(/^proxy +none: env no_proxy names push\.example\.com$/m);
   });
 
-  it('a proxy that is down: exit 5, and the error names the proxy', async () => {
+  it('a proxy on this machine that is down: exit 5 at once (no retries), naming the proxy and the way out', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
-    const r = await cli([...send(emulator.url), '--proxy', down, '--max-attempts', '1']);
+    const r = await cli([...send(emulator.url), '--proxy', down]);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain(`proxy ${down} (flag --proxy) failed`);
+    expect(r.stderr).toContain('nothing listens there: start the proxy, or fix flag --proxy');
+    expect(r.stderr).not.toContain('retrying');
+    expect(r.stderr).toMatch(/\(after 1 attempt\)/);
   });
 
   it('https goes through a CONNECT tunnel to the TLS emulator, trusting the test CA', async () => {

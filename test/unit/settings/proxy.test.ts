@@ -81,6 +81,17 @@ describe('nameProxy', () => {
     expect(nameProxy({ kind: 'in_doubt', reason: 'HTTP 502', httpStatus: 502 }, proxy).kind).toBe('in_doubt');
     expect(nameProxy({ kind: 'in_doubt', reason: 'HTTP 502', httpStatus: 502 }, proxy)).toMatchObject({ reason: expect.stringContaining('through proxy http://proxy:3128') });
   });
+  it('a proxy on this machine that refuses the connection: nothing listens there, so no retry, and the way out is said', () => {
+    const local = { display: 'http://127.0.0.1:3128', source: 'flag --proxy' };
+    expect(nameProxy({ kind: 'retryable', reason: 'could not connect (ECONNREFUSED)', errorCode: 'ECONNREFUSED' }, local)).toEqual({
+      kind: 'retryable',
+      errorCode: 'ECONNREFUSED',
+      permanent: true,
+      reason: 'proxy http://127.0.0.1:3128 (flag --proxy) failed: could not connect (ECONNREFUSED): nothing listens there: start the proxy, or fix flag --proxy',
+    });
+    // A remote proxy that refuses may be restarting behind its address: it keeps its retries.
+    expect(nameProxy({ kind: 'retryable', reason: 'connection refused', errorCode: 'ECONNREFUSED' }, proxy)).not.toHaveProperty('permanent');
+  });
   it('leaves the service\'s own answers alone', () => {
     const rejected = { kind: 'rejected' as const, code: 21004, message: 'auth', httpStatus: 200 };
     expect(nameProxy(rejected, proxy)).toBe(rejected);
