@@ -1,13 +1,13 @@
 // The action drains on cancel as the CLI does (docs/behaviour.md#trust; issue 32 row 8): a cancelled job sends
 // SIGINT; the step stops starting requests, waits for those in flight, and still writes the journal's end,
 // its outputs and the job summary, ending with the CLI's exit code.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/run-cli.js';
+import { scratchPerTest } from '../helpers/scratch.js';
 import { parseOutputFile } from '../helpers/github-output.js';
 
 const ACTION = fileURLToPath(new URL('../../action/index.js', import.meta.url));
@@ -15,14 +15,7 @@ const SECRET = 'cancel-S3CRET';
 const IDS = 5000;
 
 let work: string;
-const started: ChildProcess[] = [];
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'pushctl-action-cancel-'));
-});
-afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(work, { recursive: true, force: true });
-});
+const started = scratchPerTest('pushctl-action-cancel-', (made) => (work = made));
 
 /** `pushctl serve` on port 0 whose every answer takes a while, recording what it delivered. */
 async function serve(record: string): Promise<string> {

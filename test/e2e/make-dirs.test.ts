@@ -1,23 +1,13 @@
 // A directory pushctl makes (the journal's, the locks', a config file's) under /proc answers ENOENT at a level
 // whose parent exists: Node's recursive mkdir tried again for ever, a core spinning and SIGTERM unheard. Each
 // is refused at once with its documented exit code and the path. Linux only (/proc).
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runProcess } from '../helpers/run-cli.js';
+import { scratchPerTest } from '../helpers/scratch.js';
 
 let dir: string;
-const spinning: ChildProcess[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'pushctl-make-dirs-'));
-});
-afterEach(() => {
-  // One the test gave up on hears no SIGTERM.
-  for (const child of spinning.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+const spinning = scratchPerTest('pushctl-make-dirs-', (made) => (dir = made));
 
 const run = (args: string[]) => runProcess(process.execPath, [BIN, ...args], { cwd: dir, env: cleanEnv({ HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), PUSHCTL_APP_SECRET: 'demo-secret' }), onSpawn: (c) => spinning.push(c) });
 
