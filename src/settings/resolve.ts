@@ -1,7 +1,7 @@
 import { configError, usageError } from '../errors.js';
 import type { LoadedConfig } from './load.js';
 import type { SecretInput } from './read-secret.js';
-import { defaultRegion, isRegion, regionNames, regionUrls, type Region } from './regions.js';
+import { defaultRegion, regionOf, regionUrls, type Region } from './regions.js';
 import type { ProfileSettings } from './schema.js';
 import { nearest } from '../suggest.js';
 import { profileSecretEnv } from './profile-secret-env.js';
@@ -196,20 +196,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   if (appSecret !== undefined) checkSecretText(appSecret, sources.appSecret ?? 'unknown');
 
   const regionText = pick('region');
-  let region: Region = defaultRegion;
-  if (regionText === undefined) {
-    sources.region = 'default';
-  } else {
-    const lower = regionText.toLowerCase();
-    if (!isRegion(lower)) {
-      const guess = nearest(regionText, regionNames);
-      throw configError(
-        `unknown region "${regionText}" (from ${sources.region})`,
-        `${guess ? `did you mean "${guess}"? ` : ''}valid regions: ${regionNames.join(', ')} (or set a base URL with --base-url)`,
-      );
-    }
-    region = lower;
-  }
+  if (regionText === undefined) sources.region = 'default';
+  const region: Region = regionText === undefined ? defaultRegion : regionOf(regionText, sources.region ?? 'unknown');
 
   let baseUrl: string = regionUrls[region];
   sources.baseUrl = `region ${region} (${sources.region})`;

@@ -12,12 +12,11 @@ import { loadConfigFile } from '../../settings/load.js';
 import { userConfigDir } from '../../settings/paths.js';
 import { createPrompter, type Prompter } from '../../settings/prompt.js';
 import { readSecret } from '../../settings/read-secret.js';
-import { isRegion, regionNames } from '../../settings/regions.js';
+import { regionNames, regionOf } from '../../settings/regions.js';
 import type { Audience, ProfileSettings } from '../../settings/schema.js';
 import { parseAudienceFlags } from '../shared/audience-flag.js';
 import { profileSecretEnv } from '../../settings/profile-secret-env.js';
 import { MIN_SECRET_LENGTH, type SecretSink } from '../../output/redact.js';
-import { nearest } from '../../suggest.js';
 
 export type { InitOutcome };
 
@@ -31,13 +30,6 @@ function targetPath(options: InitOptions, ctx: Pick<Ctx, 'cwd' | 'env'>): string
     throw usageError(`init writes JSON and cannot write ${path.basename(file)}`, 'choose a path such as .pushctlrc.json');
   }
   return file;
-}
-
-function checkRegion(region: string): string {
-  const lower = region.toLowerCase();
-  if (isRegion(lower)) return lower;
-  const guess = nearest(region, regionNames);
-  throw usageError(`unknown region "${region}"`, `${guess ? `did you mean "${guess}"? ` : ''}valid regions: ${regionNames.join(', ')}`);
 }
 
 async function askSettings(prompter: Prompter, tell: (line: string) => void, given: ProfileSettings, secretGiven: boolean): Promise<ProfileSettings> {
@@ -56,7 +48,7 @@ async function askSettings(prompter: Prompter, tell: (line: string) => void, giv
         if (/^https?:\/\//i.test(answer)) {
           answers.baseUrl = checkBaseUrl(answer, { source: 'your answer' });
           answers.region = undefined;
-        } else answers.region = checkRegion(answer);
+        } else answers.region = regionOf(answer, 'your answer');
         break;
       } catch (error) {
         if (!(error instanceof CliError) || tries >= 3) throw error;
@@ -137,7 +129,7 @@ async function givenSettings(options: InitOptions, ctx: Ctx, secrets: SecretSink
   secrets?.add(flagSecret?.value);
   const given: ProfileSettings = prune({
     appId: options.appId,
-    region: options.region === undefined ? undefined : checkRegion(options.region),
+    region: options.region === undefined ? undefined : regionOf(options.region, 'flag --region'),
     baseUrl: options.baseUrl,
     appSecret: flagSecret?.value,
   });

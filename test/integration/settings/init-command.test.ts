@@ -102,7 +102,8 @@ describe('pushctl init (non-interactive)', () => {
 
   it.each([
     [{ yes: true }, ExitCode.usage, 'nothing to write'],
-    [{ appId: 'a', region: 'eu' }, ExitCode.usage, 'unknown region "eu"'],
+    // A region is a setting like the base URL: refused as send refuses it, exit 6 naming where it came from.
+    [{ appId: 'a', region: 'eu' }, ExitCode.config, 'unknown region "eu" (from flag --region)'],
     [{ appId: 'a', config: 'pushctl.config.js' }, ExitCode.usage, 'cannot write'],
     [{ appId: 'a', config: 'x.json', global: true }, ExitCode.usage, 'cannot be used together'],
   ])('refuses %j', async (options, exitCode, words) => {
