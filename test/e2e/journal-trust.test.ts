@@ -115,6 +115,19 @@ describe('a resend goes where its run went, and the secret only where the settin
     expect(chosen.stderr).toContain('(flag --base-url)');
     expect(emulator.messages('app').flatMap((m) => (m.body as { condition: { client_ids: string[] } }).condition.client_ids)).toEqual(ids);
   });
+  it('the first send named an app the service refused (21002): with the app fixed in the environment, the resend names the flag that sends the rest as it', async () => {
+    writeFileSync(join(work, 'ids.txt'), ids.join('\n'));
+    const sent = await cli(['send', '--title', 'x', '--client-ids-file', 'ids.txt', '--json'], { PUSHCTL_BASE_URL: emulator.url, PUSHCTL_APP_ID: 'ap' });
+    expect(sent.code).toBe(4);
+    const command = json(sent).resend_command as string;
+    const fixed = await cli([...command.split(' ').slice(1)], { PUSHCTL_BASE_URL: emulator.url, PUSHCTL_APP_ID: 'app' });
+    expect(fixed.code).toBe(2);
+    // Not only the way back to the refused app: the app the settings name, by the flag that chooses it.
+    expect(fixed.stderr).toContain('to send the rest as app app, run it with --app-id app');
+    const chosen = await cli([...command.split(' ').slice(1), '--app-id', 'app'], { PUSHCTL_BASE_URL: emulator.url, PUSHCTL_APP_ID: 'app' });
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(emulator.messages('app').flatMap((m) => (m.body as { condition: { client_ids: string[] } }).condition.client_ids)).toEqual(ids);
+  });
 });
 
 describe('--once belongs to a key, an app and a destination', () => {

@@ -42,7 +42,8 @@ export async function resendSettings(options: SettingsOptions, header: HeaderRec
   if (options.appId === undefined && app !== undefined && app !== header.app_id) {
     throw usageError(
       `run ${run} was sent as app ${escapeControl(header.app_id)}, but your settings name app ${escapeControl(app)} (${loaded.sources.appId ?? 'settings'})`,
-      `to finish it as the same app, run it with --app-id ${escapeControl(header.app_id)} (and that app's secret)`,
+      // Both ways, as for the base URL: after "App ID illegal" (21002) the run's own app is the wrong one.
+      `to finish it as the same app, run it with --app-id ${escapeControl(header.app_id)} (and that app's secret); to send the rest as app ${escapeControl(app)}, run it with --app-id ${escapeControl(app)}`,
     );
   }
   return {
