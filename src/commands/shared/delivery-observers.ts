@@ -50,7 +50,7 @@ export function journalObserver(journal: RunJournal, mayLeave?: () => void): Sen
 /** How many completion times the moving rate keeps: only the last seconds matter. */
 const KEPT_TIMES = 4096;
 
-/** The progress line: batches and recipients done (a `+` while the plan still grows), a moving rate, the time. */
+/** The progress line: batches and recipients done (a `+` while the plan still grows; no recipients for a send by conditions), a moving rate, the time. */
 export function progressObserver(progress: Pick<Progress, 'update'>, elapsedMs: () => number): SendObserver {
   // Completion times of requests (ms since the start), for an honest moving rate.
   const doneAt: number[] = [];
@@ -60,7 +60,9 @@ export function progressObserver(progress: Pick<Progress, 'update'>, elapsedMs: 
       doneAt.push(now);
       if (doneAt.length > KEPT_TIMES) doneAt.splice(0, KEPT_TIMES / 2);
       const more = p.planComplete ? '' : '+';
-      progress.update(`batches ${p.batchesDone}/${p.batchesTotal}${more} · recipients ${p.recipientsDone}/${p.recipientsTotal}${more} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
+      // A send by conditions names no client IDs: the devices it reaches are the service's to count.
+      const recipients = p.planComplete && p.recipientsTotal === 0 ? '' : ` · recipients ${p.recipientsDone}/${p.recipientsTotal}${more}`;
+      progress.update(`batches ${p.batchesDone}/${p.batchesTotal}${more}${recipients} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
     },
   };
 }

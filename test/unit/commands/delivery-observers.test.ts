@@ -53,6 +53,13 @@ describe('progressObserver', () => {
     expect(lines[0]).toMatch(/^batches 1\/3 · recipients 1000\/2500 · \d+ req\/s · 1\.5 s$/);
     expect(lines[1]).toMatch(/^batches 2\/3\+ · recipients 1000\/2500\+ · /);
   });
+
+  it('a send by conditions (--all, --country) has no client IDs to count: it says none, not "recipients 0/0"', () => {
+    const lines: string[] = [];
+    const observer = progressObserver({ update: (text) => lines.push(text) }, () => 3000);
+    observer.onProgress!(progress({ batchesDone: 1, batchesTotal: 1, recipientsDone: 0, recipientsTotal: 0 }));
+    expect(lines[0]).toMatch(/^batches 1\/1 · \d+ req\/s · 3\.0 s$/);
+  });
 });
 
 describe('attemptLogObserver', () => {
