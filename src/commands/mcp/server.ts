@@ -2,11 +2,11 @@
 // handlers.ts. A malformed message is logged on stderr and the server reads on. It ends when the client
 // closes stdin, once what was asked is answered.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../version.js';
 import { withInterrupt } from '../../context.js';
 import type { ToolCall } from './tool.js';
+import { LineTransport, type OversizedRequest } from './line-transport.js';
 
 /** The tools and what runs them load on the first request that needs them (see handlers.ts). */
 let handlers: Promise<typeof import('./handlers.js')> | undefined;
@@ -59,6 +59,23 @@ export function createServer(call: ToolCall, inFlight = new InFlight()): Server 
   return server;
 }
 
+/**
+ * A request too long to read is answered alone (docs/behaviour.md#mcp): a tools/call with a tool error that says
+ * how to send less, any other request with a protocol error; one whose id cannot be told is only logged.
+ */
+function refuseOversized(request: OversizedRequest, call: ToolCall, transport: LineTransport): Promise<void> {
+  return loadHandlers().then(async ({ oversizedAnswer }) => {
+    const { log, answer } = oversizedAnswer(request, call);
+    call.ctx.stderr.write(`pushctl mcp: ${log}\n`);
+    if (request.id === undefined) return;
+    await transport.send(
+      'result' in answer
+        ? { jsonrpc: '2.0', id: request.id, result: answer.result }
+        : { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidRequest, message: answer.error } },
+    );
+  });
+}
+
 /** Serves until the client closes stdin or a signal stops it, once the requests asked are answered. */
 export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream): Promise<void> {
   const inFlight = new InFlight();
@@ -74,7 +91,9 @@ export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream):
   // While the client reads the answer to initialize, load the tools it will ask for next (a failure to load
   // is reported by the request that needs them).
   server.oninitialized = () => void loadHandlers().catch(() => {});
-  await server.connect(new StdioServerTransport(stdin, stdout as NodeJS.WriteStream));
+  const transport = new LineTransport(stdin, stdout);
+  transport.onoversized = (request) => void inFlight.track(refuseOversized(request, call, transport)).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  await server.connect(transport);
   call.ctx.stderr.write(`pushctl mcp ${VERSION}: serving on stdio${call.options.allowSend ? ' (send_message offered: --allow-send)' : ''}\n`);
   await closed;
 }

@@ -1,0 +1,67 @@
+// `pushctl mcp` given and asked for more than a stdio line comfortably holds: the built server over stdio, driven
+// by the SDK's own Client (whose reader gives up on a line over 10 MiB), against `pushctl serve` on 127.0.0.1.
+// A request too large is refused and the server serves on; an answer never grows past what a client reads.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/run-cli.js';
+import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
+
+const SECRET = 'sizes-canary-S3CR3T-7e41';
+const APP = 'app-sizes';
+
+/** Slow answers, so a send is still going when the next request arrives. */
+let slow: ServedCli;
+let home: string;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  slow = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--chaos', 'latency=300-300ms']);
+  home = mkdtempSync(join(tmpdir(), 'pushctl-mcp-sizes-'));
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+});
+afterAll(async () => {
+  await slow.stop();
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function connect(): Promise<{ client: Client; stderr: () => string }> {
+  const env = cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_JOURNAL_DIR: join(home, 'runs'), PUSHCTL_APP_SECRET: SECRET });
+  const defined = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--base-url', slow.url, '--app-id', APP, '--allow-send'], env: defined, cwd: home, stderr: 'pipe' });
+  let stderr = '';
+  (transport.stderr as Readable).setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const client = new Client({ name: 'pushctl-sizes-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  open.push(client);
+  return { client, stderr: () => stderr };
+}
+
+const callTool = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+const ids = (count: number) => Array.from({ length: count }, (_, i) => `device-${String(i).padStart(7, '0')}`);
+
+describe('pushctl mcp: a request larger than the server reads', () => {
+  it('is refused as a tool error naming the size and the way to send that many; a send in flight still answers, and the server serves on', async () => {
+    const { client, stderr } = await connect();
+    const sending = callTool(client, 'send_message', { clientId: ids(20_000), title: 'in flight' });
+    // 17 MiB of arguments: over what the server reads in one message.
+    const huge = await callTool(client, 'validate_message', { all: true, title: 'x'.repeat(17 * 1024 * 1024) });
+    expect(huge.isError).toBe(true);
+    expect(huge.structuredContent).toMatchObject({ ok: false, exit_code: 2 });
+    expect(textOf(huge)).toMatch(/^error: validate_message: the request is 17\.0 MiB, over the 16 MiB pushctl mcp reads in one message/);
+    const sent = await sending;
+    expect(sent.isError, textOf(sent)).toBeFalsy();
+    expect(sent.structuredContent).toMatchObject({ ok: true, state: 'sent', summary: { recipients: { total: 20_000, accepted: 20_000 } } });
+    const listed = await callTool(client, 'list_runs', {});
+    expect(listed.structuredContent).toMatchObject({ ok: true, runs: [expect.objectContaining({ state: 'sent', title: 'in flight' })] });
+    expect(stderr()).not.toContain(SECRET);
+  });
+});
