@@ -65,3 +65,22 @@ describe('pushctl mcp: a request larger than the server reads', () => {
     expect(stderr()).not.toContain(SECRET);
   });
 });
+
+describe('pushctl mcp: an answer larger than a client reads', () => {
+  it('validate_message of 600,000 client IDs answers within the bound: the count whole, the list cut and said to be cut', async () => {
+    const { client } = await connect();
+    const given = Array.from({ length: 600_000 }, (_, i) => `d${i}`);
+    // The whole answer was 20 MB: the SDK's client gave up on the line and closed the connection.
+    const result = await callTool(client, 'validate_message', { clientId: given, title: 'many' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const answer = result.structuredContent as { valid: boolean; body: { condition: { type: number; client_ids: string[] } }; elided: unknown };
+    expect(answer.valid).toBe(true);
+    expect(answer.body.condition.type).toBe(2);
+    expect(answer.body.condition.client_ids).toEqual(given.slice(0, 100));
+    expect(answer.elided).toEqual([{ path: 'body.condition.client_ids', shown: 100, total: 600_000 }]);
+    expect(JSON.stringify(result).length).toBeLessThan(4 * 1024 * 1024);
+    expect(textOf(result)).toContain('cut: this answer is bounded');
+    // The connection is still there.
+    expect((await callTool(client, 'list_runs', {})).isError).toBeFalsy();
+  });
+});
