@@ -5,6 +5,8 @@ import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import type { MessageInputOptions } from '../../input/read-message-input.js';
 import { recipientLists } from '../shared/message-options.js';
+import { ownKeyRecord } from '../shared/option-kinds.js';
+import { setOwn } from '../../message/own-key.js';
 
 const text = z.optional(z.string());
 
@@ -12,11 +14,11 @@ const text = z.optional(z.string());
  * The message object itself. Any object is taken here: its content is judged by the validator, whose
  * findings carry JSON paths and fixes; the JSON Schema shown to clients is the message file's (json-schema.ts).
  */
-export const messageObject = z.record(z.string(), z.unknown());
+export const messageObject = ownKeyRecord(z.unknown());
 
 export const messageFields = {
   message: z.optional(messageObject),
-  vars: z.optional(z.record(z.string(), z.string())),
+  vars: z.optional(ownKeyRecord(z.string())),
   type: z.optional(z.enum(['notification', 'data'])),
   ttl: z.optional(z.union([z.string(), z.int()])),
   to: text,
@@ -32,7 +34,7 @@ export const messageFields = {
   openApp: z.optional(z.boolean()),
   openUrl: text,
   openActivity: text,
-  data: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
+  data: z.optional(ownKeyRecord(z.union([z.string(), z.number(), z.boolean()]))),
   strict: z.optional(z.boolean()),
 };
 
@@ -72,7 +74,13 @@ export const FIELD_DESCRIPTIONS: Record<string, string> = {
 
 export type MessageFields = { [K in keyof typeof messageFields]?: z.infer<(typeof messageFields)[K]> };
 
-const pairs = (entries: Record<string, unknown> | undefined) => (entries === undefined ? undefined : Object.entries(entries).map(([k, v]) => `${k}=${String(v)}`));
+/** The entries as text, as `-d key=value` gives them, every key kept (`__proto__` too). */
+function asText(entries: Record<string, unknown> | undefined): Record<string, string> | undefined {
+  if (entries === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entries)) setOwn(out, key, String(value));
+  return out;
+}
 
 /**
  * The options the CLI would have parsed from the equivalent flags. The message object is read as `-f -`
@@ -83,8 +91,9 @@ export function messageInputOptions(fields: MessageFields): MessageInputOptions 
   const options: Record<string, unknown> = { ...flags };
   if (message !== undefined) options.file = '-';
   if (ttl !== undefined) options.ttl = String(ttl);
-  if (vars !== undefined) options.var = pairs(vars);
-  if (data !== undefined) options.data = pairs(data);
+  // As objects, not key=value pairs: a key holding "=" would be split at it.
+  if (vars !== undefined) options.varEntries = asText(vars);
+  if (data !== undefined) options.dataEntries = asText(data);
   // An empty list is how an agent fills a list it does not mean to give: no flag, as on a command line.
   for (const [key, value] of Object.entries(options)) if (value === undefined || (Array.isArray(value) && value.length === 0)) delete options[key];
   return options as MessageInputOptions & { strict?: boolean };

@@ -32,8 +32,8 @@ describe('tool schemas', () => {
 describe('message arguments → the CLI options', () => {
   it.each([
     [{ title: 'Hi', all: true }, { title: 'Hi', all: true }],
-    [{ message: { type: 1 }, vars: { v: '1.2' } }, { file: '-', var: ['v=1.2'] }],
-    [{ data: { n: 1, ok: true, s: 'x=y' }, ttl: 90 }, { data: ['n=1', 'ok=true', 's=x=y'], ttl: '90' }],
+    [{ message: { type: 1 }, vars: { v: '1.2' } }, { file: '-', varEntries: { v: '1.2' } }],
+    [{ data: { n: 1, ok: true, s: 'x=y' }, ttl: 90 }, { dataEntries: { n: '1', ok: 'true', s: 'x=y' }, ttl: '90' }],
     [{ clientId: ['a', 'b'], type: 'data' as const, strict: true }, { clientId: ['a', 'b'], type: 'data', strict: true }],
   ])('%j → %j', (fields, options) => {
     expect(messageInputOptions(fields)).toEqual(options);
