@@ -8,25 +8,32 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 
+const SECRET = 'arguments-canary-S3CR3T-c0de';
 let home: string;
+let service: ServedCli;
 const open: Client[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'pushctl-mcp-arguments-'));
+  service = await serveCli(['--rate', '0', '--app', `demo-app:${SECRET}`]);
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close()));
 });
-afterAll(() => {
+afterAll(async () => {
+  await service.stop();
   rmSync(home, { recursive: true, force: true });
 });
 
+const serverEnv = () => cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_JOURNAL_DIR: join(home, 'runs'), PUSHCTL_APP_SECRET: SECRET });
+
 async function connect(): Promise<Client> {
-  const env = cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_JOURNAL_DIR: join(home, 'runs') });
+  const env = serverEnv();
   const defined = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const client = new Client({ name: 'pushctl-arguments-e2e', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--base-url', 'http://127.0.0.1:8787', '--app-id', 'demo-app'], env: defined, cwd: home, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--base-url', service.url, '--app-id', 'demo-app', '--allow-send'], env: defined, cwd: home, stderr: 'ignore' }));
   open.push(client);
   return client;
 }
@@ -58,5 +65,31 @@ describe('pushctl mcp: the objects of a call, kept as given', () => {
     const client = await connect();
     const result = await callJson(client, 'validate_message', '{"message": {"type": 1, "time_to_live": 5, "condition": {"type": 0}, "notification": {"title": "x"}, "__proto__": {"a": 1}}}');
     expect(result.structuredContent).toMatchObject({ ok: false, exit_code: 3, errors: [expect.objectContaining({ path: '__proto__', rule: 'unknown-field' })] });
+  });
+});
+
+describe('pushctl mcp: a message that says it is a dry run', () => {
+  it('send_message of the body list_inbox showed for a dry run is refused: it would deliver nothing and read as sent', async () => {
+    const client = await connect();
+    const key = 'dry-body-key';
+    const checked = await client.callTool({ name: 'dry_run', arguments: { all: true, title: 'Release 2.0' } });
+    expect(checked.isError).toBeFalsy();
+    const inbox = (await client.callTool({ name: 'list_inbox', arguments: {} })).structuredContent as { messages: { body: Record<string, unknown> }[] };
+    const body = inbox.messages.at(-1)!.body;
+    expect(body.dry_run).toBe(true);
+    const sent = (await client.callTool({ name: 'send_message', arguments: { message: body, once: key } })) as CallToolResult;
+    expect(sent.isError).toBe(true);
+    expect(sent.structuredContent).toMatchObject({ ok: false, exit_code: 2, error: { message: expect.stringContaining('"dry_run": true') } });
+    // Nothing was taken for a send: no run, and the once key is still free for the real one.
+    const runs = (await client.callTool({ name: 'list_runs', arguments: {} })).structuredContent as { runs: { dry_run: boolean }[] };
+    expect(runs.runs.map((run) => run.dry_run)).toEqual([true]);
+    const { dry_run: _dry, ...real } = body;
+    const delivered = (await client.callTool({ name: 'send_message', arguments: { message: real, once: key } })) as CallToolResult;
+    expect(delivered.structuredContent).toMatchObject({ ok: true, skipped: false, dry_run: false, state: 'sent' });
+    // The CLI refuses the same file the same way.
+    writeFileSync(join(home, 'dry.json'), JSON.stringify(body));
+    const cli = await runCli(['send', '-f', 'dry.json', '--base-url', service.url, '--app-id', 'demo-app', '--json'], { cwd: home, env: serverEnv() });
+    expect(cli.code).toBe(2);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ ok: false, exit_code: 2, error: { message: (sent.structuredContent as { error: { message: string } }).error.message } });
   });
 });
