@@ -93,3 +93,14 @@ describe('pushctl mcp: a message that says it is a dry run', () => {
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: false, exit_code: 2, error: { message: (sent.structuredContent as { error: { message: string } }).error.message } });
   });
 });
+
+describe('pushctl mcp: arguments take what the flags and the message take', () => {
+  it('type 1 or 2 (as --type 1 and the message\'s own "type": 1), and os versions as numbers (as "os_version": [33])', async () => {
+    const client = await connect();
+    const result = (await client.callTool({ name: 'validate_message', arguments: { type: 2, osVersion: [33, '34'], data: { k: 'v' } } })) as CallToolResult;
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ ok: true, body: { type: 2, condition: { type: 1, targeting: { os_version: ['33', '34'] } } } });
+    const cli = await runCli(['validate', '--type', '2', '--os-version', '33', '--os-version', '34', '-d', 'k=v', '--json'], { cwd: home });
+    expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, body: (result.structuredContent as { body: unknown }).body });
+  });
+});

@@ -19,11 +19,14 @@ export const messageObject = ownKeyRecord(z.unknown());
 export const messageFields = {
   message: z.optional(messageObject),
   vars: z.optional(ownKeyRecord(z.string())),
-  type: z.optional(z.enum(['notification', 'data'])),
+  // --type takes 1 and 2 too, and the message's own "type" is a number: an agent reading either writes 1.
+  type: z.optional(z.union([z.enum(['notification', 'data']), z.literal(1), z.literal(2)])),
   ttl: z.optional(z.union([z.string(), z.int()])),
   to: text,
   all: z.optional(z.boolean()),
   ...recipientLists,
+  // An API level is a number to whoever writes one ("os_version": [33] is converted, docs/behaviour.md#validation).
+  osVersion: z.optional(z.array(z.union([z.string(), z.int()]))),
   title: text,
   desc: text,
   style: z.optional(z.enum(['system', 'button'])),
@@ -42,7 +45,7 @@ export const messageFields = {
 export const FIELD_DESCRIPTIONS: Record<string, string> = {
   message: 'the request body in the service\'s own shape, as a message file holds it (pushctl schema); the fields below override it field by field',
   vars: 'values for {{key}} placeholders in `message` (--var key=value)',
-  type: '--type: notification or data',
+  type: '--type: notification (1) or data (2)',
   ttl: '--ttl: time_to_live, seconds or a duration such as 90s, 15m, 6h, 2d',
   to: '--to: a named audience of the config file ("audiences"), e.g. my-phones: the recipients it stands for',
   all: '--all: every device (condition.type 0)',
@@ -68,7 +71,9 @@ export const FIELD_DESCRIPTIONS: Record<string, string> = {
   once: '--once: send this message to this audience once; a second call with the same key finds the earlier run and sends nothing, or finishes it',
   includeInDoubt: '--include-in-doubt: with once, also send to recipients an earlier run left in doubt (they may get it twice)',
   profile: '--profile: a profile of the config file, instead of the server\'s; a list (eu,us) sends to each',
-  limit: 'how many to list, newest first',
+  // list_runs lists newest first, list_inbox newest last: both list the newest.
+  limit: 'how many of the newest to list',
+  allApps: "list_inbox: every app's messages, not only those of the server's app ID",
   run: 'a run id (from list_runs) or the path of a journal file',
 };
 
@@ -87,8 +92,10 @@ function asText(entries: Record<string, unknown> | undefined): Record<string, st
  * would read it: the caller gives it as the call's stdin, so it takes the file's path through assembly.
  */
 export function messageInputOptions(fields: MessageFields): MessageInputOptions & { strict?: boolean } {
-  const { message, vars, data, ttl, ...flags } = fields;
+  const { message, vars, data, ttl, type, osVersion, ...flags } = fields;
   const options: Record<string, unknown> = { ...flags };
+  if (type !== undefined) options.type = String(type);
+  if (osVersion !== undefined) options.osVersion = osVersion.map(String);
   if (message !== undefined) options.file = '-';
   if (ttl !== undefined) options.ttl = String(ttl);
   // As objects, not key=value pairs: a key holding "=" would be split at it.

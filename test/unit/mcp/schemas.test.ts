@@ -54,7 +54,7 @@ describe('argument errors', () => {
   it.each([
     [{ title: 1 }, 'validate_message: title must be a string, got number'],
     [{ titel: 'x' }, 'validate_message: unknown argument "titel" (did you mean "title"?)'],
-    [{ type: 'note' }, 'validate_message: type must be one of "notification", "data", got "note"'],
+    [{ type: 'note' }, 'validate_message: type must be one of "notification", "data", 1, 2, got "note"'],
     [{ country: 'US' }, 'validate_message: country must be an array, got string'],
     [{ message: [1] }, 'validate_message: message must be an object, got an array'],
     ['text', 'validate_message: the arguments must be an object, got string'],
