@@ -25,7 +25,10 @@ function describe(issue: Issue, given: unknown, known: readonly string[]): strin
         .join('; ');
     case 'invalid_type': {
       // A record is an object to whoever writes the arguments.
-      const expected = issue.expected === 'record' ? 'object' : issue.expected;
+      // A number where a whole one is wanted (zod calls both "number"): "must be a number, got number" said
+      // nothing of 1.5, or of 1e400 (Infinity).
+      if ((issue.expected === 'number' || issue.expected === 'int') && typeof input === 'number') return `${at} must be a whole number, got ${String(input)}`;
+      const expected = issue.expected === 'record' ? 'object' : issue.expected === 'int' ? 'whole number' : issue.expected;
       return `${at} must be ${expected === 'object' || expected === 'array' ? `an ${expected}` : `a ${expected}`}, got ${kindOf(input)}`;
     }
     case 'invalid_value':

@@ -9,6 +9,7 @@ import { argumentNames, describeTool, TOOLS } from '../../../src/commands/mcp/ca
 import { messageInputOptions } from '../../../src/commands/mcp/message-arguments.js';
 import { errorAnswer } from '../../../src/commands/mcp/results.js';
 import { validateMessageTool } from '../../../src/commands/mcp/tools/validate-message.js';
+import { listRunsTool } from '../../../src/commands/mcp/tools/list-runs.js';
 import { usageError } from '../../../src/errors.js';
 
 describe('tool schemas', () => {
@@ -68,5 +69,16 @@ describe('argument errors', () => {
 
   it('takes no arguments as an empty object', () => {
     expect(parse(undefined)).toEqual({});
+  });
+});
+
+describe('a number where a whole one is wanted', () => {
+  it.each([
+    [{ limit: 1.5 }, 'list_runs: limit must be a whole number, got 1.5'],
+    // JSON's 1e400 is Infinity once parsed.
+    [{ limit: Infinity }, 'list_runs: limit must be a whole number, got Infinity'],
+    [{ limit: '5' }, 'list_runs: limit must be a number, got string'],
+  ])('%j → %s', (given, message) => {
+    expect(() => parseArguments(listRunsTool.args, given, 'list_runs', argumentNames(listRunsTool))).toThrow(message);
   });
 });
