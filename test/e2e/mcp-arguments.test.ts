@@ -104,3 +104,17 @@ describe('pushctl mcp: arguments take what the flags and the message take', () =
     expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, body: (result.structuredContent as { body: unknown }).body });
   });
 });
+
+describe('pushctl mcp: variants no recipient gets', () => {
+  it('validate_message says no variant is sent, as validate does, instead of an empty list of them', async () => {
+    const client = await connect();
+    const message = { type: 1, time_to_live: 60, notification: { title: 'Hi' }, variants: { fr: { notification: { title: 'Salut' } } } };
+    const result = (await client.callTool({ name: 'validate_message', arguments: { message, clientId: ['a', 'b'] } })) as CallToolResult;
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    expect(text).not.toContain('variants:  and');
+    expect(text).toContain('variants: none is sent: every recipient gets the base message\n');
+    writeFileSync(join(home, 'variants.json'), JSON.stringify(message));
+    const cli = await runCli(['validate', '-f', 'variants.json', '--client-id', 'a,b'], { cwd: home });
+    expect(cli.stderr).toContain('variants: none is sent: every recipient gets the base message\n');
+  });
+});
