@@ -84,3 +84,20 @@ describe('pushctl mcp: an answer larger than a client reads', () => {
     expect((await callTool(client, 'list_runs', {})).isError).toBeFalsy();
   });
 });
+
+describe('pushctl mcp: a send longer than the client waits', () => {
+  it('reports its progress batch by batch to a client that asks (a progressToken), which then keeps waiting instead of cancelling it', async () => {
+    const { client } = await connect();
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    // 30 batches at the default pace and the emulator's latency: a send of seconds. Without progress the
+    // client gives up after its timeout and cancels the call, which stops the send half-way.
+    const result = (await client.callTool({ name: 'send_message', arguments: { clientId: ids(30_000), title: 'long send' } }, undefined, {
+      onprogress: (progress) => seen.push(progress),
+      resetTimeoutOnProgress: true,
+      timeout: 5_000,
+    })) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ ok: true, state: 'sent', summary: { batches: { total: 30, accepted: 30 } } });
+    expect(seen.map((p) => p.progress)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(seen.at(-1)).toMatchObject({ progress: 30, total: 30, message: expect.stringMatching(/^batches 30\/30 · recipients 30000\/30000/) });
+  });
+});

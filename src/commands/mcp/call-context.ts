@@ -13,6 +13,7 @@ export function callContext(ctx: Ctx, message?: object): Ctx {
     cwd: ctx.cwd,
     interrupt: ctx.interrupt,
     ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
+    ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     secretFromStdin: false,
   };
 }

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../version.js';
-import { withInterrupt } from '../../context.js';
+import { extendCtx, withInterrupt, type Ctx } from '../../context.js';
 import type { ToolCall } from './tool.js';
 import { LineTransport, type OversizedRequest } from './line-transport.js';
 
@@ -39,6 +39,25 @@ function cancellable(call: ToolCall, cancelled: AbortSignal): ToolCall {
   return { ...call, ctx: withInterrupt(call.ctx, AbortSignal.any([call.ctx.interrupt, cancelled])) };
 }
 
+type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/**
+ * A send tells a client that gave a progressToken how far it got, batch by batch (notifications/progress).
+ * Without it a send longer than the client's request timeout (60 s in the SDK's client) was cancelled by the
+ * client half-way; a client that resets its timeout on progress now waits for the end. Progress only grows,
+ * as the protocol asks: it counts batches done, of every target of a profile list.
+ */
+function reportingProgress(call: ToolCall, token: string | number | undefined, extra: CallExtra): ToolCall {
+  if (token === undefined) return call;
+  let done = 0;
+  const onProgress: NonNullable<Ctx['onProgress']> = (p) => {
+    done += 1;
+    const total = p.planComplete && p.batchesTotal >= done ? { total: p.batchesTotal } : {};
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...total, message: call.scrubber.scrub(p.line) } }).catch(() => {});
+  };
+  return { ...call, ctx: extendCtx(call.ctx, { onProgress }) };
+}
+
 export function createServer(call: ToolCall, inFlight = new InFlight()): Server {
   const server = new Server({ name: 'pushctl', title: 'pushctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => inFlight.track(loadHandlers().then(async ({ listTools }) => ({ tools: await listTools(call) }))));
@@ -46,7 +65,7 @@ export function createServer(call: ToolCall, inFlight = new InFlight()): Server 
     const { name, arguments: given } = request.params;
     return inFlight.track(
       loadHandlers().then(async ({ callTool }) => {
-        const result = await callTool(name, given, cancellable(call, extra.signal));
+        const result = await callTool(name, given, reportingProgress(cancellable(call, extra.signal), request.params._meta?.progressToken, extra));
         if (!('unknown' in result)) return result;
         // No such tool is the client's mistake in the protocol, not a tool's failure.
         // It repeats the name the client sent, which goes out as a protocol error: scrubbed as a result is.
