@@ -118,3 +118,18 @@ describe('pushctl mcp: variants no recipient gets', () => {
     expect(cli.stderr).toContain('variants: none is sent: every recipient gets the base message\n');
   });
 });
+
+describe('pushctl mcp: a message object too deep or too large', () => {
+  it('is refused (exit 3, as the same file is) naming the argument and the JSON path, not a file, stdin or -f', async () => {
+    const client = await connect();
+    let deep: unknown = 'x';
+    for (let i = 0; i < 70; i++) deep = [deep];
+    const base = { type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'x' } };
+    const tooDeep = (await client.callTool({ name: 'validate_message', arguments: { message: { ...base, data: { k: deep } } } })) as CallToolResult;
+    expect(tooDeep.isError).toBe(true);
+    expect(tooDeep.structuredContent).toMatchObject({ ok: false, exit_code: 3, error: { message: `message nests deeper than 64 levels at data.k${'[0]'.repeat(62)}` } });
+    const tooLarge = (await client.callTool({ name: 'dry_run', arguments: { message: { ...base, notification: { title: 'x'.repeat(5 * 1024 * 1024) } } } })) as CallToolResult;
+    expect(tooLarge.structuredContent).toMatchObject({ ok: false, exit_code: 3, error: { message: 'message is 5.0 MiB of JSON, over the 4 MiB pushctl reads for a message' } });
+    for (const result of [tooDeep, tooLarge]) expect(JSON.stringify(result.content)).not.toMatch(/stdin|-f\b|line 1/);
+  });
+});
