@@ -1,6 +1,7 @@
 // `pushctl mcp` given and asked for more than a stdio line comfortably holds: the built server over stdio, driven
 // by the SDK's own Client (whose reader gives up on a line over 10 MiB), against `pushctl serve` on 127.0.0.1.
 // A request too large is refused and the server serves on; an answer never grows past what a client reads.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/run-cli.js';
+import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 
 const SECRET = 'sizes-canary-S3CR3T-7e41';
@@ -99,5 +100,30 @@ describe('pushctl mcp: a send longer than the client waits', () => {
     expect(result.structuredContent).toMatchObject({ ok: true, state: 'sent', summary: { batches: { total: 30, accepted: 30 } } });
     expect(seen.map((p) => p.progress)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(seen.at(-1)).toMatchObject({ progress: 30, total: 30, message: expect.stringMatching(/^batches 30\/30 · recipients 30000\/30000/) });
+  });
+});
+
+describe('pushctl mcp: a client that stops reading mid-send', () => {
+  it('does not crash the server: the send goes on to its end, journaled whole, and the server ends when the client is gone', async () => {
+    const runs = mkdtempSync(join(tmpdir(), 'pushctl-mcp-gone-'));
+    const env = cleanEnv({ HOME: home, PUSHCTL_JOURNAL_DIR: runs, PUSHCTL_APP_SECRET: SECRET });
+    const child = spawn(process.execPath, [BIN, 'mcp', '--base-url', slow.url, '--app-id', APP, '--allow-send'], { env: env as NodeJS.ProcessEnv, cwd: home, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const write = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    write({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } });
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // With a progressToken the server writes while it sends (each batch answers after 300 ms): the first
+    // write after this finds no reader.
+    write({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'send_message', arguments: { clientId: ids(10_000), title: 'gone' }, _meta: { progressToken: 1 } } });
+    child.stdout.destroy();
+    child.stdin.end();
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE.*\n\s+at /);
+    const listed = await runCli(['runs', '--json'], { cwd: home, env });
+    expect(JSON.parse(listed.stdout)).toMatchObject({ runs: [{ state: 'sent', title: 'gone', recipients: { total: 10_000, accepted: 10_000 } }] });
+    rmSync(runs, { recursive: true, force: true });
   });
 });

@@ -95,6 +95,18 @@ export class LineTransport implements Transport {
 
   private readonly onStreamError = (error: Error): void => this.onerror?.(error);
 
+  /**
+   * The client stopped reading (EPIPE: it exited, or closed its end): an answer can no longer reach it. Said
+   * once, and every later write dropped, so that a send in flight goes on to its end and its journal closes
+   * as when the client closes stdin. An unhandled stream error crashed the server mid-send (a killed run).
+   */
+  private gone = false;
+  private readonly onWriteError = (error: Error): void => {
+    if (this.gone) return;
+    this.gone = true;
+    this.onerror?.(new Error(`the client stopped reading (${(error as NodeJS.ErrnoException).code ?? error.message}): answers from now on go nowhere`));
+  };
+
   private deliver(done: ReturnType<PendingLine['end']>): void {
     if ('oversized' in done) return this.onoversized?.(done.oversized);
     if (done.line.trim() === '') return;
@@ -111,17 +123,20 @@ export class LineTransport implements Transport {
   start(): Promise<void> {
     this.stdin.on('data', this.onData);
     this.stdin.on('error', this.onStreamError);
+    this.stdout.on('error', this.onWriteError);
     return Promise.resolve();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.gone) return Promise.resolve();
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
-      else this.stdout.once('drain', resolve);
+      // A write that fails resolves too: the error is onWriteError's to report.
+      if (this.stdout.write(serializeMessage(message), () => resolve())) resolve();
     });
   }
 
   close(): Promise<void> {
+    // stdout's error listener stays: a write already under way may still fail after the close.
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStreamError);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
