@@ -38,6 +38,11 @@ export interface Ctx {
    * missing secret's hint must not offer it. Default true.
    */
   secretFromStdin?: boolean;
+  /**
+   * Told after each batch of a send how far it got, where no terminal shows a progress line: the MCP server
+   * turns it into progress notifications, which keep a client waiting on a long send (docs/behaviour.md#mcp).
+   */
+  onProgress?: (progress: { batchesDone: number; batchesTotal: number; planComplete: boolean; line: string }) => void;
 }
 
 /**

@@ -38,6 +38,10 @@ export interface MessageFlags extends RecipientFlags {
   openActivity?: string;
   data?: string[];
   var?: string[];
+  /** Data entries given as an object (an MCP call's `data`): a key may hold `=`, which `-d key=value` cannot say. */
+  dataEntries?: Record<string, string>;
+  /** Placeholder values given as an object (an MCP call's `vars`). */
+  varEntries?: Record<string, string>;
 }
 
 export interface AssembleInput {
@@ -141,7 +145,8 @@ function parseType(value: string): 1 | 2 {
 export function assembleMessage(input: AssembleInput): Assembled {
   const { flags } = input;
   const notes: MessageIssue[] = [];
-  const vars = parsePairs(flags.var, '--var');
+  // Spread copies own keys as they are, `__proto__` included.
+  const vars = { ...parsePairs(flags.var, '--var'), ...flags.varEntries };
 
   let message: Json = {};
   if (input.file) {
@@ -164,7 +169,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
       return { message: filled.value as Json, notes };
     }
     message = { ...(filled.value as Json) };
-  } else if (flags.var?.length) {
+  } else if (flags.var?.length || Object.keys(flags.varEntries ?? {}).length > 0) {
     throw usageError('--var fills {{placeholders}} in a message file, but no --file was given', 'add -f message.json, or drop --var');
   }
 
@@ -262,7 +267,7 @@ function applyNotification(message: Json, flags: MessageFlags): void {
 }
 
 function applyData(message: Json, input: AssembleInput, flags: MessageFlags): void {
-  const pairs = parsePairs(flags.data, '--data');
+  const pairs = { ...parsePairs(flags.data, '--data'), ...flags.dataEntries };
   if (!input.dataFile && Object.keys(pairs).length === 0) return;
   let data = asObject(message.data);
   if (input.dataFile) {

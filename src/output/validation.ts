@@ -16,7 +16,14 @@ export async function describeValidation(result: ValidationResult & { variants?:
     : style.ok(`valid${result.warnings.length ? ` (${count(result.warnings.length, 'warning')})` : ''}`);
   // Each variant was checked as the whole message it becomes (docs/behaviour.md#variants).
   const tags = Object.keys(result.variants ?? {}).join(', ');
-  const variants = !result.variants ? '' : baseSent(result) ? `variants: ${tags} and the base message, each checked whole (stdout shows each as sent)\n` : `variants: ${tags}, each checked whole (stdout shows each as sent; the base message goes to no one)\n`;
+  const variants = !result.variants
+    ? ''
+    : // No recipient has a variant's language (the warnings say which): an empty list of them read "variants:  and …".
+      tags === ''
+      ? 'variants: none is sent: every recipient gets the base message\n'
+      : baseSent(result)
+        ? `variants: ${tags} and the base message, each checked whole (stdout shows each as sent)\n`
+        : `variants: ${tags}, each checked whole (stdout shows each as sent; the base message goes to no one)\n`;
   return [
     `${verdict}\n`,
     variants,

@@ -25,13 +25,21 @@ function describe(issue: Issue, given: unknown, known: readonly string[]): strin
         .join('; ');
     case 'invalid_type': {
       // A record is an object to whoever writes the arguments.
-      const expected = issue.expected === 'record' ? 'object' : issue.expected;
+      // A number where a whole one is wanted (zod calls both "number"): "must be a number, got number" said
+      // nothing of 1.5, or of 1e400 (Infinity).
+      if ((issue.expected === 'number' || issue.expected === 'int') && typeof input === 'number') return `${at} must be a whole number, got ${String(input)}`;
+      const expected = issue.expected === 'record' ? 'object' : issue.expected === 'int' ? 'whole number' : issue.expected;
       return `${at} must be ${expected === 'object' || expected === 'array' ? `an ${expected}` : `a ${expected}`}, got ${kindOf(input)}`;
     }
     case 'invalid_value':
       return `${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(input)}`;
-    case 'invalid_union':
+    case 'invalid_union': {
+      // A choice of values (`type`: "notification", "data", 1 or 2) reads as one list, as an enum's does.
+      const branches = issue.errors.map((errors) => errors[0]);
+      const values = branches.every((b) => b?.code === 'invalid_value') ? branches.flatMap((b) => (b?.code === 'invalid_value' ? b.values : [])) : [];
+      if (values.length > 0) return `${at} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(input)}`;
       return `${at} has the wrong type (${kindOf(input)}): see the tool's inputSchema`;
+    }
     default:
       // The schemas' own messages read "<what is wrong>: <the next step>".
       return `${at}: ${issue.message}`;

@@ -3,16 +3,18 @@
 // reads a message file, so the object takes the same path through assembly and validation as a file.
 import { Readable } from 'node:stream';
 import type { Ctx, TextSink } from '../../context.js';
+import { messageText } from './message-text.js';
 
 export function callContext(ctx: Ctx, message?: object): Ctx {
   return {
     stdout: ctx.stderr,
     stderr: ctx.stderr,
-    stdin: Readable.from(message === undefined ? [] : [JSON.stringify(message)]),
+    stdin: Readable.from(message === undefined ? [] : [messageText(message)]),
     env: ctx.env,
     cwd: ctx.cwd,
     interrupt: ctx.interrupt,
     ...(ctx.stopNow ? { stopNow: ctx.stopNow } : {}),
+    ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     secretFromStdin: false,
   };
 }

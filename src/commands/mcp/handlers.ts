@@ -8,7 +8,10 @@ import { parseArguments } from './arguments.js';
 import { argumentNames, describeTool, offered, TOOLS, type Offer } from './catalog.js';
 import { callContext } from './call-context.js';
 import { destinationOf, isEmulator } from './emulator.js';
+import { describeBytes } from '../../read-whole-file.js';
 import { errorAnswer, toolResult } from './results.js';
+// Only its type: the transport's module holds the SDK's message schemas, which the server's island has already.
+import type { OversizedRequest } from './line-transport.js';
 import { learnSecrets, profileArgument } from './secrets.js';
 import { settingsOptions } from './settings-options.js';
 import type { McpTool, ToolCall } from './tool.js';
@@ -58,4 +61,20 @@ export async function callTool(name: string, given: unknown, call: ToolCall): Pr
     return { unknown: name, ...(near ? { near } : {}) };
   }
   return runTool(tool, given, call);
+}
+
+/** Bytes as a person reads a size: 17.0 MiB. */
+const mebibytes = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+
+/**
+ * The answer to a request too long to read (line-transport.ts): nothing of it was done. A tool call gets a tool
+ * error, which the client's model reads, saying how to send less; any other request a protocol error.
+ */
+export function oversizedAnswer(request: OversizedRequest, call: ToolCall): { log: string; answer: { result: CallToolResult } | { error: string } } {
+  const what = `the request is ${mebibytes(request.bytes)}, over the ${describeBytes(request.maxBytes)} pushctl mcp reads in one message: nothing of it was done`;
+  const tool = request.method === 'tools/call' ? TOOLS.find((t) => t.name === request.tool) : undefined;
+  const log = `${request.tool ?? request.method ?? 'a request'}${request.id === undefined ? ' (no id: not answered)' : ''}: ${what}`;
+  if (!tool) return { log, answer: { error: what } };
+  const error = usageError(`${tool.name}: ${what}`, 'give that many client IDs through `to`, a named audience whose client_ids_file lists them, or split them over several calls');
+  return { log, answer: { result: toolResult(errorAnswer(error), call.scrubber) } };
 }

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { toJSONSchema } from 'zod/v4/core';
 import { messageJsonSchema, type JsonSchema } from '../../message/json-schema.js';
 import { FIELD_DESCRIPTIONS, messageObject } from './message-arguments.js';
+import { recordBehind } from '../shared/option-kinds.js';
 
 type Generated = Record<string, unknown>;
 
@@ -21,10 +22,16 @@ export function inputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Gen
   const generated = toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',
+    // An object kept as given (ownKeyRecord) is checked in code; the record it checks with is what a client sees.
+    unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
-      if (zodSchema !== messageObject) return;
+      const record = recordBehind(zodSchema);
+      const isMessage = (zodSchema as object) === messageObject;
+      if (!isMessage && record === undefined) return;
       for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Generated)[key];
-      Object.assign(jsonSchema, message);
+      if (isMessage) return void Object.assign(jsonSchema, message);
+      const { $schema: _schema, ...shown } = toJSONSchema(record!, { target: 'draft-2020-12', io: 'input' }) as Generated;
+      Object.assign(jsonSchema, shown);
     },
   }) as Generated;
   const { $schema: _schema, ...rest } = generated;

@@ -5,6 +5,8 @@ import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 import type { MessageInputOptions } from '../../input/read-message-input.js';
 import { recipientLists } from '../shared/message-options.js';
+import { ownKeyRecord } from '../shared/option-kinds.js';
+import { setOwn } from '../../message/own-key.js';
 
 const text = z.optional(z.string());
 
@@ -12,16 +14,19 @@ const text = z.optional(z.string());
  * The message object itself. Any object is taken here: its content is judged by the validator, whose
  * findings carry JSON paths and fixes; the JSON Schema shown to clients is the message file's (json-schema.ts).
  */
-export const messageObject = z.record(z.string(), z.unknown());
+export const messageObject = ownKeyRecord(z.unknown());
 
 export const messageFields = {
   message: z.optional(messageObject),
-  vars: z.optional(z.record(z.string(), z.string())),
-  type: z.optional(z.enum(['notification', 'data'])),
+  vars: z.optional(ownKeyRecord(z.string())),
+  // --type takes 1 and 2 too, and the message's own "type" is a number: an agent reading either writes 1.
+  type: z.optional(z.union([z.enum(['notification', 'data']), z.literal(1), z.literal(2)])),
   ttl: z.optional(z.union([z.string(), z.int()])),
   to: text,
   all: z.optional(z.boolean()),
   ...recipientLists,
+  // An API level is a number to whoever writes one ("os_version": [33] is converted, docs/behaviour.md#validation).
+  osVersion: z.optional(z.array(z.union([z.string(), z.int()]))),
   title: text,
   desc: text,
   style: z.optional(z.enum(['system', 'button'])),
@@ -32,7 +37,7 @@ export const messageFields = {
   openApp: z.optional(z.boolean()),
   openUrl: text,
   openActivity: text,
-  data: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
+  data: z.optional(ownKeyRecord(z.union([z.string(), z.number(), z.boolean()]))),
   strict: z.optional(z.boolean()),
 };
 
@@ -40,7 +45,7 @@ export const messageFields = {
 export const FIELD_DESCRIPTIONS: Record<string, string> = {
   message: 'the request body in the service\'s own shape, as a message file holds it (pushctl schema); the fields below override it field by field',
   vars: 'values for {{key}} placeholders in `message` (--var key=value)',
-  type: '--type: notification or data',
+  type: '--type: notification (1) or data (2)',
   ttl: '--ttl: time_to_live, seconds or a duration such as 90s, 15m, 6h, 2d',
   to: '--to: a named audience of the config file ("audiences"), e.g. my-phones: the recipients it stands for',
   all: '--all: every device (condition.type 0)',
@@ -66,25 +71,36 @@ export const FIELD_DESCRIPTIONS: Record<string, string> = {
   once: '--once: send this message to this audience once; a second call with the same key finds the earlier run and sends nothing, or finishes it',
   includeInDoubt: '--include-in-doubt: with once, also send to recipients an earlier run left in doubt (they may get it twice)',
   profile: '--profile: a profile of the config file, instead of the server\'s; a list (eu,us) sends to each',
-  limit: 'how many to list, newest first',
+  // list_runs lists newest first, list_inbox newest last: both list the newest.
+  limit: 'how many of the newest to list',
+  allApps: "list_inbox: every app's messages, not only those of the server's app ID",
   run: 'a run id (from list_runs) or the path of a journal file',
 };
 
 export type MessageFields = { [K in keyof typeof messageFields]?: z.infer<(typeof messageFields)[K]> };
 
-const pairs = (entries: Record<string, unknown> | undefined) => (entries === undefined ? undefined : Object.entries(entries).map(([k, v]) => `${k}=${String(v)}`));
+/** The entries as text, as `-d key=value` gives them, every key kept (`__proto__` too). */
+function asText(entries: Record<string, unknown> | undefined): Record<string, string> | undefined {
+  if (entries === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entries)) setOwn(out, key, String(value));
+  return out;
+}
 
 /**
  * The options the CLI would have parsed from the equivalent flags. The message object is read as `-f -`
  * would read it: the caller gives it as the call's stdin, so it takes the file's path through assembly.
  */
 export function messageInputOptions(fields: MessageFields): MessageInputOptions & { strict?: boolean } {
-  const { message, vars, data, ttl, ...flags } = fields;
+  const { message, vars, data, ttl, type, osVersion, ...flags } = fields;
   const options: Record<string, unknown> = { ...flags };
+  if (type !== undefined) options.type = String(type);
+  if (osVersion !== undefined) options.osVersion = osVersion.map(String);
   if (message !== undefined) options.file = '-';
   if (ttl !== undefined) options.ttl = String(ttl);
-  if (vars !== undefined) options.var = pairs(vars);
-  if (data !== undefined) options.data = pairs(data);
+  // As objects, not key=value pairs: a key holding "=" would be split at it.
+  if (vars !== undefined) options.varEntries = asText(vars);
+  if (data !== undefined) options.dataEntries = asText(data);
   // An empty list is how an agent fills a list it does not mean to give: no flag, as on a command line.
   for (const [key, value] of Object.entries(options)) if (value === undefined || (Array.isArray(value) && value.length === 0)) delete options[key];
   return options as MessageInputOptions & { strict?: boolean };

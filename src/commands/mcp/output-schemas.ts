@@ -18,6 +18,8 @@ const envelope = {
   errors: findings,
   warnings: findings,
   notes: findings,
+  /** An answer over the size a client reads: each list or string it cut (docs/behaviour.md#mcp). */
+  elided: z.optional(z.array(z.object({ path: z.string(), shown: z.int(), total: z.int() }))),
 };
 
 export const validationOutputSchema = z.looseObject({

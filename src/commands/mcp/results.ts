@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CliError, ExitCode } from '../../errors.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { ToolAnswer } from './tool.js';
+import { boundDocument, boundText } from './bounded-answer.js';
 
 /** The same value with every string scrubbed of the secrets the scrubber knows. */
 function scrubbed(value: unknown, scrubber: SecretScrubber): unknown {
@@ -14,9 +15,11 @@ function scrubbed(value: unknown, scrubber: SecretScrubber): unknown {
 }
 
 export function toolResult(answer: ToolAnswer, scrubber: SecretScrubber): CallToolResult {
+  // Scrubbed first, then cut to what a client reads: a cut through a secret would leave half of it unmasked.
+  const { document, elided } = boundDocument(scrubbed(answer.document, scrubber) as Record<string, unknown>);
   return {
-    content: [{ type: 'text', text: scrubber.scrub(answer.text) }],
-    structuredContent: scrubbed(answer.document, scrubber) as Record<string, unknown>,
+    content: [{ type: 'text', text: boundText(scrubber.scrub(answer.text), elided) }],
+    structuredContent: document,
     ...(answer.isError ? { isError: true } : {}),
   };
 }

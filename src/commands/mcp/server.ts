@@ -2,11 +2,11 @@
 // handlers.ts. A malformed message is logged on stderr and the server reads on. It ends when the client
 // closes stdin, once what was asked is answered.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../version.js';
-import { withInterrupt } from '../../context.js';
+import { extendCtx, withInterrupt, type Ctx } from '../../context.js';
 import type { ToolCall } from './tool.js';
+import { LineTransport, type OversizedRequest } from './line-transport.js';
 
 /** The tools and what runs them load on the first request that needs them (see handlers.ts). */
 let handlers: Promise<typeof import('./handlers.js')> | undefined;
@@ -39,6 +39,25 @@ function cancellable(call: ToolCall, cancelled: AbortSignal): ToolCall {
   return { ...call, ctx: withInterrupt(call.ctx, AbortSignal.any([call.ctx.interrupt, cancelled])) };
 }
 
+type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/**
+ * A send tells a client that gave a progressToken how far it got, batch by batch (notifications/progress).
+ * Without it a send longer than the client's request timeout (60 s in the SDK's client) was cancelled by the
+ * client half-way; a client that resets its timeout on progress now waits for the end. Progress only grows,
+ * as the protocol asks: it counts batches done, of every target of a profile list.
+ */
+function reportingProgress(call: ToolCall, token: string | number | undefined, extra: CallExtra): ToolCall {
+  if (token === undefined) return call;
+  let done = 0;
+  const onProgress: NonNullable<Ctx['onProgress']> = (p) => {
+    done += 1;
+    const total = p.planComplete && p.batchesTotal >= done ? { total: p.batchesTotal } : {};
+    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...total, message: call.scrubber.scrub(p.line) } }).catch(() => {});
+  };
+  return { ...call, ctx: extendCtx(call.ctx, { onProgress }) };
+}
+
 export function createServer(call: ToolCall, inFlight = new InFlight()): Server {
   const server = new Server({ name: 'pushctl', title: 'pushctl', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => inFlight.track(loadHandlers().then(async ({ listTools }) => ({ tools: await listTools(call) }))));
@@ -46,7 +65,7 @@ export function createServer(call: ToolCall, inFlight = new InFlight()): Server 
     const { name, arguments: given } = request.params;
     return inFlight.track(
       loadHandlers().then(async ({ callTool }) => {
-        const result = await callTool(name, given, cancellable(call, extra.signal));
+        const result = await callTool(name, given, reportingProgress(cancellable(call, extra.signal), request.params._meta?.progressToken, extra));
         if (!('unknown' in result)) return result;
         // No such tool is the client's mistake in the protocol, not a tool's failure.
         // It repeats the name the client sent, which goes out as a protocol error: scrubbed as a result is.
@@ -57,6 +76,23 @@ export function createServer(call: ToolCall, inFlight = new InFlight()): Server 
   // A line that is not JSON-RPC is the client's mistake: say so on stderr, and read on.
   server.onerror = (error) => call.ctx.stderr.write(`pushctl mcp: ${error.message}\n`);
   return server;
+}
+
+/**
+ * A request too long to read is answered alone (docs/behaviour.md#mcp): a tools/call with a tool error that says
+ * how to send less, any other request with a protocol error; one whose id cannot be told is only logged.
+ */
+function refuseOversized(request: OversizedRequest, call: ToolCall, transport: LineTransport): Promise<void> {
+  return loadHandlers().then(async ({ oversizedAnswer }) => {
+    const { log, answer } = oversizedAnswer(request, call);
+    call.ctx.stderr.write(`pushctl mcp: ${log}\n`);
+    if (request.id === undefined) return;
+    await transport.send(
+      'result' in answer
+        ? { jsonrpc: '2.0', id: request.id, result: answer.result }
+        : { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidRequest, message: answer.error } },
+    );
+  });
 }
 
 /** Serves until the client closes stdin or a signal stops it, once the requests asked are answered. */
@@ -74,7 +110,9 @@ export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream):
   // While the client reads the answer to initialize, load the tools it will ask for next (a failure to load
   // is reported by the request that needs them).
   server.oninitialized = () => void loadHandlers().catch(() => {});
-  await server.connect(new StdioServerTransport(stdin, stdout as NodeJS.WriteStream));
+  const transport = new LineTransport(stdin, stdout);
+  transport.onoversized = (request) => void inFlight.track(refuseOversized(request, call, transport)).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  await server.connect(transport);
   call.ctx.stderr.write(`pushctl mcp ${VERSION}: serving on stdio${call.options.allowSend ? ' (send_message offered: --allow-send)' : ''}\n`);
   await closed;
 }

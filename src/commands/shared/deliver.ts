@@ -190,7 +190,7 @@ async function sendAll(request: DeliveryRequest, ctx: Ctx, style: Style, run: Op
   const mayLeave = ownershipCheck(request.leases ?? []);
   const observers = composeObservers(
     journal ? journalObserver(journal, mayLeave) : mayLeave && { onAttemptStart: mayLeave },
-    progressObserver(progress, () => monotonicNow() - run.started),
+    progressObserver(progress, () => monotonicNow() - run.started, ctx.onProgress),
     attemptLogObserver({ stderr: ctx.stderr, describeRequest: (body) => client.describeRequest(body), style, verbose: request.verbose, human: request.human }),
   );
   try {

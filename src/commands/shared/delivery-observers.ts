@@ -1,7 +1,7 @@
 // What a delivery watches while it sends: the journal records every attempt, the progress line counts batches,
 // and --verbose (or, without it, the first retry) shows attempts on stderr. Each is an observer of
 // sendBatches; `deliver` composes the ones a run asks for.
-import type { TextSink } from '../../context.js';
+import type { Ctx, TextSink } from '../../context.js';
 import type { RequestView } from '../../client/outcome.js';
 import type { AttemptEvent, BatchProgress, SendObserver } from '../../client/send-batches.js';
 import type { Lease } from '../../journal/ownership.js';
@@ -50,8 +50,12 @@ export function journalObserver(journal: RunJournal, mayLeave?: () => void): Sen
 /** How many completion times the moving rate keeps: only the last seconds matter. */
 const KEPT_TIMES = 4096;
 
-/** The progress line: batches and recipients done (a `+` while the plan still grows; no recipients for a send by conditions), a moving rate, the time. */
-export function progressObserver(progress: Pick<Progress, 'update'>, elapsedMs: () => number): SendObserver {
+/**
+ * The progress line: batches and recipients done (a `+` while the plan still grows; no recipients for a send
+ * by conditions), a moving rate, the time; drawn on a terminal, and told to `told` (the MCP server's progress
+ * notifications) with its counts.
+ */
+export function progressObserver(progress: Pick<Progress, 'update'>, elapsedMs: () => number, told?: Ctx['onProgress']): SendObserver {
   // Completion times of requests (ms since the start), for an honest moving rate.
   const doneAt: number[] = [];
   return {
@@ -62,7 +66,9 @@ export function progressObserver(progress: Pick<Progress, 'update'>, elapsedMs: 
       const more = p.planComplete ? '' : '+';
       // A send by conditions names no client IDs: the devices it reaches are the service's to count.
       const recipients = p.planComplete && p.recipientsTotal === 0 ? '' : ` · recipients ${p.recipientsDone}/${p.recipientsTotal}${more}`;
-      progress.update(`batches ${p.batchesDone}/${p.batchesTotal}${more}${recipients} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`);
+      const line = `batches ${p.batchesDone}/${p.batchesTotal}${more}${recipients} · ${movingRate(doneAt, now).toFixed(0)} req/s · ${(now / 1000).toFixed(1)} s`;
+      progress.update(line);
+      told?.({ batchesDone: p.batchesDone, batchesTotal: p.batchesTotal, planComplete: p.planComplete, line });
     },
   };
 }

@@ -3,7 +3,7 @@
 // (message/), which names the field and the flag.
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
-import { optionalFlag, optionalList, optionalText } from './option-kinds.js';
+import { optionalFlag, optionalList, optionalText, ownKeyRecord } from './option-kinds.js';
 import type { PlaceholderScope } from '../../message/assemble.js';
 
 const text = optionalText;
@@ -40,6 +40,9 @@ export const messageOptionsSchema = z.object({
   openActivity: text,
   data: list,
   dataFile: text,
+  /** Not flags: data entries and placeholder values given as objects (an MCP call's), whose keys no key=value pair could carry whole. */
+  dataEntries: z.optional(ownKeyRecord(z.string())),
+  varEntries: z.optional(ownKeyRecord(z.string())),
   /** Not a flag: placeholders another source fills (the action's release), see assembleMessage. */
   placeholderScopes: z.optional(z.readonly(z.array(z.custom<PlaceholderScope>((value) => typeof value === 'object' && value !== null)))),
 });

@@ -9,6 +9,7 @@ import { argumentNames, describeTool, TOOLS } from '../../../src/commands/mcp/ca
 import { messageInputOptions } from '../../../src/commands/mcp/message-arguments.js';
 import { errorAnswer } from '../../../src/commands/mcp/results.js';
 import { validateMessageTool } from '../../../src/commands/mcp/tools/validate-message.js';
+import { listRunsTool } from '../../../src/commands/mcp/tools/list-runs.js';
 import { usageError } from '../../../src/errors.js';
 
 describe('tool schemas', () => {
@@ -32,8 +33,8 @@ describe('tool schemas', () => {
 describe('message arguments → the CLI options', () => {
   it.each([
     [{ title: 'Hi', all: true }, { title: 'Hi', all: true }],
-    [{ message: { type: 1 }, vars: { v: '1.2' } }, { file: '-', var: ['v=1.2'] }],
-    [{ data: { n: 1, ok: true, s: 'x=y' }, ttl: 90 }, { data: ['n=1', 'ok=true', 's=x=y'], ttl: '90' }],
+    [{ message: { type: 1 }, vars: { v: '1.2' } }, { file: '-', varEntries: { v: '1.2' } }],
+    [{ data: { n: 1, ok: true, s: 'x=y' }, ttl: 90 }, { dataEntries: { n: '1', ok: 'true', s: 'x=y' }, ttl: '90' }],
     [{ clientId: ['a', 'b'], type: 'data' as const, strict: true }, { clientId: ['a', 'b'], type: 'data', strict: true }],
   ])('%j → %j', (fields, options) => {
     expect(messageInputOptions(fields)).toEqual(options);
@@ -54,7 +55,7 @@ describe('argument errors', () => {
   it.each([
     [{ title: 1 }, 'validate_message: title must be a string, got number'],
     [{ titel: 'x' }, 'validate_message: unknown argument "titel" (did you mean "title"?)'],
-    [{ type: 'note' }, 'validate_message: type must be one of "notification", "data", got "note"'],
+    [{ type: 'note' }, 'validate_message: type must be one of "notification", "data", 1, 2, got "note"'],
     [{ country: 'US' }, 'validate_message: country must be an array, got string'],
     [{ message: [1] }, 'validate_message: message must be an object, got an array'],
     ['text', 'validate_message: the arguments must be an object, got string'],
@@ -68,5 +69,16 @@ describe('argument errors', () => {
 
   it('takes no arguments as an empty object', () => {
     expect(parse(undefined)).toEqual({});
+  });
+});
+
+describe('a number where a whole one is wanted', () => {
+  it.each([
+    [{ limit: 1.5 }, 'list_runs: limit must be a whole number, got 1.5'],
+    // JSON's 1e400 is Infinity once parsed.
+    [{ limit: Infinity }, 'list_runs: limit must be a whole number, got Infinity'],
+    [{ limit: '5' }, 'list_runs: limit must be a number, got string'],
+  ])('%j → %s', (given, message) => {
+    expect(() => parseArguments(listRunsTool.args, given, 'list_runs', argumentNames(listRunsTool))).toThrow(message);
   });
 });
