@@ -28,6 +28,7 @@ import type { Lease } from '../../journal/ownership.js';
 import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
+import { answerForKey, familyExitCode } from '../shared/key-outcome.js';
 import type { PushMessage } from '../../message/types.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { escapeControl } from '../../output/escape-control.js';
@@ -149,7 +150,8 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
       scrubber,
       style,
     );
-    return { kind: 'delivered', exitCode: delivery.exitCode, delivery };
+    const answer = resume ? answerForKey(delivery, ctx.env) : delivery;
+    return { kind: 'delivered', exitCode: answer.exitCode, delivery: answer };
   } finally {
     // deliver closes the client itself; a run that never got there closes it here.
     if (!delivering) connection.client.close();
@@ -212,11 +214,11 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);
   if (!left.any) {
-    // Done: 0 when every recipient has it; otherwise the verdict of the family's last run that ended stands
-    // (rejected, or in doubt) — not that of the run found, which may be the first of the family: a waiter can
-    // find it before the resume that finished it existed.
+    // Done: 0 when every recipient has it; otherwise the verdict of what the whole family delivered, the state
+    // `runs show` gives it (docs/behaviour.md#once) — not the exit of whichever run ended last (a resume that
+    // delivered all it sent said 0 beside recipients its parent left in doubt), nor of the run found.
     const last = [...family].reverse().find((member) => member.end !== undefined) ?? earlier;
-    const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (last.end?.exit_code ?? ExitCode.partial);
+    const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : familyExitCode(family);
     return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: last, family: familyOutcome(family), key: once.key, left } } };
   }
   // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.

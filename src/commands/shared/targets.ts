@@ -26,6 +26,7 @@ import { resendVariants } from './resend-variants.js';
 import { onceLockName } from './own-run.js';
 import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
 import { familyAdvice, leftOf } from './target-advice.js';
+import { answerForKey } from './key-outcome.js';
 
 type Prepared = Extract<PreparedMessage, { ok: true }>;
 type Deliver = typeof import('./deliver.js').deliver;
@@ -167,7 +168,7 @@ async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetR
       c.scrubber,
       c.style,
     );
-    return deliveredRow(where(target), delivery);
+    return deliveredRow(where(target), resume ? answerForKey(delivery, ctx.env) : delivery);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // A target stopped before its first request (its journal could not be started): nothing of it was sent.
