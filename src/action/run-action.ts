@@ -16,7 +16,7 @@ import { keyVerdict, printDelivery } from '../output/delivery.js';
 import { closedState, stateWords } from '../journal/read-run.js';
 import { serviceRefused } from '../client/report.js';
 import { SecretScrubber } from '../output/redact.js';
-import { adviceCount } from '../output/resend-advice.js';
+import { adviceCount, inDoubtWords } from '../output/resend-advice.js';
 import { flagsOfSettings, resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
 import { codeSpan } from '../output/markdown.js';
 import { plainStyle } from '../output/style.js';
@@ -113,7 +113,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (result.advice?.command) {
     stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${codeSpan(result.advice.command)}${result.advice.includeInDoubtCommand ? `; ${result.advice.inDoubt} in doubt (${codeSpan(result.advice.includeInDoubtCommand)})` : ''}`, { title: 'pushctl: recipients left' }));
   } else if (result.advice?.includeInDoubtCommand) {
-    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (the service may already have delivered): ${codeSpan(result.advice.includeInDoubtCommand)} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
+    const words = inDoubtWords(result.advice);
+    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (${words.maybe}): ${codeSpan(result.advice.includeInDoubtCommand)} includes them, ${words.risk}`, { title: 'pushctl: recipients in doubt' }));
   }
   // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
   scrubber.flush();

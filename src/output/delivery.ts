@@ -269,7 +269,7 @@ export interface DeliveryOutcome {
  * a re-run of the key gives, whether it skipped the key or resumed it.
  */
 export function keyVerdict(family: Pick<FamilyOutcome, 'run_ids' | 'state'>, exitCode: number): string {
-  const runs = family.run_ids.length === 1 ? `run ${family.run_ids[0]!}` : `the ${family.run_ids.length} runs (${family.run_ids.join(', ')})`;
+  const runs = family.run_ids.length === 1 ? `run ${family.run_ids[0]!}` : `${family.run_ids.length} runs (${family.run_ids.join(', ')})`;
   return `this key's ${runs} ended ${stateWords(family.state)}${family.run_ids.length === 1 ? '' : ' together'} (exit ${exitCode})`;
 }
 
@@ -279,7 +279,7 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   const hints = codeHints(outcome.results);
   const left = outcome.advice && (outcome.audience ? `the message to ${outcome.audience}` : `the ${outcome.advice.notSent} recipient${outcome.advice.notSent === 1 ? '' : 's'} not sent`);
   if (outcome.advice?.command) hints.push(`send ${left} with: ${outcome.advice.command}`);
-  if (outcome.advice?.includeInDoubtCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeInDoubtCommand}`);
+  if (outcome.advice?.includeInDoubtCommand) hints.push(`${outcome.advice.inDoubt} in doubt (${outcome.dryRun ? 'maybe checked; a dry run delivers nothing' : 'may already have it'}): ${outcome.advice.includeInDoubtCommand}`);
   const single = outcome.results.length === 1 ? outcome.results[0]! : undefined;
   const cause = single && single.status !== 'accepted' ? (single.code !== undefined ? describeCode(single.code, single.message) : single.reason) : undefined;
   const own = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted, outcome.audience);

@@ -1,12 +1,13 @@
 // One run, one account: what `send` says of a run as it ends (its summary on stderr, its --report) and what
 // `runs show` reads back from the journal afterwards (its lines, its --report) say the same words for the same
 // batches. The built binary against the real emulator on port 0; the interruption is a real SIGINT.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { scratchPerTest } from '../helpers/scratch.js';
+import { runStep } from '../helpers/action-step.js';
 
 const APP = 'account-app';
 const SECRET = 'account-S3CR3T-41d9';
@@ -97,5 +98,24 @@ describe('send and runs show give one account of a run', () => {
     const { shown, report: onDemand } = await readBack(runIdOf(sent));
     expect(causeLines(shown.stdout)).toEqual(causeLines(sent.stderr));
     expect(onDemand).toEqual(report('sent.json'));
+  });
+
+  it('a dry run left in doubt is never said to have maybe delivered, nor to risk sending twice: a dry run delivers nothing', async () => {
+    // Every dry run answered 500 after the service checked it: in doubt, and (the emulator's record) never delivered.
+    emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }], chaos: '500=100%' });
+    const checked = await runCli(['dry-run', ...sendArgs(emulator.url).slice(1)], { env: env(), cwd: dir });
+    expect(checked.code, checked.stderr).toBe(5);
+    expect(emulator.messages(APP).length).toBeGreaterThan(0);
+    expect(emulator.messages(APP).every((m) => m.dry_run && !m.delivered)).toBe(true);
+    const { shown } = await readBack(runIdOf(checked));
+    // The action's step in mode dry-run: its summary and annotations.
+    writeFileSync(join(dir, 'message.json'), JSON.stringify({ type: 1, time_to_live: 60, notification: { title: 'One account' } }));
+    writeFileSync(join(dir, 'ids.txt'), `${IDS.join('\n')}\n`);
+    const step = await runStep(dir, { mode: 'dry-run', file: 'message.json', 'client-ids-file': 'ids.txt', 'app-id': APP, 'app-secret': SECRET, 'base-url': emulator.url, 'journal-dir': join(dir, 'runs') });
+    expect(step.outputs['in-doubt']).toBe('60');
+    for (const said of [checked.stderr, shown.stdout, step.summary, step.stdout]) {
+      expect(said).toMatch(/60 recipients in doubt/);
+      expect(said).not.toMatch(/may already have (been )?deliver|sending twice/);
+    }
   });
 });

@@ -292,7 +292,7 @@ function adviceFor(request: DeliveryRequest, plan: BatchPlan, summary: DeliveryS
   const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
   const commandFor = runRef !== undefined ? resendRun(runRef, unread, settingsFlags(request.argv)) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
   // --no-journal without --report: no command can send the rest, and the advice says so instead.
-  const advice = resendAdvice(commandFor, left, audience, summary.batches.total);
+  const advice = resendAdvice(commandFor, left, audience, summary.batches.total, request.dryRun);
   return advice ? { advice } : {};
 }
 

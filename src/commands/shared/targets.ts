@@ -75,7 +75,7 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     if (failed) throw failed.reason;
     const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
     const exitCode = targetsExitCode(results.map((r) => r.exitCode));
-    const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv) : undefined;
+    const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv, options.dryRun) : undefined;
     return { exitCode, dryRun: options.dryRun, ...(family !== undefined ? { family } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
   } finally {
     // deliver closes its client itself; a target that never got there is closed here.
