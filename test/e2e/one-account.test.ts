@@ -118,4 +118,17 @@ describe('send and runs show give one account of a run', () => {
       expect(said).not.toMatch(/may already have (been )?deliver|sending twice/);
     }
   });
+
+  it('a send refused for its --report path before anything went out never says it is sending', async () => {
+    emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }] });
+    writeFileSync(join(dir, 'sent.json'), 'notes of mine\n');
+    for (const once of [[], ['--once', 'release-1']]) {
+      const refused = await runCli([...sendArgs(emulator.url), ...once], { env: env(), cwd: dir });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain('--report sent.json exists');
+      expect(refused.stderr).not.toContain('sending to');
+    }
+    expect(emulator.stats(APP).accepted).toBe(0);
+    expect(readFileSync(join(dir, 'sent.json'), 'utf8')).toBe('notes of mine\n');
+  });
 });

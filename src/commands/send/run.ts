@@ -103,18 +103,19 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
 
   // 2. Where to send it, and as whom: a --once key belongs to an app at a destination. The report path is
   // checked before anything is sent.
-  // A --once key found done sends nothing: its destination is said only once the key is owned and open.
-  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined });
+  // The destination is said only once the send is sure to go: a --once key found done sends nothing, and a
+  // --report path refused (exit 2) sent nothing either.
+  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human, announce: false });
   const leases: Lease[] = [];
   let delivering = false;
   try {
     // 3. Own the key and the run, then read what earlier runs did: nobody else can be sending it now.
     const claim = options.journal === false ? undefined : await claimRun(options, variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body, clientIds, connection, leases, ctx);
     if (claim?.skipped) return options.report === undefined ? claim.skipped : await withFamilyReport(claim.skipped, options.report, options.force === true, ctx);
-    if (options.once !== undefined && human) ctx.stderr.write(connection.announcement);
     // A re-run may replace the report of its own family; any other existing file only with --force.
     const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
+    if (human) ctx.stderr.write(connection.announcement);
     const resume = claim?.resume;
     if (resume && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: resuming run ${resume.parent} (${stateWords(resume.state)}): ${resume.left} left to send\n`);
     if (claim?.afresh !== undefined && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: run ${claim.afresh} was cut short while it wrote its plan, before anything was sent: sending afresh\n`);
