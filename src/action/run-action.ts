@@ -11,14 +11,12 @@ import { sendOptionsSchema } from '../commands/send/options.js';
 import { parseOptions } from '../commands/shared/check-options.js';
 import { validateRun } from '../commands/validate/run.js';
 import { check } from '../commands/check/run.js';
-import { printDelivery } from '../output/delivery.js';
-import { closedState, readRun, stateWords } from '../journal/read-run.js';
+import { skippedVerdict } from '../output/skipped-run.js';
+import { keyVerdict, printDelivery } from '../output/delivery.js';
+import { closedState, stateWords } from '../journal/read-run.js';
 import { serviceRefused } from '../client/report.js';
-import { familyOutcome } from '../journal/family-outcome.js';
-import { familyOf } from '../commands/shared/resume.js';
-import { locksDir } from '../commands/shared/own-run.js';
 import { SecretScrubber } from '../output/redact.js';
-import { adviceCount } from '../output/resend-advice.js';
+import { adviceCount, inDoubtWords } from '../output/resend-advice.js';
 import { flagsOfSettings, resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
 import { codeSpan } from '../output/markdown.js';
 import { plainStyle } from '../output/style.js';
@@ -115,7 +113,8 @@ export async function runAction(io: ActionIo): Promise<number> {
   if (result.advice?.command) {
     stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${codeSpan(result.advice.command)}${result.advice.includeInDoubtCommand ? `; ${result.advice.inDoubt} in doubt (${codeSpan(result.advice.includeInDoubtCommand)})` : ''}`, { title: 'pushctl: recipients left' }));
   } else if (result.advice?.includeInDoubtCommand) {
-    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (the service may already have delivered): ${codeSpan(result.advice.includeInDoubtCommand)} includes them, at the risk of sending twice`, { title: 'pushctl: recipients in doubt' }));
+    const words = inDoubtWords(result.advice);
+    stdout.write(annotation('warning', `${count(result.advice.inDoubt)} in doubt (${words.maybe}): ${codeSpan(result.advice.includeInDoubtCommand)} includes them, ${words.risk}`, { title: 'pushctl: recipients in doubt' }));
   }
   // The scrubbing sinks hold back a tail that could begin a secret until the next write or a flush.
   scrubber.flush();
@@ -207,7 +206,10 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       // command that writes a report is not the action's (its terms would mangle it): the report input is.
       printDelivery({ ...delivery, advice: undefined, reportCommand: undefined }, {}, ctx, plainStyle);
       // A cancelled job is why the batches left were not sent: said before any batch's own reason.
-      const failed = outcome.exitCode !== 0 && !stopError ? (delivery.interrupted ? { message: cancelledLine(delivery.summary) } : failureOf(delivery.results)) : undefined;
+      // A once re-run that resumed its key fails for what the key's runs left together, when this attempt
+      // itself delivered all it sent.
+      const keyLeft = delivery.key && { message: keyVerdict(delivery.key, outcome.exitCode), hint: keyLeftHint(delivery.key.summary.recipients.in_doubt + delivery.key.summary.batches.in_doubt) };
+      const failed = outcome.exitCode !== 0 && !stopError ? (delivery.interrupted ? { message: cancelledLine(delivery.summary) } : (failureOf(delivery.results) ?? keyLeft)) : undefined;
       const failure = failed && { message: inActionTerms(failed.message), ...(failed.hint ? { hint: inActionTerms(failed.hint) } : {}) };
       return {
         ...base,
@@ -216,7 +218,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
         messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
         summary: delivery.summary,
         ...(delivery.variants ? { languages: languageRows(delivery.variants) } : {}),
-        ...keyAsAWhole(delivery, ctx.env),
+        ...keyAsAWhole(delivery),
         ...(delivery.audience ? { audience: delivery.audience } : {}),
         ...(delivery.runId ? { runId: delivery.runId } : {}),
         ...(delivery.reportPath ? { report: delivery.reportPath } : {}),
@@ -235,9 +237,10 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
  * (the run and every re-run that continued it), as its report and the next re-run that once skips say them
  * (docs/behaviour.md#once); what this attempt sent is kept apart for the summary.
  */
-function keyAsAWhole(delivery: Extract<SendOutcome, { kind: 'delivered' }>['delivery'], env: Ctx['env']): Partial<ActionResult> {
-  if (delivery.resumedFrom === undefined || delivery.journalPath === undefined) return {};
-  const family = familyOutcome(familyOf(readRun(delivery.journalPath, locksDir(env)), env));
+function keyAsAWhole(delivery: Extract<SendOutcome, { kind: 'delivered' }>['delivery']): Partial<ActionResult> {
+  // The send answered for the key (its exit status too): commands/shared/key-outcome.ts.
+  const family = delivery.key;
+  if (family === undefined) return {};
   return {
     state: stateWords(family.state),
     summary: family.summary,
@@ -247,6 +250,10 @@ function keyAsAWhole(delivery: Extract<SendOutcome, { kind: 'delivered' }>['deli
   };
 }
 
+/** The next step for a key whose runs left nothing to send now: what is in doubt, or what the service refused. */
+const keyLeftHint = (inDoubt: number) =>
+  inDoubt > 0 ? 'what is left is in doubt (the service may already have delivered): see the resend command, which includes it at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and set a new once input';
+
 /** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */
 function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest): ActionResult {
   // The report the skipped run wrote is gone with its runner: send wrote the family's (the report input).
@@ -255,8 +262,8 @@ function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, reque
   // in doubt is the resend advice (the action has no input that includes them).
   const advice = resendAdvice(resendRun(run.header.run_id, undefined, settingsFlags(run.header.argv)), { notSent: 0, inDoubt: left.inDoubt }, left.audience);
   const failed = outcome.exitCode !== ExitCode.ok && {
-    message: `run ${run.header.run_id} with this key ended with exit ${outcome.exitCode}; nothing was sent now`,
-    hint: left.inDoubt > 0 ? 'what is left is in doubt (the service may already have delivered): see the resend command, which includes it at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and set a new once input',
+    message: skippedVerdict(outcome.skipped, outcome.exitCode),
+    hint: keyLeftHint(left.inDoubt),
   };
   return {
     ...(advice ? { advice } : {}),

@@ -3,7 +3,7 @@ import { exitMeaning } from '../errors.js';
 import type { DeliverySummary } from '../client/report.js';
 import type { VariantCounts, VariantSummary } from '../client/variant-summary.js';
 import type { MessageIssue } from '../message/types.js';
-import { adviceCount, type ResendAdvice } from '../output/resend-advice.js';
+import { adviceCount, inDoubtWords, type ResendAdvice } from '../output/resend-advice.js';
 import { codeBlock, codeSpan } from '../output/markdown.js';
 import { markdownTable, outputEntry } from '../output/workflow-commands.js';
 import type { ActionMode } from './inputs.js';
@@ -167,7 +167,8 @@ function resendAdviceMarkdown(result: ActionResult): string {
     );
   }
   if (advice.includeInDoubtCommand) {
-    out.push(`${unit(advice.inDoubt)} in doubt: the service may already have delivered. To include ${advice.unit === 'recipients' ? 'them' : 'it'}, at the risk of sending twice:\n\n${codeBlock(advice.includeInDoubtCommand, 'sh')}\n`);
+    const words = inDoubtWords(advice);
+    out.push(`${unit(advice.inDoubt)} in doubt: ${words.maybe}. To include ${advice.unit === 'recipients' ? 'them' : 'it'}, ${words.risk}:\n\n${codeBlock(advice.includeInDoubtCommand, 'sh')}\n`);
   }
   return out.join('');
 }

@@ -1,5 +1,6 @@
 import { APP_WIDE_STATUSES, describeStatus, SETTING_STATUSES } from './codes.js';
 import type { AttemptOutcome } from './outcome.js';
+import { notSentAfter } from './stop-reasons.js';
 
 /** Where a batch ended up; the same four words the report uses. */
 export type BatchStatus = 'accepted' | 'rejected' | 'in_doubt' | 'not_sent';
@@ -88,9 +89,7 @@ export function settle(attempts: number, last: AttemptOutcome | undefined, stopp
       if (earlierInDoubt !== undefined) {
         return { ...base, status: 'in_doubt', reason: `an earlier attempt may have been delivered (${earlierInDoubt}); last attempt: ${last.reason}`, outcome };
       }
-      const reason = stopped
-        ? `${stopped}; last attempt: ${last.reason}`
-        : `${last.reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`;
+      const reason = notSentAfter(last.reason, attempts, stopped);
       const service = last.code === undefined ? {} : { code: last.code, message: last.message || describeStatus(last.code).meaning };
       return { ...base, status: 'not_sent', reason, ...service, outcome };
     }

@@ -1,3 +1,4 @@
+import { ExitCode } from '../errors.js';
 import { describeStatus } from './codes.js';
 import { recipientCount, type BatchResult, type BatchStatus } from './send-batches.js';
 
@@ -50,6 +51,17 @@ const emptyCounts = (): OutcomeCounts => ({ total: 0, accepted: 0, rejected: 0, 
  */
 export function serviceRefused(results: readonly BatchResult[]): boolean {
   return results.some((r) => r.status === 'rejected' || (r.status === 'not_sent' && r.code !== undefined));
+}
+
+/** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
+export function deliveryExitCode(results: readonly BatchResult[], interrupted: boolean): number {
+  const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
+  const accepted = count('accepted');
+  if (accepted === results.length) return ExitCode.ok;
+  if (accepted > 0) return ExitCode.partial;
+  // Nothing went out because the user pressed Ctrl-C first: the shell's convention for SIGINT.
+  if (interrupted && count('not_sent') === results.length && results.every((r) => r.attempts === 0)) return ExitCode.interrupted;
+  return serviceRefused(results) ? ExitCode.rejected : ExitCode.network;
 }
 
 export function summarizeBatches(results: readonly BatchResult[]): DeliverySummary {

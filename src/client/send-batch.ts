@@ -1,4 +1,5 @@
 import { settle, type Settled } from './batch-result.js';
+import { INTERRUPTED_BEFORE_RETRY, INTERRUPTED_BEFORE_START } from './stop-reasons.js';
 import type { AttemptOutcome } from './outcome.js';
 import { takeTurn, type Pacer, type Turn } from './pacer.js';
 import type { PushSender } from './push-client.js';
@@ -54,7 +55,9 @@ export async function sendBatch(s: BatchSending, index: number, body: object): P
   let earlierInDoubt: string | undefined;
   for (;;) {
     const turn = await takeTurn(s.limiter, s.signal, s.now);
-    stopped = turn === undefined ? 'interrupted while waiting for the rate limit' : (s.run.halted ?? recordStart(s, index, attempt + 1));
+    // A stop while waiting for a turn is said as the journal's reader says it (stop-reasons.ts): no request
+    // left for this attempt, whether it was the batch's first or a retry.
+    stopped = turn === undefined ? (attempt === 0 ? INTERRUPTED_BEFORE_START : INTERRUPTED_BEFORE_RETRY) : (s.run.halted ?? recordStart(s, index, attempt + 1));
     if (stopped !== undefined) break;
     attempt += 1;
     s.run.requests += 1;
@@ -66,7 +69,9 @@ export async function sendBatch(s: BatchSending, index: number, body: object): P
     stopped = await backOff(s, decision.delayMs);
     if (stopped !== undefined) break;
   }
-  return settle(attempt, outcome, stopped, earlierInDoubt);
+  // A run the app's refusal halted says so of every batch it stopped, as `results()` and the journal's reader
+  // do, whichever stop (that, or a signal) the batch met first.
+  return settle(attempt, outcome, stopped === undefined ? undefined : (s.run.halted ?? stopped), earlierInDoubt);
 }
 
 /**
@@ -113,14 +118,14 @@ async function sendOnce(client: PushSender, body: object, stopNow: AbortSignal |
 
 /** Waits out a retry's delay outside the window; returns why not to retry when the run was stopped first. */
 async function backOff(s: BatchSending, delayMs: number): Promise<string | undefined> {
-  if (s.signal?.aborted) return 'interrupted before a retry';
+  if (s.signal?.aborted) return INTERRUPTED_BEFORE_RETRY;
   const resume = s.window.backOff();
   s.changed();
   try {
     await s.sleep(delayMs, s.signal);
     return undefined;
   } catch {
-    return 'interrupted before a retry';
+    return INTERRUPTED_BEFORE_RETRY;
   } finally {
     resume();
   }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { PushMessage } from '../message/types.js';
-import { APP_WIDE_STATUSES, describeStatus } from './codes.js';
+import { appRefusal, INTERRUPTED_BEFORE_START } from './stop-reasons.js';
 import type { ClientIdSource } from '../message/recipients.js';
 import { BatchPlan, MAX_BATCH_SIZE } from './batches.js';
 import { batchResult, recipientCount, type BatchResult, type Settled } from './batch-result.js';
@@ -194,7 +194,7 @@ class Dispatcher {
   /** Every batch in input order, those never started as not sent; throws what made the run fail. */
   results(): BatchResult[] {
     if (this.failure) throw this.failure.error;
-    const never = this.run.halted ?? 'interrupted before this batch was sent';
+    const never = this.run.halted ?? INTERRUPTED_BEFORE_START;
     for (let index = this.next; index < this.plan.ranges.length; index++) {
       this.settled[index] = this.resultOf(index, { status: 'not_sent', attempts: 0, reason: never });
     }
@@ -251,11 +251,4 @@ class Dispatcher {
 /** The body of one batch's request: the message, its client IDs replaced by the batch's. */
 function bodyFor(body: PushMessage, clientIds: readonly string[]): object {
   return clientIds.length === 0 ? body : { ...body, condition: { ...body.condition, type: 2, client_ids: clientIds } };
-}
-
-/** When the service refuses the app itself, the remaining batches would only be refused the same way: why the run halts. */
-function appRefusal(result: BatchResult): string | undefined {
-  // Such a batch is not_sent with the code (batch-result.ts, refusal): the code, not the status, says so.
-  if (result.status === 'accepted' || result.code === undefined || !APP_WIDE_STATUSES.has(result.code)) return undefined;
-  return `the service refused the app (${result.code} ${describeStatus(result.code).meaning}); fix that and resend`;
 }

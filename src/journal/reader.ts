@@ -2,6 +2,7 @@
 // after a crash, a kill or a full disk, so a torn last line, a garbage line or a record that makes no sense
 // is skipped, never thrown at the user.
 import { refusal, withRecipientCount, type BatchResult } from '../client/send-batches.js';
+import { notSentAfter, stopReasons } from '../client/stop-reasons.js';
 import { isEndRecord, JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord } from './records.js';
 import { counted } from '../counted.js';
 
@@ -160,7 +161,10 @@ export class JournalAccumulator {
     // The batches the plan declared, and any other a record names (sparse: a garbage number costs one entry).
     const numbers = new Set<number>(this.batches.keys());
     if (!incomplete && declared) for (let b = 0; b < Math.min(declared.batches, 1_000_000); b++) numbers.add(b);
-    const results = [...numbers].sort((x, y) => x - y).map((b) => settleBatch(b, this.batches.get(b)));
+    const sorted = [...numbers].sort((x, y) => x - y);
+    // Two passes: why the unfinished batches stopped (an app's refusal, a signal) is known from all of them.
+    const stops = stopReasons(sorted.map((b) => settleBatch(b, this.batches.get(b))), end?.interrupted === true);
+    const results = sorted.map((b) => settleBatch(b, this.batches.get(b), stops));
     return { ...(header ? { header } : {}), ...(end ? { end } : {}), results, skipped: this.skipped, ...(incomplete ? { incomplete } : {}) };
   }
 }
@@ -220,17 +224,20 @@ function count(value: unknown): number | undefined {
 }
 
 /** The outcome a batch's recorded attempts imply: docs/behaviour.md#journal, "Read back the same way everywhere". */
-function settleBatch(index: number, batch: Batch | undefined): BatchResult {
+function settleBatch(index: number, batch: Batch | undefined, stops?: StopReasons): BatchResult {
   // The count holds when the IDs were not collected.
-  const settled = settleAttempts(index, batch);
+  const settled = settleAttempts(index, batch, stops);
   if (batch?.lang !== undefined) settled.variant = batch.lang;
   return withRecipientCount(settled, batch?.count ?? 0);
 }
 
-function settleAttempts(index: number, batch: Batch | undefined): BatchResult {
+/** Why a run's unfinished batches stopped (stop-reasons.ts); without it, only the facts (a first pass). */
+type StopReasons = ReturnType<typeof stopReasons>;
+
+function settleAttempts(index: number, batch: Batch | undefined, stops: StopReasons | undefined): BatchResult {
   const attempts = batch ? [...batch.attempts.keys()].sort((x, y) => x - y) : [];
   const base = { index, clientIds: batch?.ids ?? [], attempts: attempts.length };
-  if (!batch || attempts.length === 0) return { ...base, status: 'not_sent', reason: 'never started' };
+  if (!batch || attempts.length === 0) return { ...base, status: 'not_sent', reason: stops?.beforeStart ?? 'never started' };
   const outcomes = attempts.map((a) => batch.attempts.get(a));
   if (outcomes.some((o) => o === undefined)) {
     return { ...base, status: 'in_doubt', reason: 'a request was started but its answer was never recorded (the run was stopped or killed)' };
@@ -249,8 +256,10 @@ function settleAttempts(index: number, batch: Batch | undefined): BatchResult {
       const earlier = recorded.find((o) => o.kind === 'in_doubt');
       if (earlier) return { ...base, status: 'in_doubt', reason: `an earlier attempt may have been delivered (${earlier.reason ?? 'no answer'}); last attempt: ${last.reason ?? ''}` };
       // Every attempt came back not processed; an accepted or rejected one in between cannot be followed by
-      // another attempt, so the last word is the batch's.
-      return { ...base, status: 'not_sent', reason: last.reason ?? 'not processed', ...service };
+      // another attempt, so the last word is the batch's, said as the sender said it (a retry that was due and
+      // never came was stopped).
+      const stopped = last.retry === true ? stops?.beforeRetry : undefined;
+      return { ...base, status: 'not_sent', reason: notSentAfter(last.reason ?? 'not processed', recorded.length, stopped), ...service };
     }
   }
 }

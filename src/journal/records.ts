@@ -107,6 +107,8 @@ export interface OutcomeRecord {
   code?: number;
   message?: string;
   reason?: string;
+  /** Set when a retry of the batch was due after this attempt (absent in journals before 0.3). */
+  retry?: true;
 }
 
 /** Last line of a run that ended by itself (or was stopped by a signal and still closed its journal). */

@@ -197,6 +197,8 @@ export class RunJournal {
       record.message = outcome.message ?? '';
     }
     if (outcome.kind === 'in_doubt' || outcome.kind === 'retryable') record.reason = outcome.reason;
+    // A retry was due: a batch with no attempt after this one was stopped before it, which the reader says.
+    if (event.retryInMs !== undefined) record.retry = true;
     this.quietly(() => this.writer.write(record));
   }
 

@@ -1,7 +1,8 @@
 // How a send's outcome reads: pure formatters from batch results to text (human) or a document (--json).
 import { describeStatus } from '../client/codes.js';
 import { serviceRefused, type DeliverySummary } from '../client/report.js';
-import { closedState, type RunState } from '../journal/read-run.js';
+import { closedState, stateWords, type RunState } from '../journal/read-run.js';
+import type { FamilyOutcome } from '../journal/family-outcome.js';
 import { recipientCount, type AttemptEvent, type BatchResult } from '../client/send-batches.js';
 import type { RequestView } from '../client/outcome.js';
 import type { MessageIssue } from '../message/types.js';
@@ -52,6 +53,9 @@ export interface DeliveryDocument {
   state: RunState;
   /** The run this one resent (`pushctl resend`, or `--once` resuming). */
   resumed_from?: string;
+  /** `--once` resuming: the state of what the key's runs delivered together, and those runs (as a skip gives them). */
+  run_state?: RunState;
+  family_run_ids?: string[];
   /** The one command that sends what is certainly not sent; absent when nothing is. */
   resend_command?: string;
   /** Recipients (batches, for an audience) in doubt, and the command that includes them. */
@@ -253,6 +257,20 @@ export interface DeliveryOutcome {
   elapsedSeconds: number;
   /** A message with variants: what each variant came to. */
   variants?: VariantSummary[];
+  /**
+   * A `--once` re-run that resumed its key's run: what the key's runs delivered together, which its exit status
+   * follows (docs/behaviour.md#once); the counts above are this attempt's.
+   */
+  key?: FamilyOutcome;
+}
+
+/**
+ * What a key's runs came to together, in a line: the words of `runs show`'s family line, and the exit status
+ * a re-run of the key gives, whether it skipped the key or resumed it.
+ */
+export function keyVerdict(family: Pick<FamilyOutcome, 'run_ids' | 'state'>, exitCode: number): string {
+  const runs = family.run_ids.length === 1 ? `run ${family.run_ids[0]!}` : `${family.run_ids.length} runs (${family.run_ids.join(', ')})`;
+  return `this key's ${runs} ended ${stateWords(family.state)}${family.run_ids.length === 1 ? '' : ' together'} (exit ${exitCode})`;
 }
 
 /** The envelope's `error` of a send that did not fully succeed: the headline, and what to do. */
@@ -261,10 +279,12 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   const hints = codeHints(outcome.results);
   const left = outcome.advice && (outcome.audience ? `the message to ${outcome.audience}` : `the ${outcome.advice.notSent} recipient${outcome.advice.notSent === 1 ? '' : 's'} not sent`);
   if (outcome.advice?.command) hints.push(`send ${left} with: ${outcome.advice.command}`);
-  if (outcome.advice?.includeInDoubtCommand) hints.push(`${outcome.advice.inDoubt} in doubt (may already have it): ${outcome.advice.includeInDoubtCommand}`);
+  if (outcome.advice?.includeInDoubtCommand) hints.push(`${outcome.advice.inDoubt} in doubt (${outcome.dryRun ? 'maybe checked; a dry run delivers nothing' : 'may already have it'}): ${outcome.advice.includeInDoubtCommand}`);
   const single = outcome.results.length === 1 ? outcome.results[0]! : undefined;
   const cause = single && single.status !== 'accepted' ? (single.code !== undefined ? describeCode(single.code, single.message) : single.reason) : undefined;
-  const message = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted, outcome.audience);
+  const own = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted, outcome.audience);
+  // A resume fails for what the key's runs left together, which may be more than this attempt left.
+  const message = outcome.key ? `${own}; ${keyVerdict(outcome.key, outcome.exitCode)}` : own;
   return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
 }
 
@@ -286,6 +306,7 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     ...(outcome.runId !== undefined ? { run_id: outcome.runId } : {}),
     ...(outcome.journalPath !== undefined ? { journal: outcome.journalPath } : {}),
     ...(outcome.resumedFrom !== undefined ? { resumed_from: outcome.resumedFrom } : {}),
+    ...(outcome.key ? { run_state: outcome.key.state, family_run_ids: outcome.key.run_ids } : {}),
     ...(reportPath !== undefined ? { report: reportPath } : {}),
     ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
@@ -306,7 +327,7 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
   const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds, outcome.audience) : formatSingle(results[0]!, dryRun, style);
   // Even in quiet mode a failed single request says why, on stderr.
-  if (!mode.quiet) io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}`);
+  if (!mode.quiet) io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}${outcome.key ? `${keyVerdict(outcome.key, exitCode)}\n` : ''}`);
   else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);
   if (outcome.stopError) io.stderr.write(`${style.error('error')}: ${outcome.stopError.message}\n${outcome.stopError.hint ? `hint: ${outcome.stopError.hint}\n` : ''}`);
   if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);

@@ -17,6 +17,18 @@ export interface ResendAdvice {
   requests?: number;
   /** No journal and no report were kept (`--no-journal`): no command can name what is left, and it is said. */
   untracked?: boolean;
+  /** A dry run's: the service delivers nothing of it, so what is in doubt is only whether it was checked. */
+  dryRun?: boolean;
+}
+
+/**
+ * What "in doubt" means for the run, in words: a send's request may have been delivered, so including it risks
+ * delivering twice; a dry run's was maybe checked and never delivered, so checking it again risks nothing.
+ */
+export function inDoubtWords(advice: Pick<ResendAdvice, 'dryRun'>): { maybe: string; risk: string } {
+  return advice.dryRun
+    ? { maybe: 'the service may already have checked the message; a dry run delivers nothing', risk: 'which checks it again' }
+    : { maybe: 'the service may already have delivered', risk: 'at the risk of sending twice' };
 }
 
 /**
@@ -41,8 +53,9 @@ export function formatResendAdvice(advice: ResendAdvice): string {
   const exactly = advice.unit === 'recipients' ? 'to send to exactly those:' : `to send ${pronoun(advice, advice.notSent)}:`;
   if (advice.command) lines.push(`${what(advice.notSent)} not sent; ${exactly}`, `  ${advice.command}`);
   if (advice.includeInDoubtCommand) {
+    const words = inDoubtWords(advice);
     lines.push(
-      `${what(advice.inDoubt)} in doubt (the service may already have delivered${advice.unit === 'recipients' ? ' to them' : ''}); to include ${pronoun(advice, advice.inDoubt)}, at the risk of sending twice:`,
+      `${what(advice.inDoubt)} in doubt (${words.maybe}${advice.unit === 'recipients' && !advice.dryRun ? ' to them' : ''}); to include ${pronoun(advice, advice.inDoubt)}, ${words.risk}:`,
       `  ${advice.includeInDoubtCommand}`,
     );
   }

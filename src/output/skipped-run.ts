@@ -4,6 +4,7 @@ import { stateWords, type RunView } from '../journal/read-run.js';
 import { overview } from '../journal/run-state.js';
 import type { FamilyOutcome } from '../journal/family-outcome.js';
 import { escapeControl } from './escape-control.js';
+import { keyVerdict } from './delivery.js';
 import type { Style } from './style.js';
 import { formatVariants } from './variant-lines.js';
 import { counted } from '../counted.js';
@@ -18,6 +19,16 @@ export interface SkippedRun {
   report?: string;
   /** What the run left: recipients (batches, for an audience) in doubt, none certainly unsent. */
   left: { inDoubt: number; audience?: string };
+}
+
+/**
+ * Why a key found done is no success, in words: the run it found, or every run of its family and the state
+ * they came to together, which its exit status follows (docs/behaviour.md#once).
+ */
+export function skippedVerdict(skipped: SkippedRun, exitCode: number): string {
+  const { run, family } = skipped;
+  if (family.run_ids.length <= 1) return `run ${run.header.run_id} with this key ended with exit ${exitCode}; nothing was sent now`;
+  return `${keyVerdict(family, exitCode)}; nothing was sent now`;
 }
 
 export function skippedDocument(skipped: SkippedRun, exitCode: number): object {
@@ -41,7 +52,7 @@ export function skippedDocument(skipped: SkippedRun, exitCode: number): object {
     ...(skipped.left.inDoubt > 0 ? { in_doubt: skipped.left.inDoubt } : {}),
     ...(exitCode === 0
       ? {}
-      : { error: { message: `run ${run.header.run_id} with this key ended with exit ${exitCode}; nothing was sent now`, hint: skipped.left.inDoubt > 0 ? 'add --include-in-doubt to send to those in doubt, at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and send with a new --once key' } }),
+      : { error: { message: skippedVerdict(skipped, exitCode), hint: skipped.left.inDoubt > 0 ? 'add --include-in-doubt to send to those in doubt, at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and send with a new --once key' } }),
   };
 }
 

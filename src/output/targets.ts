@@ -6,7 +6,7 @@ import type { TextSink } from '../context.js';
 import { serviceRefused, type DeliverySummary } from '../client/report.js';
 import { ExitCode } from '../errors.js';
 import { closedState, stateWords, type RunState } from '../journal/read-run.js';
-import { failureCause, type DeliveryOutcome } from './delivery.js';
+import { failureCause, keyVerdict, type DeliveryOutcome } from './delivery.js';
 import type { MessageIssue } from '../message/types.js';
 import { escapeControl } from './escape-control.js';
 import { adviceCount, formatResendAdvice, type ResendAdvice } from './resend-advice.js';
@@ -37,12 +37,14 @@ export interface TargetResult {
 /** A target's row from its delivery: the same outcome a single-target send prints whole. */
 export function deliveredRow(where: Pick<TargetResult, 'profile' | 'appId' | 'baseUrl'>, delivery: DeliveryOutcome): TargetResult {
   // Why it failed, under the table: the target's own summary, with its causes, is not printed.
-  const cause = delivery.exitCode === ExitCode.ok ? undefined : failureCause(delivery.results);
+  // A resumed target answers for its key (commands/shared/key-outcome.ts): its state and exit status are the
+  // key's, and when this attempt delivered all it sent, the key's verdict is the cause.
+  const cause = delivery.exitCode === ExitCode.ok ? undefined : (failureCause(delivery.results) ?? (delivery.key && { message: keyVerdict(delivery.key, delivery.exitCode) }));
   return {
     ...where,
     ...(delivery.runId !== undefined ? { runId: delivery.runId } : {}),
     ...(delivery.journalPath !== undefined ? { journalPath: delivery.journalPath } : {}),
-    state: closedState(delivery.summary, delivery.interrupted, serviceRefused(delivery.results)),
+    state: delivery.key?.state ?? closedState(delivery.summary, delivery.interrupted, serviceRefused(delivery.results)),
     exitCode: delivery.exitCode,
     summary: delivery.summary,
     messageIds: delivery.results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),

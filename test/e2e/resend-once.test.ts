@@ -173,7 +173,7 @@ describe('send --once <key>', () => {
     }
   });
 
-  it("a key whose run a resume finished answers with the resume's verdict, whichever of the two it finds first", async () => {
+  it("a key whose run a resume continued answers with the family's verdict, whichever of the two it finds first", async () => {
     writeFileSync(join(work, 'ids.txt'), ids.slice(0, 1500).join('\n'));
     // First: batch 0 accepted, batch 1 a reset (in doubt), batch 2 a 503 (not sent); afterwards every answer ok.
     let faults = true;
@@ -186,21 +186,23 @@ describe('send --once <key>', () => {
       const firstId = json(firstRun).run_id as string;
       const firstPath = join(journals, `${firstId}.jsonl`);
       writeFileSync(firstPath, readFileSync(firstPath, 'utf8').trim().split('\n').slice(0, -1).join('\n') + '\n');
-      // The resume sends batch 2 and ends well: only the in-doubt batch is left, which --once never resends.
+      // The resume sends batch 2, all accepted: only the in-doubt batch is left, which --once never resends.
+      // The key is partly sent, and the resume says so as the next re-run does (exit 7).
       faults = false;
       const resumed = await send();
-      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.code, resumed.stderr).toBe(7);
+      expect(json(resumed)).toMatchObject({ state: 'sent', run_state: 'partly_sent', in_doubt: 500 });
       expect(idsOf(server, 3)).toEqual(ids.slice(1000, 1500));
       // Whichever of the family a later look finds first (a waiter can find the first run before its resume
-      // exists), the answer is the family's: the resume's verdict, naming the resume.
+      // exists), the answer is the family's: its verdict, naming the resume.
       const resumeId = json(resumed).run_id as string;
       const older = `${firstId.slice(0, 9)}000000-0000`;
       const text = readFileSync(join(journals, `${resumeId}.jsonl`), 'utf8').replaceAll(resumeId, older);
       rmSync(join(journals, `${resumeId}.jsonl`));
       writeFileSync(join(journals, `${older}.jsonl`), text, { mode: 0o600 });
       const again = await send();
-      expect(again.code, again.stderr).toBe(0);
-      expect(json(again)).toMatchObject({ skipped: true, run_id: older, in_doubt: 500 });
+      expect(again.code, again.stderr).toBe(7);
+      expect(json(again)).toMatchObject({ skipped: true, run_id: older, run_state: 'partly_sent', in_doubt: 500 });
       expect(server.requests).toHaveLength(4);
     } finally {
       await server.close();

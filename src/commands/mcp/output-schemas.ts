@@ -62,6 +62,8 @@ export const deliveryOutputSchema = z.looseObject({
   batches: z.optional(z.array(batch)),
   audience: z.optional(z.string()),
   resumed_from: z.optional(z.string()),
+  /** What the key's runs came to together: a `once` re-run that skipped or resumed its key's run. */
+  run_state: z.optional(z.enum(RUN_STATES)),
   resend_command: z.optional(z.string()),
   in_doubt: z.optional(z.int()),
   include_in_doubt_command: z.optional(z.string()),

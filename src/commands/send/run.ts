@@ -28,6 +28,7 @@ import type { Lease } from '../../journal/ownership.js';
 import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
+import { answerForKey, familyExitCode } from '../shared/key-outcome.js';
 import type { PushMessage } from '../../message/types.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { escapeControl } from '../../output/escape-control.js';
@@ -102,18 +103,19 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
 
   // 2. Where to send it, and as whom: a --once key belongs to an app at a destination. The report path is
   // checked before anything is sent.
-  // A --once key found done sends nothing: its destination is said only once the key is owned and open.
-  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined });
+  // The destination is said only once the send is sure to go: a --once key found done sends nothing, and a
+  // --report path refused (exit 2) sent nothing either.
+  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human, announce: false });
   const leases: Lease[] = [];
   let delivering = false;
   try {
     // 3. Own the key and the run, then read what earlier runs did: nobody else can be sending it now.
     const claim = options.journal === false ? undefined : await claimRun(options, variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body, clientIds, connection, leases, ctx);
     if (claim?.skipped) return options.report === undefined ? claim.skipped : await withFamilyReport(claim.skipped, options.report, options.force === true, ctx);
-    if (options.once !== undefined && human) ctx.stderr.write(connection.announcement);
     // A re-run may replace the report of its own family; any other existing file only with --force.
     const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
+    if (human) ctx.stderr.write(connection.announcement);
     const resume = claim?.resume;
     if (resume && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: resuming run ${resume.parent} (${stateWords(resume.state)}): ${resume.left} left to send\n`);
     if (claim?.afresh !== undefined && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: run ${claim.afresh} was cut short while it wrote its plan, before anything was sent: sending afresh\n`);
@@ -149,7 +151,8 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
       scrubber,
       style,
     );
-    return { kind: 'delivered', exitCode: delivery.exitCode, delivery };
+    const answer = resume ? answerForKey(delivery, ctx.env) : delivery;
+    return { kind: 'delivered', exitCode: answer.exitCode, delivery: answer };
   } finally {
     // deliver closes the client itself; a run that never got there closes it here.
     if (!delivering) connection.client.close();
@@ -212,11 +215,11 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);
   if (!left.any) {
-    // Done: 0 when every recipient has it; otherwise the verdict of the family's last run that ended stands
-    // (rejected, or in doubt) — not that of the run found, which may be the first of the family: a waiter can
-    // find it before the resume that finished it existed.
+    // Done: 0 when every recipient has it; otherwise the verdict of what the whole family delivered, the state
+    // `runs show` gives it (docs/behaviour.md#once) — not the exit of whichever run ended last (a resume that
+    // delivered all it sent said 0 beside recipients its parent left in doubt), nor of the run found.
     const last = [...family].reverse().find((member) => member.end !== undefined) ?? earlier;
-    const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : (last.end?.exit_code ?? ExitCode.partial);
+    const exitCode = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : familyExitCode(family);
     return { runId, lock, once, skipped: { kind: 'skipped', exitCode, skipped: { run: last, family: familyOutcome(family), key: once.key, left } } };
   }
   // The journal's own message: the fingerprint says it is the same, and it is what the earlier run sent.

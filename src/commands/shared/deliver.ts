@@ -6,7 +6,7 @@ import { CliError, ExitCode } from '../../errors.js';
 import type { PushClient } from '../../client/push-client.js';
 import { BatchPlan } from '../../client/batches.js';
 import { RateLimiter } from '../../client/rate-limiter.js';
-import { serviceRefused, summarizeBatches, type DeliverySummary } from '../../client/report.js';
+import { deliveryExitCode, summarizeBatches, type DeliverySummary } from '../../client/report.js';
 import { sendBatches, type BatchResult, type SendBatchesOptions } from '../../client/send-batches.js';
 import { monotonicNow } from '../../client/sleep.js';
 import { hasLanes, isGrowing, type ClientIdSource, type GrowingClientIds } from '../../message/recipients.js';
@@ -82,17 +82,6 @@ export interface DeliveryRequest {
   notes?: MessageIssue[];
   human: boolean;
   verbose: boolean;
-}
-
-/** The exit status of a delivery (docs/behaviour.md#exit-codes): the one place batch outcomes become a number. */
-export function deliveryExitCode(results: readonly BatchResult[], interrupted: boolean): number {
-  const count = (status: BatchResult['status']) => results.filter((r) => r.status === status).length;
-  const accepted = count('accepted');
-  if (accepted === results.length) return ExitCode.ok;
-  if (accepted > 0) return ExitCode.partial;
-  // Nothing went out because the user pressed Ctrl-C first: the shell's convention for SIGINT.
-  if (interrupted && count('not_sent') === results.length && results.every((r) => r.attempts === 0)) return ExitCode.interrupted;
-  return serviceRefused(results) ? ExitCode.rejected : ExitCode.network;
 }
 
 /** What a run under way is made of, once its plan and journal exist. */
@@ -303,7 +292,7 @@ function adviceFor(request: DeliveryRequest, plan: BatchPlan, summary: DeliveryS
   const unread = !plan.complete && request.input !== undefined ? request.input : undefined;
   const commandFor = runRef !== undefined ? resendRun(runRef, unread, settingsFlags(request.argv)) : reportPath !== undefined ? resendFromReport(request.argv, reportPath) : undefined;
   // --no-journal without --report: no command can send the rest, and the advice says so instead.
-  const advice = resendAdvice(commandFor, left, audience, summary.batches.total);
+  const advice = resendAdvice(commandFor, left, audience, summary.batches.total, request.dryRun);
   return advice ? { advice } : {};
 }
 

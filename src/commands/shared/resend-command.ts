@@ -90,9 +90,10 @@ export function runFlags(header: { argv: readonly string[]; targets?: unknown; p
  * The advice for what a run left. Counts are recipients, or batches for a run with no client IDs (one request
  * per language variant, `requests` of them).
  */
-export function resendAdvice(commandFor: ResendCommandFor | undefined, left: { notSent: number; inDoubt: number }, audience?: string, requests?: number): ResendAdvice | undefined {
+export function resendAdvice(commandFor: ResendCommandFor | undefined, left: { notSent: number; inDoubt: number }, audience?: string, requests?: number, dryRun = false): ResendAdvice | undefined {
   if (left.notSent === 0 && left.inDoubt === 0) return undefined;
   return {
+    ...(dryRun ? { dryRun } : {}),
     // No journal and no report (`commandFor` undefined): nothing can name what is left to send again.
     ...(commandFor === undefined ? { untracked: true } : {}),
     ...(commandFor && left.notSent > 0 ? { command: commandFor(false) } : {}),

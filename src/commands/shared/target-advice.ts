@@ -23,8 +23,8 @@ export function leftOf(result: TargetResult, claim: RunClaim<{ skipped?: Skipped
 }
 
 /** The advice over every target: counts added up (recipients, or the audience's batches), one command. */
-export function familyAdvice(family: string, lefts: readonly TargetLeft[], argv: readonly string[]): ResendAdvice | undefined {
+export function familyAdvice(family: string, lefts: readonly TargetLeft[], argv: readonly string[], dryRun = false): ResendAdvice | undefined {
   const total = lefts.reduce((sum, left) => ({ notSent: sum.notSent + left.notSent, inDoubt: sum.inDoubt + left.inDoubt }), { notSent: 0, inDoubt: 0 });
   const audience = lefts.find((left) => left.audience !== undefined)?.audience;
-  return resendAdvice(resendRun(family, undefined, familyFlags(argv)), total, audience);
+  return resendAdvice(resendRun(family, undefined, familyFlags(argv)), total, audience, undefined, dryRun);
 }

@@ -9,6 +9,7 @@ import { messageIds } from '../../journal/run-state.js';
 import type { TargetResult } from '../../output/targets.js';
 import type { TargetPreview, TargetsPreview } from '../../output/resend.js';
 import { readRunLeft, type RunView } from '../../journal/read-run.js';
+import { familyExitCode } from './key-outcome.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import { locksDir } from './own-run.js';
@@ -27,6 +28,8 @@ export interface Member {
   run: RunView;
   profile: string;
   left: Remaining;
+  /** The exit status of what the target's whole run family delivered: a target with nothing left ends with it. */
+  verdict: number;
   /** The run id this resend of the target takes, and the lease on the target's family of runs. */
   runId?: string;
   lease?: Lease;
@@ -48,8 +51,10 @@ export function checkFamilyOptions(options: TargetsResendOptions, env: Record<st
 export function readMember(path: string, family: string, owned: { runId: string; lease: Lease; leases: Lease[] } | undefined, options: TargetsResendOptions, ctx: Ctx): Member {
   const run = readRunLeft(path, locksDir(ctx.env));
   checkResumable(run, family);
-  const left = remainingOf(familyOf(run, ctx.env), options.includeInDoubt === true);
-  return { run, profile: run.header.profile ?? run.header.run_id, left, ...(owned ?? {}) };
+  const runs = familyOf(run, ctx.env);
+  const left = remainingOf(runs, options.includeInDoubt === true);
+  const verdict = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : familyExitCode(runs);
+  return { run, profile: run.header.profile ?? run.header.run_id, left, verdict, ...(owned ?? {}) };
 }
 
 /** `--dry-run`, or nothing left: what each target would send, and where (output/resend.ts prints it). */
@@ -91,7 +96,7 @@ export function nothingLeft(m: Member): TargetResult {
     runId: header.run_id,
     journalPath: m.run.path,
     state: 'skipped',
-    exitCode: m.left.inDoubt === 0 && m.left.rejected === 0 ? ExitCode.ok : (m.run.end?.exit_code ?? ExitCode.partial),
+    exitCode: m.verdict,
     summary: m.run.summary,
     messageIds: messageIds(m.run.results),
     ...(m.left.audience ? { audience: m.left.audience } : {}),

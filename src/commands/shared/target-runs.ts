@@ -35,7 +35,7 @@ export async function showFamily(found: { family: string; paths: string[] }, ctx
   const lead = shown[0]!.detail;
   const left = shown.reduce((sum, s) => ({ notSent: sum.notSent + (s.advice?.notSent ?? 0), inDoubt: sum.inDoubt + (s.advice?.inDoubt ?? 0) }), { notSent: 0, inDoubt: 0 });
   const argv = (journalHeader(lead.path)?.argv ?? []) as string[];
-  const advice = resendAdvice(resendRun(found.family, undefined, familyFlags(argv)), left, lead.audience);
+  const advice = resendAdvice(resendRun(found.family, undefined, familyFlags(argv)), left, lead.audience, undefined, lead.dry_run);
   const overview = familyOverview(shown.map((s) => s.detail));
   const run: FamilyShown['run'] = {
     ...overview,

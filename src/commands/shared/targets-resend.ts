@@ -107,7 +107,7 @@ async function sendAll(members: Member[], family: string, options: TargetsResend
   if (failed) throw failed.reason;
   const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
   const lefts = results.map((r, i) => leftAfter(r, members[i]!, options.includeInDoubt === true));
-  const advice = familyAdvice(newFamily ?? family, lefts, options.argv);
+  const advice = familyAdvice(newFamily ?? family, lefts, options.argv, members[0]!.run.header.dry_run);
   const exitCode = targetsExitCode(results.map((r) => r.exitCode));
   const targets = { exitCode, dryRun: members[0]!.run.header.dry_run, ...(newFamily !== undefined ? { family: newFamily } : {}), targets: results, warnings: [], notes: [], ...(advice ? { advice } : {}) };
   return { kind: 'targets', exitCode, targets };

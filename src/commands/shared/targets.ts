@@ -26,6 +26,7 @@ import { resendVariants } from './resend-variants.js';
 import { onceLockName } from './own-run.js';
 import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
 import { familyAdvice, leftOf } from './target-advice.js';
+import { answerForKey } from './key-outcome.js';
 
 type Prepared = Extract<PreparedMessage, { ok: true }>;
 type Deliver = typeof import('./deliver.js').deliver;
@@ -74,7 +75,7 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     if (failed) throw failed.reason;
     const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
     const exitCode = targetsExitCode(results.map((r) => r.exitCode));
-    const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv) : undefined;
+    const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv, options.dryRun) : undefined;
     return { exitCode, dryRun: options.dryRun, ...(family !== undefined ? { family } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
   } finally {
     // deliver closes its client itself; a target that never got there is closed here.
@@ -167,7 +168,7 @@ async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetR
       c.scrubber,
       c.style,
     );
-    return deliveredRow(where(target), delivery);
+    return deliveredRow(where(target), resume ? answerForKey(delivery, ctx.env) : delivery);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // A target stopped before its first request (its journal could not be started): nothing of it was sent.

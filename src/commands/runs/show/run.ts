@@ -41,7 +41,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   const family = members && members.length > 1 ? familyOutcome(members) : undefined;
   // A target of a run of several: resend takes the family without --profile (each target's is in its journal).
   const flags = typeof run.header.targets === 'string' ? familyFlags(run.header.argv) : settingsFlags(run.header.argv);
-  const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience, (family?.summary ?? base).batches.total) : undefined;
+  const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience, (family?.summary ?? base).batches.total, run.header.dry_run) : undefined;
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref);
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
