@@ -28,8 +28,9 @@ import { actionRequest, getInput, requestedMode, type ActionMode, type ActionReq
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
-import { acceptedCell, printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
+import { acceptedCell, printTargets, sumSummaries, targetsDocument } from '../output/targets.js';
 import { counted } from '../counted.js';
+import { targetsAsKey, type TargetsAsKey } from './targets-key.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -199,7 +200,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return skippedResult(outcome, request);
     case 'targets':
       printTargets({ ...outcome.targets, advice: undefined }, {}, ctx, plainStyle);
-      return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
+      return { ...base, ...targetsResult(request.once ? targetsAsKey(outcome.targets, ctx.env) : { outcome: outcome.targets, resumed: [] }), ...(request.once ? { once: request.once } : {}) };
     case 'delivered': {
       const { delivery } = outcome;
       const { stopError } = delivery;
@@ -275,8 +276,11 @@ function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, reque
   };
 }
 
-/** A run of several targets, as the step's outputs and summary say it: a row per target, the counts added up. */
-function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
+/**
+ * A run of several targets, as the step's outputs and summary say it: a row per target, the counts added up;
+ * with once, each target's row is its key's (targets-key.ts).
+ */
+function targetsResult({ outcome, resumed, attempt, state }: TargetsAsKey): Omit<ActionResult, 'mode'> {
   const skipped = outcome.targets.every((t) => t.state === 'skipped');
   const failed = outcome.targets.filter((t) => t.exitCode !== 0);
   const doc = targetsDocument(outcome) as { error?: { message: string; hint?: string } };
@@ -287,7 +291,9 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
     ...(audience !== undefined ? { audience } : {}),
     exitCode: outcome.exitCode,
     skipped,
-    state: skipped ? 'skipped' : outcome.exitCode === 0 ? 'sent' : failed.length < outcome.targets.length ? 'partly sent' : stateWords(failed[0]!.state),
+    ...(resumed.length > 0 ? { resumedTargets: resumed } : {}),
+    ...(attempt ? { attempt } : {}),
+    state: state !== undefined ? stateWords(state) : skipped ? 'skipped' : outcome.exitCode === 0 ? 'sent' : failed.length < outcome.targets.length ? 'partly sent' : stateWords(failed[0]!.state),
     messageIds: outcome.targets.flatMap((t) => t.messageIds),
     summary: sumSummaries(outcome.targets.map((t) => t.summary)),
     ...(outcome.family !== undefined ? { runId: outcome.family } : skipped && outcome.targets[0]?.runId !== undefined ? { runId: outcome.targets[0].runId } : {}),

@@ -25,7 +25,7 @@ import { checkResumable, familyOf, findOnceRun, remainingOf, sentAny } from '../
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from '../shared/own-run.js';
 import { connect, type Connection } from '../shared/connect.js';
 import type { Lease } from '../../journal/ownership.js';
-import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
+import { familyRoot, readRunLeft } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
 import type { PushMessage } from '../../message/types.js';
@@ -35,6 +35,7 @@ import { resolve } from 'node:path';
 import { targetProfiles } from '../shared/target-list.js';
 import type { RunClaim } from '../shared/claim.js';
 import { counted } from '../../counted.js';
+import { onceClaimLine } from '../shared/once-words.js';
 
 export type { SendOutcome };
 
@@ -115,8 +116,8 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
     const runIds = claim ? [claim.runId, ...(claim.resume?.family ?? [])] : [];
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
     const resume = claim?.resume;
-    if (resume && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: resuming run ${resume.parent} (${stateWords(resume.state)}): ${resume.left} left to send\n`);
-    if (claim?.afresh !== undefined && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: run ${claim.afresh} was cut short while it wrote its plan, before anything was sent: sending afresh\n`);
+    const claimLine = claim && options.once !== undefined ? onceClaimLine(options.once, claim) : undefined;
+    if (claimLine && human) ctx.stderr.write(claimLine);
 
     // 4. Delivery: one request, or batches under one shared rate limit, every step journaled. Should another
     // process take the run over (this one stopped refreshing its lock), no further request starts.

@@ -24,6 +24,8 @@ import { deliveryTuning } from './delivery-options.js';
 import { arrangeVariants, type ArrangedDelivery } from './variant-delivery.js';
 import { resendVariants } from './resend-variants.js';
 import { onceLockName } from './own-run.js';
+import { onceClaimLine } from './once-words.js';
+import { escapeControl } from '../../output/escape-control.js';
 import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
 import { familyAdvice, leftOf } from './target-advice.js';
 
@@ -59,6 +61,13 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     if (options.journal !== false) await claimAll(owned, options, arranged, ctx, claimRun);
     // With --once, only the targets that send now are said to be sent to (docs/behaviour.md#once).
     if (human && options.once !== undefined) for (const o of owned) if (!o.claim?.skipped) ctx.stderr.write(o.target.connection.announcement);
+    // What each target does with the key's earlier run, in a single target's words, named by its profile.
+    if (human && options.once !== undefined) {
+      for (const o of owned) {
+        const line = o.claim && onceClaimLine(options.once, o.claim);
+        if (line) ctx.stderr.write(`profile ${escapeControl(o.target.profile)}: ${line}`);
+      }
+    }
     // The family is named by its first target that sends now; a target --once found done keeps its run.
     const family = owned.find((o) => o.claim && !o.claim.skipped)?.claim?.runId;
     const limiters = limitersFor(targets, options.rate ?? 50);
