@@ -169,6 +169,7 @@ async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetR
         ...(claim?.once ? { once: claim.once } : {}),
         ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
+        ...(claim?.afresh !== undefined ? { replaces: claim.afresh } : {}),
         ...(c.family !== undefined ? { targets: { family: c.family, profile: target.profile } } : {}),
         leases: o.leases,
       },
