@@ -136,6 +136,39 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     expectEachOnce();
   }, 120_000);
 
+  it('a second process that waits for the owner and is stopped by SIGTERM says once that nothing went to any target', async () => {
+    const first = runCli([...sendArgs('rel-wait'), '--rate', '8', '--batch-size', '100'], { env: cliEnv(), cwd: work, onSpawn: (c) => children.push(c) });
+    // Started once the first owns the key: it has written its journals.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (readdirSync(work).includes('journals') && readdirSync(journals()).filter((f) => f.endsWith('.jsonl')).length === 2) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    let waiter!: ChildProcess;
+    let said = '';
+    const second = runCli(sendArgs('rel-wait'), {
+      env: cliEnv(),
+      cwd: work,
+      onSpawn: (c) => {
+        children.push((waiter = c));
+        c.stderr!.on('data', (d: Buffer) => {
+          said += d.toString();
+          if (said.includes('waiting for run')) c.kill('SIGTERM');
+        });
+      },
+    });
+    const stopped = await second;
+    expect(waiter.pid).toBeGreaterThan(0);
+    expect(stopped.code, stopped.stderr).toBe(130);
+    const error = stopped.stderr.split('\n').find((line) => line.startsWith('error: '))!;
+    expect(error).toMatch(/^error: profile (global|india): stopped while waiting for run \S+ \(pid \d+ on .+\); nothing was sent to any target$/);
+    expect((await first).code).toBe(0);
+    expectEachOnce();
+  }, 120_000);
+
   it("the action's re-run counts the key's whole audience in its outputs and summary, as with one target", async () => {
     await killMidRun('rel-action');
     const killed = await killedRuns();

@@ -3,7 +3,6 @@
 // or after its resend comes to.
 import { extendCtx, type Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
-import { escapeControl } from '../../output/escape-control.js';
 import type { Lease } from '../../journal/ownership.js';
 import { messageIds } from '../../journal/run-state.js';
 import type { TargetResult } from '../../output/targets.js';
@@ -16,6 +15,7 @@ import { resendSettings } from './resend-destination.js';
 import { checkResumable, familyOf, remainingOf, type Remaining } from './resume.js';
 import { profileSecretEnv, targetEnv } from './target-list.js';
 import type { Target } from './target-setup.js';
+import { targetError } from './target-error.js';
 
 export interface TargetsResendOptions extends SettingsOptions, DeliveryOptions {
   dryRun?: boolean;
@@ -71,7 +71,7 @@ export async function settingsOf(member: Member, options: TargetsResendOptions, 
 }
 
 export const named = (profile: string, error: unknown) =>
-  error instanceof CliError ? new CliError(`profile ${escapeControl(profile)}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint ?? `set its secret with ${profileSecretEnv(profile)}`) : error;
+  error instanceof CliError ? targetError(profile, error, error.hint ?? `set its secret with ${profileSecretEnv(profile)}`) : error;
 
 /** What a target left after this resend: its own counts, and what it left in doubt before unless included now. */
 export function leftAfter(result: TargetResult, member: Member, includeInDoubt: boolean): { notSent: number; inDoubt: number; audience?: string } {

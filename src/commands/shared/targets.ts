@@ -28,6 +28,7 @@ import { onceClaimLine } from './once-words.js';
 import { escapeControl } from '../../output/escape-control.js';
 import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
 import { familyAdvice, leftOf } from './target-advice.js';
+import { targetError } from './target-error.js';
 
 type Prepared = Extract<PreparedMessage, { ok: true }>;
 type Deliver = typeof import('./deliver.js').deliver;
@@ -108,7 +109,7 @@ async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O,
   }
   for (const o of order) {
     o.claim = await claimRun(options, claimed, clientIds, o.target.connection, o.leases, ctx).catch((error: unknown) => {
-      throw error instanceof CliError ? new CliError(`profile ${o.target.profile}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint) : error;
+      throw error instanceof CliError ? targetError(o.target.profile, error) : error;
     });
   }
 }
