@@ -134,6 +134,15 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
       expect(again.stderr).toMatch(new RegExp(`^profile ${profile}: --once rel-cli: resuming run ${killed[profile]} \\(killed\\): \\d+ recipients left to send$`, 'm'));
     }
     expectEachOnce();
+    // Done now: the next re-run names the run it found, for `runs show` and scripts, as a single target's does.
+    const done = await runCli([...sendArgs('rel-cli'), '--json'], { env: cliEnv(), cwd: work });
+    const doc = JSON.parse(done.stdout) as { skipped: boolean; run_id?: string; targets: { run_id: string }[] };
+    expect(doc.skipped).toBe(true);
+    expect(doc.run_id).toBe(doc.targets[0]!.run_id);
+    const human = await runCli(sendArgs('rel-cli'), { env: cliEnv(), cwd: work });
+    expect(human.stderr).toContain(`✓ already done: --once found every target's run; nothing was sent now (run ${doc.run_id})`);
+    const shown = await runCli(['runs', 'show', doc.run_id!], { env: cliEnv(), cwd: work });
+    expect(shown.code, shown.stderr).toBe(0);
   }, 120_000);
 
   it('a second process that waits for the owner and is stopped by SIGTERM says once that nothing went to any target', async () => {

@@ -84,8 +84,10 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     if (failed) throw failed.reason;
     const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
     const exitCode = targetsExitCode(results.map((r) => r.exitCode));
+    // Every target found done: the run found for the first names the key's runs, as a single target's skip does.
+    const named = family ?? (results.every((r) => r.state === 'skipped') ? results[0]?.runId : undefined);
     const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv) : undefined;
-    return { exitCode, dryRun: options.dryRun, ...(family !== undefined ? { family } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
+    return { exitCode, dryRun: options.dryRun, ...(named !== undefined ? { family: named } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
   } finally {
     // deliver closes its client itself; a target that never got there is closed here.
     for (const target of targets) if (!sending.has(target)) target.connection.client.close();
