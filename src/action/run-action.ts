@@ -300,7 +300,8 @@ function targetsResult({ outcome, resumed, attempt, state }: TargetsAsKey): Omit
     ...(outcome.advice ? { advice: outcome.advice } : {}),
     // What is left is said once, in the action's terms, by the advice's annotation and summary (as for one
     // target); the document's hint would say its command again, as prose. Without advice, the target's own hint.
-    ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint && !outcome.advice ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
+    // A cancelled job is why the batches left were not sent: said before any target's own reason, as for one target.
+    ...(doc.error ? { error: outcome.targets.some((t) => t.state === 'interrupted') ? { message: cancelledLine(sumSummaries(outcome.targets.map((t) => t.summary))) } : { message: inActionTerms(doc.error.message), ...(doc.error.hint && !outcome.advice ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
     targets: outcome.targets.map((t) => ({
       profile: t.profile,
       appId: t.appId,

@@ -93,14 +93,17 @@ function expectEachOnce(): void {
   }
 }
 
+/** How many of this test's IDs `region` delivered. */
+function deliveredOf(region: Region): number {
+  const counts = deliveries(region);
+  return ids().filter((id) => counts.has(id)).length;
+}
+
 /** Sends both targets at a low rate and SIGKILLs the sender once each emulator has delivered some of it, not all. */
 async function killMidRun(key: string): Promise<void> {
   let child!: ChildProcess;
   const done = runCli([...sendArgs(key), '--rate', '8', '--batch-size', '100'], { env: cliEnv(), cwd: work, onSpawn: (c) => children.push((child = c)) });
-  const delivered = (region: Region) => {
-    const counts = deliveries(region);
-    return ids().filter((id) => counts.has(id)).length;
-  };
+  const delivered = deliveredOf;
   // Until both emulators delivered some, or the sender ended on its own (then the expectations below say why).
   let ended = false;
   void done.then(() => (ended = true));
@@ -163,10 +166,14 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
       cwd: work,
       onSpawn: (c) => {
         children.push((waiter = c));
-        c.stderr!.on('data', (d: Buffer) => {
+        // One SIGTERM, once it waits: a second would be "stop now".
+        const listen = (d: Buffer) => {
           said += d.toString();
-          if (said.includes('waiting for run')) c.kill('SIGTERM');
-        });
+          if (!said.includes('waiting for run')) return;
+          c.stderr!.off('data', listen);
+          c.kill('SIGTERM');
+        };
+        c.stderr!.on('data', listen);
       },
     });
     const stopped = await second;
@@ -175,6 +182,31 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     const error = stopped.stderr.split('\n').find((line) => line.startsWith('error: '))!;
     expect(error).toMatch(/^error: profile (global|india): stopped while waiting for run \S+ \(pid \d+ on .+\); nothing was sent to any target$/);
     expect((await first).code).toBe(0);
+    expectEachOnce();
+  }, 120_000);
+
+  it('the action cancelled half-way says the job was cancelled; its re-run finishes every target, each device once', async () => {
+    const inputs = { file: 'release.json', vars: 'version=2.0', 'client-ids-file': 'devices.csv', profiles: 'global,india', once: 'rel-cancel', 'journal-dir': journals(), rate: '1' };
+    let step!: ChildProcess;
+    const running = runStep(work, inputs, secrets, (c) => children.push((step = c)));
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if ((Object.keys(REGIONS) as Region[]).every((region) => deliveredOf(region) > 0)) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    step.kill('SIGINT');
+    const cancelled = await running;
+    expect(cancelled.code, cancelled.stdout).toBe(7);
+    expect(cancelled.outputs.state).toBe('interrupted');
+    expect(cancelled.summary).toMatch(/stopped by a signal \(the job was cancelled\): \d+ of \d+ batches went out/);
+    expect(cancelled.stdout).toMatch(/^::error title=pushctl::.*stopped by a signal \(the job was cancelled\)/m);
+
+    const again = await runStep(work, { ...inputs, rate: '' }, secrets);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.outputs).toMatchObject({ accepted: String(2 * COUNT), state: 'sent' });
     expectEachOnce();
   }, 120_000);
 
