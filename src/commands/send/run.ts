@@ -36,6 +36,8 @@ import { targetProfiles } from '../shared/target-list.js';
 import type { RunClaim } from '../shared/claim.js';
 import { counted } from '../../counted.js';
 import { onceClaimLine } from '../shared/once-words.js';
+import { familyFlags, resendRun, settingsFlags } from '../shared/resend-command.js';
+import type { HeaderRecord } from '../../journal/records.js';
 
 export type { SendOutcome };
 
@@ -197,7 +199,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   if (!sameFingerprint(found.header.fingerprint, body, clientIds, once.fingerprint)) {
     throw usageError(
       `--once ${escapeControl(once.key)}: run ${escapeControl(found.header.run_id)} used this key for another message or audience (${found.path}); this run's message or recipients differ`,
-      'use a new key for a new announcement, or send the same message file, variables and recipients as that run',
+      otherUseHint(found, ctx.env),
     );
   }
   const lock = familyLockName(familyRoot([dir], found));
@@ -236,6 +238,27 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     ...(left.audiences ? { audiences: left.audiences } : {}),
   };
   return { runId, lock, once, resume };
+}
+
+/**
+ * The next step when the key stands for another message or audience. A run of the key that left recipients
+ * (killed, say, before an audience file grew) is finished by its resend, with its own message and recipients:
+ * a new key would send its whole audience again, those who have it included (docs/behaviour.md#once).
+ */
+function otherUseHint(found: { path: string; header: HeaderRecord }, env: Ctx['env']): string {
+  const other = 'use a new key for a new announcement, or send the same message file, variables and recipients as that run';
+  let left: boolean;
+  try {
+    const run = readRunLeft(found.path, locksDir(env));
+    left = !(run.incomplete && !sentAny(run)) && remainingOf(familyOf(run, env), false).any;
+  } catch {
+    // A family still being sent, or a journal that cannot be read: nothing to finish from here.
+    return other;
+  }
+  if (!left) return other;
+  const targets = typeof found.header.targets === 'string';
+  const command = resendRun(targets ? found.header.targets! : found.header.run_id, undefined, targets ? familyFlags(found.header.argv) : settingsFlags(found.header.argv))(false);
+  return `that run is unfinished: \`${command}\` sends what it left, with its own message and recipients (a new key would send its whole audience again); send to recipients it did not have apart`;
 }
 
 /** A command that takes send's options (checked by its schema) and prints send's outcome: send, and dry-run. */
