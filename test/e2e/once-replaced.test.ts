@@ -93,6 +93,12 @@ it("a run cut short while planning, replaced by the key's re-run: runs and runs 
   expect(shown.stdout).not.toContain('send again from the original input');
   const shownJson = JSON.parse((await runCli(['runs', 'show', cut, '--json'], { env, cwd: work })).stdout) as { run: { replaced_by?: string } };
   expect(shownJson.run.replaced_by).toBe(fresh);
+  // Its resend is refused as before (nothing of it went out), naming the replacement, never "send again".
+  const resend = await runCli(['resend', cut], { env, cwd: work });
+  expect(resend.code).toBe(2);
+  expect(resend.stderr).toContain(`run ${fresh} replaced it, sending its whole input afresh: nothing is left to send`);
+  expect(resend.stderr).not.toContain('send again from the original input');
+  expect(deliveries().size).toBe(COUNT);
   // The fresh run says which run it replaced.
   expect((await runCli(['runs', 'show', fresh], { env, cwd: work })).stdout).toContain(`replaces   run ${cut}`);
 }, 120_000);

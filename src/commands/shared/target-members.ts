@@ -12,7 +12,7 @@ import type { SettingsOptions } from '../../settings/load-settings.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import { locksDir } from './own-run.js';
 import { resendSettings } from './resend-destination.js';
-import { checkResumable, familyOf, remainingOf, type Remaining } from './resume.js';
+import { checkResumable, familyOf, remainingOf, replacedBy, type Remaining } from './resume.js';
 import { profileSecretEnv, targetEnv } from './target-list.js';
 import type { Target } from './target-setup.js';
 import { targetError } from './target-error.js';
@@ -47,7 +47,7 @@ export function checkFamilyOptions(options: TargetsResendOptions, env: Record<st
 
 export function readMember(path: string, family: string, owned: { runId: string; lease: Lease; leases: Lease[] } | undefined, options: TargetsResendOptions, ctx: Ctx): Member {
   const run = readRunLeft(path, locksDir(ctx.env));
-  checkResumable(run, family);
+  checkResumable(run, family, false, undefined, replacedBy(run, ctx.env));
   const left = remainingOf(familyOf(run, ctx.env), options.includeInDoubt === true);
   return { run, profile: run.header.profile ?? run.header.run_id, left, ...(owned ?? {}) };
 }
