@@ -30,7 +30,7 @@ import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
 import { acceptedCell, printTargets, sumSummaries, targetsDocument } from '../output/targets.js';
 import { counted } from '../counted.js';
-import { targetsAsKey, type TargetsAsKey } from './targets-key.js';
+import { targetsAsKey, type TargetsAsKey } from '../commands/shared/targets-key.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;

@@ -148,6 +148,24 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     expect(shown.code, shown.stderr).toBe(0);
   }, 120_000);
 
+  it("the CLI re-run's --json counts the key at the top level, as its rows are read: never one target's every run added to another's last attempt", async () => {
+    await killMidRun('rel-json');
+    const killed = await killedRuns();
+    const again = await runCli([...sendArgs('rel-json'), '--json'], { env: cliEnv(), cwd: work });
+    expect(again.code, again.stderr).toBe(0);
+    const doc = JSON.parse(again.stdout) as { summary: { recipients: Record<string, number> }; message_ids: string[]; targets: { resumed_from?: string; summary: { recipients: { total: number } } }[] };
+    // Each row is what this attempt sent to the target, named by the run it resumed.
+    for (const row of doc.targets) {
+      expect(row.resumed_from).toBeDefined();
+      expect(row.summary.recipients.total).toBeLessThan(COUNT);
+    }
+    const inDoubt = [...inDoubtByApp().values()].reduce((n, s) => n + s.size, 0);
+    expect(doc.summary.recipients).toMatchObject({ total: 2 * COUNT, accepted: 2 * COUNT - inDoubt, in_doubt: inDoubt, not_sent: 0 });
+    const shown = JSON.parse((await runCli(['runs', 'show', killed.global!, '--json'], { env: cliEnv(), cwd: work })).stdout) as { run: { target_runs: { family: { message_ids: string[] } }[] } };
+    expect(new Set(doc.message_ids)).toEqual(new Set(shown.run.target_runs.flatMap((r) => r.family.message_ids)));
+    expectEachOnce();
+  }, 120_000);
+
   it('a second process that waits for the owner and is stopped by SIGTERM says once that nothing went to any target', async () => {
     const first = runCli([...sendArgs('rel-wait'), '--rate', '8', '--batch-size', '100'], { env: cliEnv(), cwd: work, onSpawn: (c) => children.push(c) });
     // Started once the first owns the key: it has written its journals.

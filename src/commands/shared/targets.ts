@@ -11,7 +11,8 @@ import { audienceWords } from '../../message/audience.js';
 import { formatIssueList } from '../../output/issues.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
-import { deliveredRow, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { deliveredRow, sumSummaries, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { targetsAsKey } from './targets-key.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
@@ -87,7 +88,8 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     // Every target found done: the run found for the first names the key's runs, as a single target's skip does.
     const named = family ?? (results.every((r) => r.state === 'skipped') ? results[0]?.runId : undefined);
     const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv) : undefined;
-    return { exitCode, dryRun: options.dryRun, ...(named !== undefined ? { family: named } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
+    const outcome: TargetsOutcome = { exitCode, dryRun: options.dryRun, ...(named !== undefined ? { family: named } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
+    return options.once !== undefined ? withKey(outcome, ctx) : outcome;
   } finally {
     // deliver closes its client itself; a target that never got there is closed here.
     for (const target of targets) if (!sending.has(target)) target.connection.client.close();
@@ -114,6 +116,14 @@ async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O,
       throw error instanceof CliError ? targetError(o.target.profile, error) : error;
     });
   }
+}
+
+/** A --once re-run that resumed some target: the key's counts over all targets, for the top level (targets-key.ts). */
+function withKey(outcome: TargetsOutcome, ctx: Ctx): TargetsOutcome {
+  const key = targetsAsKey(outcome, ctx.env);
+  if (key.resumed.length === 0) return outcome;
+  const rows = key.outcome.targets;
+  return { ...outcome, key: { summary: sumSummaries(rows.map((t) => t.summary)), messageIds: rows.flatMap((t) => t.messageIds) } };
 }
 
 /** A target whose --once run was done already: that run, and nothing sent now. */

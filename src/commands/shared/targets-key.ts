@@ -2,13 +2,13 @@
 // docs/behaviour.md#action). A target found done already reads as its whole run family; a target resumed now
 // is read the same way here, from its journals, so the outputs and the summary never add one target's every
 // run to another's last attempt. What this attempt sent is kept apart for the summary.
-import type { Ctx } from '../context.js';
-import type { DeliverySummary } from '../client/report.js';
-import { closedState, readRun, type RunState } from '../journal/read-run.js';
-import { familyOutcome } from '../journal/family-outcome.js';
-import { familyOf } from '../commands/shared/resume.js';
-import { locksDir } from '../commands/shared/own-run.js';
-import { sumSummaries, type TargetResult, type TargetsOutcome } from '../output/targets.js';
+import type { Ctx } from '../../context.js';
+import type { DeliverySummary } from '../../client/report.js';
+import { closedState, readRun, type RunState } from '../../journal/read-run.js';
+import { familyOutcome } from '../../journal/family-outcome.js';
+import { familyOf } from './resume.js';
+import { locksDir } from './own-run.js';
+import { sumSummaries, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
 
 export interface TargetsAsKey {
   /** The outcome with every resumed target's row counting its key's whole family. */
