@@ -25,6 +25,7 @@ import { serveCommand } from './commands/serve/define.js';
 import { resendCommand } from './commands/resend/define.js';
 import { sendCommand } from './commands/send/define.js';
 import { dryRunCommand } from './commands/dry-run/define.js';
+import { argvWithAbsolutePaths } from './commands/shared/resend-command.js';
 
 /** What runCli comes to: the command's outcome, or an error with what main.ts needs to report it. */
 export type CliRun = { outcome: Outcome } | { error: unknown; json: boolean; verbose: boolean };
@@ -276,7 +277,8 @@ export async function runCli(typedArgv: readonly string[], ctx: Ctx, scrubber: S
     const given = { ...command.optsWithGlobals(), ...Object.fromEntries(command.registeredArguments.map((a, i) => [camel(a.name()), command.processedArgs[i]])) };
     mode = { json: given.json === true, verbose: given.verbose === true };
     const loaded = await definition.load();
-    outcome = await loaded.execute(given, extendCtx(ctx, { scrubber, argv, program }));
+    // Kept in journals and printed in resend commands: its settings files named wherever the command ran.
+    outcome = await loaded.execute(given, extendCtx(ctx, { scrubber, argv: argvWithAbsolutePaths(argv, ctx.cwd), program }));
   });
   if (argv.length === 0) {
     ctx.stderr.write(program.helpInformation());

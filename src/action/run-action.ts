@@ -26,8 +26,9 @@ import { actionRequest, getInput, requestedMode, type ActionMode, type ActionReq
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
-import { acceptedCell, printTargets, sumSummaries, targetsDocument, type TargetsOutcome } from '../output/targets.js';
+import { acceptedCell, printTargets, sumSummaries, targetsDocument } from '../output/targets.js';
 import { counted } from '../counted.js';
+import { targetsAsKey, type TargetsAsKey } from '../commands/shared/targets-key.js';
 
 export interface ActionIo {
   env: Record<string, string | undefined>;
@@ -198,7 +199,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       return skippedResult(outcome, request);
     case 'targets':
       printTargets({ ...outcome.targets, advice: undefined }, {}, ctx, plainStyle);
-      return { ...base, ...targetsResult(outcome.targets), ...(request.once ? { once: request.once } : {}) };
+      return { ...base, ...targetsResult(request.once ? targetsAsKey(outcome.targets, ctx.env) : { outcome: outcome.targets, resumed: [] }), ...(request.once ? { once: request.once } : {}) };
     case 'delivered': {
       const { delivery } = outcome;
       const { stopError } = delivery;
@@ -282,8 +283,11 @@ function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, reque
   };
 }
 
-/** A run of several targets, as the step's outputs and summary say it: a row per target, the counts added up. */
-function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
+/**
+ * A run of several targets, as the step's outputs and summary say it: a row per target, the counts added up;
+ * with once, each target's row is its key's (targets-key.ts).
+ */
+function targetsResult({ outcome, resumed, attempt, state }: TargetsAsKey): Omit<ActionResult, 'mode'> {
   const skipped = outcome.targets.every((t) => t.state === 'skipped');
   const failed = outcome.targets.filter((t) => t.exitCode !== 0);
   const doc = targetsDocument(outcome) as { error?: { message: string; hint?: string } };
@@ -294,14 +298,17 @@ function targetsResult(outcome: TargetsOutcome): Omit<ActionResult, 'mode'> {
     ...(audience !== undefined ? { audience } : {}),
     exitCode: outcome.exitCode,
     skipped,
-    state: skipped ? 'skipped' : outcome.exitCode === 0 ? 'sent' : failed.length < outcome.targets.length ? 'partly sent' : stateWords(failed[0]!.state),
+    ...(resumed.length > 0 ? { resumedTargets: resumed } : {}),
+    ...(attempt ? { attempt } : {}),
+    state: state !== undefined ? stateWords(state) : skipped ? 'skipped' : outcome.exitCode === 0 ? 'sent' : failed.length < outcome.targets.length ? 'partly sent' : stateWords(failed[0]!.state),
     messageIds: outcome.targets.flatMap((t) => t.messageIds),
     summary: sumSummaries(outcome.targets.map((t) => t.summary)),
     ...(outcome.family !== undefined ? { runId: outcome.family } : skipped && outcome.targets[0]?.runId !== undefined ? { runId: outcome.targets[0].runId } : {}),
     ...(outcome.advice ? { advice: outcome.advice } : {}),
     // What is left is said once, in the action's terms, by the advice's annotation and summary (as for one
     // target); the document's hint would say its command again, as prose. Without advice, the target's own hint.
-    ...(doc.error ? { error: { message: inActionTerms(doc.error.message), ...(doc.error.hint && !outcome.advice ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
+    // A cancelled job is why the batches left were not sent: said before any target's own reason, as for one target.
+    ...(doc.error ? { error: outcome.targets.some((t) => t.state === 'interrupted') ? { message: cancelledLine(sumSummaries(outcome.targets.map((t) => t.summary))) } : { message: inActionTerms(doc.error.message), ...(doc.error.hint && !outcome.advice ? { hint: inActionTerms(doc.error.hint) } : {}) } } : {}),
     targets: outcome.targets.map((t) => ({
       profile: t.profile,
       appId: t.appId,

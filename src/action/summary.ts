@@ -29,6 +29,8 @@ export interface ActionResult {
   resumedFrom?: string;
   /** Once resuming: what this attempt sent, where `summary` counts the key's whole audience. */
   attempt?: DeliverySummary;
+  /** Several targets, once resuming some: each resumed target and the run it found unfinished. */
+  resumedTargets?: readonly { profile: string; runId: string }[];
   advice?: ResendAdvice;
   error?: { message: string; hint?: string };
   errors?: readonly MessageIssue[];
@@ -123,6 +125,10 @@ export function jobSummary(result: ActionResult): string {
   if (result.error?.hint && result.exitCode !== 0) lines.push(`Next step: ${code(result.error.hint)}\n\n`);
   if (result.skipped) lines.push(`Input \`once\` ${code(result.once ?? '')} matches run ${code(result.runId ?? '')}, which already ran: this re-run sent nothing.${result.summary ? ' The table counts every run of the key.' : ''}\n\n`);
   if (result.resumedFrom) lines.push(`Input \`once\` found run ${code(result.resumedFrom)} unfinished: ${result.attempt ? attemptWords(result.attempt, result.audience !== undefined) : 'this run sent what it had left.'}\n\n`);
+  if (result.resumedTargets) {
+    const found = result.resumedTargets.map((t) => `${code(t.profile)} (run ${code(t.runId)})`).join(', ');
+    lines.push(`Input \`once\` found the key's runs unfinished for ${found}: ${result.attempt ? attemptWords(result.attempt, result.audience !== undefined) : 'this run sent what they had left.'}\n\n`);
+  }
   if (result.targets) {
     lines.push(markdownTable(['profile', 'app', 'destination', 'run', 'state', 'accepted', 'left'], result.targets.map((t) => [code(t.profile), code(t.appId), code(t.baseUrl), code(t.runId ?? '-'), t.state, t.accepted, t.left])), '\n');
   }

@@ -199,6 +199,18 @@ export function resendsOf(dirs: readonly string[], runId: string): string[] {
     .sort();
 }
 
+/**
+ * The `--once` run sent afresh in place of run `runId`, cut short while planning (its header names it as
+ * `replaces`); the newest when several did.
+ */
+export function replacementOf(dirs: readonly string[], runId: string): string | undefined {
+  return [...headersIn(dirs).values()]
+    .filter(({ header }) => header.replaces === runId)
+    .map(({ header }) => header.run_id)
+    .sort()
+    .pop();
+}
+
 /** The first run of `run`'s family: its oldest ancestor found in `dirs`. */
 export function familyRoot(dirs: readonly string[], run: Pick<RunView, 'header'>): string {
   return rootIn(headersIn(dirs), run.header);

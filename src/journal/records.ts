@@ -50,6 +50,8 @@ export interface HeaderRecord {
   fingerprint?: string;
   /** The run this one resends (`pushctl resend`, or `--once` resuming): its run id. */
   parent?: string;
+  /** A `--once` run sent afresh in place of the key's run cut short while planning, before any request: its run id. */
+  replaces?: string;
   /**
    * What the runs it resends left in doubt and it does not send again (without --include-in-doubt): recipients,
    * or requests for an audience. The family's in doubt beyond this run's own, for `pushctl runs`' LEFT.
@@ -154,7 +156,7 @@ const REQUIRED = ['run_id', 'started_at', 'app_id', 'host', 'dry_run', 'argv', '
 const HEADER_FIELDS: Record<string, keyof typeof KINDS> = {
   run_id: 'string', started_at: 'string', version: 'string', pid: 'number', pid_start: 'number', app_id: 'string', host: 'string', base_url: 'string',
   dry_run: 'boolean', argv: 'words', message: 'object', variants: 'messages', recipients: 'count', batches: 'count', input: 'string', once: 'string',
-  fingerprint: 'string', parent: 'string', in_doubt_before: 'count', lock: 'string', targets: 'string', profile: 'string',
+  fingerprint: 'string', parent: 'string', replaces: 'string', in_doubt_before: 'count', lock: 'string', targets: 'string', profile: 'string',
 };
 
 /**

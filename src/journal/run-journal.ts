@@ -40,6 +40,8 @@ export interface RunJournalOptions {
   once?: { key: string; fingerprint: string };
   /** The run this one resends. */
   parent?: string;
+  /** The key's run cut short while planning that this `--once` run is sent afresh in place of. */
+  replaces?: string;
   /** What the runs it resends left in doubt and it does not send again. */
   inDoubtBefore?: number;
   /** The run id, chosen by whoever claimed the run's ownership first; else a new one. */
@@ -110,6 +112,7 @@ export class RunJournal {
       ...(options.input !== undefined ? { input: options.input } : {}),
       ...(options.once ? { once: options.once.key, fingerprint: options.once.fingerprint } : {}),
       ...(options.parent !== undefined ? { parent: options.parent } : {}),
+      ...(options.replaces !== undefined ? { replaces: options.replaces } : {}),
       ...(options.inDoubtBefore ? { in_doubt_before: options.inDoubtBefore } : {}),
       ...(options.lock !== undefined ? { lock: options.lock } : {}),
       ...(options.targets ? { targets: options.targets.family, profile: options.targets.profile } : {}),

@@ -29,6 +29,10 @@ export interface RunOverview {
   in_doubt_before?: number;
   /** Runs that resent this one (the list names those it shows): what is left is theirs to say. */
   resent_by?: string[];
+  /** A `--once` run sent afresh in place of a run of its key cut short while planning: that run. */
+  replaces?: string;
+  /** Cut short while planning, nothing sent: the `--once` run sent afresh in its place, whose recipients these are. */
+  replaced_by?: string;
   /** A target of a run of several (docs/behaviour.md#targets): the family's id, and this target's profile. */
   targets?: string;
   profile?: string;
@@ -54,6 +58,7 @@ export function overview(view: RunHead): RunOverview {
     ...(view.incomplete ? { incomplete: view.incomplete.reason } : {}),
     ...(header.once !== undefined ? { once: header.once } : {}),
     ...(header.parent !== undefined ? { parent: header.parent } : {}),
+    ...(header.replaces !== undefined ? { replaces: header.replaces } : {}),
     // A journal is data: only a count is taken as one.
     ...(Number.isSafeInteger(header.in_doubt_before) && header.in_doubt_before! > 0 ? { in_doubt_before: header.in_doubt_before } : {}),
     ...(typeof header.targets === 'string' ? { targets: header.targets, ...(typeof header.profile === 'string' ? { profile: header.profile } : {}) } : {}),

@@ -30,7 +30,7 @@ const wasResent = (r: RunOverview) => membersOf(r).some((m) => m.resent_by?.leng
 function leftCell(r: RunOverview): string {
   let left = 0;
   for (const m of membersOf(r)) {
-    if (m.resent_by?.length) continue;
+    if (m.resent_by?.length || m.replaced_by !== undefined) continue;
     const counts = m.audience ? m.batches : m.recipients;
     // A resend's line counts what the runs it resent left in doubt too: the family's left is on its line.
     left += counts.not_sent + counts.in_doubt + (m.in_doubt_before ?? 0);
@@ -38,6 +38,9 @@ function leftCell(r: RunOverview): string {
   // A bare number reads as recipients, and a run to an audience has none to count: its requests are named.
   return left === 0 ? '-' : r.audience ? counted(left, 'request') : String(left);
 }
+
+/** Whether the line's run, or a target run of it, was replaced by a --once run sent afresh: its recipients are that run's. */
+const wasReplaced = (r: RunOverview) => membersOf(r).some((m) => m.replaced_by !== undefined);
 
 /** A send to several targets, folded into one line: how many. */
 const targetsWords = (r: RunOverview) => ('target_runs' in r && Array.isArray(r.target_runs) ? `, ${counted(r.target_runs.length, 'target')}` : '');
@@ -51,7 +54,7 @@ function fit(text: string, width: number): string {
 export function formatRunTable(runs: readonly RunOverview[], width = 80): string {
   const rows = [
     ['RUN', 'STATE', 'ACCEPTED', 'LEFT', 'TITLE'],
-    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${wasResent(r) ? ', resent' : ''}${r.dry_run ? ' (dry)' : ''}${targetsWords(r)}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
+    ...runs.map((r) => [escapeControl(r.run_id), `${stateWords(r.state)}${wasResent(r) ? ', resent' : ''}${wasReplaced(r) ? ', replaced' : ''}${r.dry_run ? ' (dry)' : ''}${targetsWords(r)}`, acceptedCell(r), leftCell(r), r.title || '(no title)']),
   ];
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   const used = widths.reduce((n, w) => n + w + 2, 0);
@@ -112,6 +115,8 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.once !== undefined) out += `  once key   ${e(run.once)}\n`;
   if (run.parent !== undefined) out += `  resends    run ${e(run.parent)}\n`;
   if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.map(e).join(', run ')}\n`;
+  if (run.replaced_by !== undefined) out += `  replaced by run ${e(run.replaced_by)}, which sent its whole input afresh under --once ${e(run.once ?? '')}\n`;
+  if (run.replaces !== undefined) out += `  replaces   run ${e(run.replaces)} (cut short while it wrote its plan; nothing of it was sent)\n`;
   if (run.incomplete) out += `  incomplete ${e(run.incomplete)}${run.input_given_again_by !== undefined ? `; its input was given again to run ${e(run.input_given_again_by)}` : ''}\n`;
   if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;
   out += countsLine('batches', run.batches);
@@ -129,7 +134,8 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (asTarget) return out;
   // Its input given again to a resend, it is finished like any other run.
   const needsInput = run.incomplete !== undefined && run.input_given_again_by === undefined;
-  if (needsInput && run.resend_command !== undefined) {
+  if (run.replaced_by !== undefined) out += 'nothing left to send: the run that replaced it sent its recipients\n';
+  else if (needsInput && run.resend_command !== undefined) {
     out += `it stopped before it read all of its client-ID input; to send the rest (never a recipient it planned), give that input again:\n  ${run.resend_command}\n`;
   } else if (needsInput) out += 'it cannot be resent: nothing was sent before its plan was complete; send again from the original input\n';
   else if (run.running_resend) out += `run ${e(run.running_resend.run_id)}, a resend of it, is still running (pid ${run.running_resend.pid}): see pushctl runs show ${e(run.running_resend.run_id)}\n`;

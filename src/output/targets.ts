@@ -65,6 +65,12 @@ export interface TargetsOutcome {
   notes: MessageIssue[];
   /** What is left over all targets, and the one command that sends it (`pushctl resend <family>`). */
   advice?: ResendAdvice;
+  /**
+   * A `--once` re-run that resumed some target: what every run of the key delivered, over all targets (a
+   * target found done counts its runs already, one resumed now is read from its journals): the top level of
+   * `--json` counts this, never one target's runs added to another's last attempt.
+   */
+  key?: { summary: DeliverySummary; messageIds: string[] };
 }
 
 /**
@@ -137,8 +143,8 @@ export function targetsDocument(outcome: TargetsOutcome): object {
     dry_run: outcome.dryRun,
     skipped: outcome.targets.every((t) => t.state === 'skipped'),
     ...(outcome.family !== undefined ? { run_id: outcome.family } : {}),
-    message_ids: outcome.targets.flatMap((t) => t.messageIds),
-    summary: sumSummaries(outcome.targets.map((t) => t.summary)),
+    message_ids: outcome.key?.messageIds ?? outcome.targets.flatMap((t) => t.messageIds),
+    summary: outcome.key?.summary ?? sumSummaries(outcome.targets.map((t) => t.summary)),
     targets: outcome.targets.map((t) => ({
       profile: t.profile,
       app_id: t.appId,

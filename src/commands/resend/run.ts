@@ -24,7 +24,7 @@ import { deliver } from '../shared/deliver.js';
 import { resendVariants } from '../shared/resend-variants.js';
 import { locateRun } from '../shared/locate-run.js';
 import { openReportFile } from '../shared/report-file.js';
-import { checkResumable, checkSameInput, familyRuns, inputGivenAgainBy, notRunning, remainingOf, type RunInput } from '../shared/resume.js';
+import { checkResumable, checkSameInput, familyRuns, inputGivenAgainBy, notRunning, remainingOf, replacedBy, type RunInput } from '../shared/resume.js';
 import { readMessageInput } from '../../input/read-message-input.js';
 import { usageError } from '../../errors.js';
 import { counted } from '../../counted.js';
@@ -56,7 +56,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
   const withInput = options.clientIdsFile !== undefined;
   const run = withInput ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
   const members = familyRuns(run, ctx.env);
-  checkResumable(run, ref, withInput, inputGivenAgainBy(run, members));
+  checkResumable(run, ref, withInput, inputGivenAgainBy(run, members), replacedBy(run, ctx.env));
   const input = withInput ? await readRunInput(run, options.clientIdsFile!, ctx) : undefined;
   const family = notRunning(members);
   const left = remainingOf(family, options.includeInDoubt === true, input);

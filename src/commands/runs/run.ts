@@ -40,6 +40,9 @@ export function listRuns(options: Pick<RunsOptions, 'limit'>, ctx: Pick<Ctx, 'en
   for (const run of runs) {
     const resends = runs.filter((other) => other.parent === run.run_id).map((other) => other.run_id);
     if (resends.length > 0) run.resent_by = resends.sort();
+    // Likewise the run sent afresh in place of one cut short while planning (docs/behaviour.md#once).
+    const replacement = runs.filter((other) => other.replaces === run.run_id && run.incomplete !== undefined).map((other) => other.run_id).sort().pop();
+    if (replacement !== undefined) run.replaced_by = replacement;
   }
   // A send to several targets is one line (docs/behaviour.md#targets).
   return { dir, runs: foldFamilies(runs) };

@@ -25,7 +25,7 @@ import { checkResumable, familyOf, findOnceRun, remainingOf, sentAny } from '../
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from '../shared/own-run.js';
 import { connect, type Connection } from '../shared/connect.js';
 import type { Lease } from '../../journal/ownership.js';
-import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
+import { familyRoot, readRunLeft } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
 import { answerForKey, familyExitCode } from '../shared/key-outcome.js';
@@ -36,6 +36,9 @@ import { resolve } from 'node:path';
 import { targetProfiles } from '../shared/target-list.js';
 import type { RunClaim } from '../shared/claim.js';
 import { counted } from '../../counted.js';
+import { onceClaimLine } from '../shared/once-words.js';
+import { familyFlags, resendRun, settingsFlags } from '../shared/resend-command.js';
+import type { HeaderRecord } from '../../journal/records.js';
 
 export type { SendOutcome };
 
@@ -117,8 +120,8 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
     const report = options.report !== undefined ? await openReportFile(options.report, ctx.cwd, { force: options.force === true, runIds }) : undefined;
     if (human) ctx.stderr.write(connection.announcement);
     const resume = claim?.resume;
-    if (resume && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: resuming run ${resume.parent} (${stateWords(resume.state)}): ${resume.left} left to send\n`);
-    if (claim?.afresh !== undefined && human) ctx.stderr.write(`--once ${escapeControl(options.once!)}: run ${claim.afresh} was cut short while it wrote its plan, before anything was sent: sending afresh\n`);
+    const claimLine = claim && options.once !== undefined ? onceClaimLine(options.once, claim) : undefined;
+    if (claimLine && human) ctx.stderr.write(claimLine);
 
     // 4. Delivery: one request, or batches under one shared rate limit, every step journaled. Should another
     // process take the run over (this one stopped refreshing its lock), no further request starts.
@@ -140,6 +143,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         ...(claim?.once ? { once: claim.once } : {}),
         ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
+        ...(claim?.afresh !== undefined ? { replaces: claim.afresh } : {}),
         ...(report ? { report } : {}),
         ...(report && resume ? { reportResults: (await import('../shared/family-report.js')).joinedToFamily(resume.path, ctx.env) } : {}),
         ...(isGrowing(recipients) && options.clientIdsFile !== undefined ? { input: options.clientIdsFile === '-' ? '-' : resolve(ctx.cwd, options.clientIdsFile) } : {}),
@@ -198,7 +202,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   if (!sameFingerprint(found.header.fingerprint, body, clientIds, once.fingerprint)) {
     throw usageError(
       `--once ${escapeControl(once.key)}: run ${escapeControl(found.header.run_id)} used this key for another message or audience (${found.path}); this run's message or recipients differ`,
-      'use a new key for a new announcement, or send the same message file, variables and recipients as that run',
+      otherUseHint(found, ctx.env),
     );
   }
   const lock = familyLockName(familyRoot([dir], found));
@@ -237,6 +241,27 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     ...(left.audiences ? { audiences: left.audiences } : {}),
   };
   return { runId, lock, once, resume };
+}
+
+/**
+ * The next step when the key stands for another message or audience. A run of the key that left recipients
+ * (killed, say, before an audience file grew) is finished by its resend, with its own message and recipients:
+ * a new key would send its whole audience again, those who have it included (docs/behaviour.md#once).
+ */
+function otherUseHint(found: { path: string; header: HeaderRecord }, env: Ctx['env']): string {
+  const other = 'use a new key for a new announcement, or send the same message file, variables and recipients as that run';
+  let left: boolean;
+  try {
+    const run = readRunLeft(found.path, locksDir(env));
+    left = !(run.incomplete && !sentAny(run)) && remainingOf(familyOf(run, env), false).any;
+  } catch {
+    // A family still being sent, or a journal that cannot be read: nothing to finish from here.
+    return other;
+  }
+  if (!left) return other;
+  const targets = typeof found.header.targets === 'string';
+  const command = resendRun(targets ? found.header.targets! : found.header.run_id, undefined, targets ? familyFlags(found.header.argv) : settingsFlags(found.header.argv))(false);
+  return `that run is unfinished: \`${command}\` sends what it left, with its own message and recipients (a new key would send its whole audience again); send to recipients it did not have apart`;
 }
 
 /** A command that takes send's options (checked by its schema) and prints send's outcome: send, and dry-run. */

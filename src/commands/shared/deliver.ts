@@ -46,6 +46,8 @@ export interface DeliveryRequest {
   journal?: string | boolean;
   once?: { key: string; fingerprint: string };
   parent?: string;
+  /** A `--once` run sent afresh in place of the key's run cut short while planning (docs/behaviour.md#once). */
+  replaces?: string;
   /** The run id and family lock this process claimed before reading earlier runs (docs/behaviour.md#ownership). */
   runId?: string;
   lock?: string;
@@ -159,6 +161,7 @@ function journalStart(request: DeliveryRequest, ctx: Ctx, scrubber: SecretScrubb
     ...(plan.open && request.input !== undefined ? { input: request.input } : {}),
     ...(request.once ? { once: request.once } : {}),
     ...(request.parent !== undefined ? { parent: request.parent } : {}),
+    ...(request.replaces !== undefined ? { replaces: request.replaces } : {}),
     ...(request.inheritedInDoubt ? { inDoubtBefore: request.inheritedInDoubt } : {}),
     ...(request.runId !== undefined ? { runId: request.runId } : {}),
     ...(request.lock !== undefined ? { lock: request.lock } : {}),

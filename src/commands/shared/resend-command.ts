@@ -2,6 +2,7 @@
 // `runs show`, `--json` as resend_command, the action): `pushctl resend <run>`. It sends only the recipients
 // that were certainly not sent; those in doubt (the service may have delivered to them) are counted apart,
 // with the flag that includes them, so following the advice never sends anyone the message twice.
+import { isAbsolute, resolve } from 'node:path';
 import type { ResendAdvice } from '../../output/resend-advice.js';
 import { shellQuote } from '../../shell-quote.js';
 
@@ -42,6 +43,31 @@ export function settingsFlags(argv: readonly string[]): string[] {
     else if (VALUE_FLAGS.has(arg) && i + 1 < argv.length) flags.push(arg, argv[++i]!);
   }
   return flags;
+}
+
+/** Settings flags whose value is a file, named relative to the directory the command ran in. */
+const PATH_FLAGS = new Set(['--config', '-c', '--app-secret-file']);
+
+/**
+ * The command line as a journal keeps it: each settings file it names resolved against `cwd`, so that the
+ * resend command built from it (settingsFlags) works pasted from any directory, as a cron job's log is read
+ * from a terminal elsewhere (docs/behaviour.md#resend). Everything else as typed; `-` (stdin) stays.
+ */
+export function argvWithAbsolutePaths(argv: readonly string[], cwd: string): string[] {
+  const out: string[] = [];
+  const absolute = (value: string) => (value === '-' || value === '' || isAbsolute(value) ? value : resolve(cwd, value));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (PATH_FLAGS.has(name) && arg.includes('=')) out.push(`${name}=${absolute(arg.slice(name.length + 1))}`);
+    else if (PATH_FLAGS.has(arg) && i + 1 < argv.length) out.push(arg, absolute(argv[++i]!));
+    else out.push(arg);
+  }
+  return out;
 }
 
 /**

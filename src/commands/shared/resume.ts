@@ -5,7 +5,7 @@ import { usageError } from '../../errors.js';
 import { recipientCount, type BatchResult } from '../../client/send-batches.js';
 import { runAudience } from '../../journal/run-state.js';
 import { dirname } from 'node:path';
-import { readRun, readRunLeft, runFamily, type RunView } from '../../journal/read-run.js';
+import { readRun, readRunLeft, replacementOf, runFamily, type RunView } from '../../journal/read-run.js';
 import { familyResults } from '../../journal/family-outcome.js';
 import { anyHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
 import { headerProblem, type HeaderRecord } from '../../journal/records.js';
@@ -54,16 +54,19 @@ export function resendWithInput(run: RunView, ref: string): string | undefined {
 /**
  * Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete
  * and not given its input again (`withInput`, or `givenAgainBy` an earlier resend), or given an input it does
- * not need.
+ * not need. `replacedBy`: the --once run sent afresh in place of one cut short before any request.
  */
-export function checkResumable(run: RunView, ref: string, withInput = false, givenAgainBy?: string): void {
+export function checkResumable(run: RunView, ref: string, withInput = false, givenAgainBy?: string, replacedBy?: string): void {
   if (run.state === 'running') {
     throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
   }
   if (run.incomplete && !sentAny(run)) {
     throw usageError(
       `run ${run.header.run_id} cannot be a resend source: ${run.incomplete.reason}`,
-      'nothing was sent before its plan was complete: send again from the original input',
+      // Sent afresh already by a --once re-run: sending its input again would send it twice.
+      replacedBy !== undefined
+        ? `nothing was sent before its plan was complete, and run ${replacedBy} replaced it, sending its whole input afresh: nothing is left to send (see pushctl runs show ${replacedBy})`
+        : 'nothing was sent before its plan was complete: send again from the original input',
     );
   }
   // Once a resend read the input again and planned it whole, the family knows every recipient.
@@ -79,6 +82,14 @@ export function checkResumable(run: RunView, ref: string, withInput = false, giv
       `drop --client-ids-file: pushctl resend ${ref}`,
     );
   }
+}
+
+/**
+ * The --once run sent afresh in place of `run`, when `run` was cut short while planning before any request
+ * (docs/behaviour.md#once); read only then, from the run's directory and the runs directory.
+ */
+export function replacedBy(run: RunView, env: Record<string, string | undefined>): string | undefined {
+  return run.incomplete && !sentAny(run) ? replacementOf([dirname(run.path), runsDir(env)], run.header.run_id) : undefined;
 }
 
 /** A client-ID input given again to a resend: its IDs, and each one's language when it is a CSV with one. */

@@ -3,7 +3,6 @@
 // or after its resend comes to.
 import { extendCtx, type Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
-import { escapeControl } from '../../output/escape-control.js';
 import type { Lease } from '../../journal/ownership.js';
 import { messageIds } from '../../journal/run-state.js';
 import type { TargetResult } from '../../output/targets.js';
@@ -14,9 +13,10 @@ import type { SettingsOptions } from '../../settings/load-settings.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import { locksDir } from './own-run.js';
 import { resendSettings } from './resend-destination.js';
-import { checkResumable, familyOf, remainingOf, type Remaining } from './resume.js';
+import { checkResumable, familyOf, remainingOf, replacedBy, type Remaining } from './resume.js';
 import { profileSecretEnv, targetEnv } from './target-list.js';
 import type { Target } from './target-setup.js';
+import { targetError } from './target-error.js';
 
 export interface TargetsResendOptions extends SettingsOptions, DeliveryOptions {
   dryRun?: boolean;
@@ -50,7 +50,7 @@ export function checkFamilyOptions(options: TargetsResendOptions, env: Record<st
 
 export function readMember(path: string, family: string, owned: { runId: string; lease: Lease; leases: Lease[] } | undefined, options: TargetsResendOptions, ctx: Ctx): Member {
   const run = readRunLeft(path, locksDir(ctx.env));
-  checkResumable(run, family);
+  checkResumable(run, family, false, undefined, replacedBy(run, ctx.env));
   const runs = familyOf(run, ctx.env);
   const left = remainingOf(runs, options.includeInDoubt === true);
   const verdict = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : familyExitCode(runs);
@@ -76,7 +76,7 @@ export async function settingsOf(member: Member, options: TargetsResendOptions, 
 }
 
 export const named = (profile: string, error: unknown) =>
-  error instanceof CliError ? new CliError(`profile ${escapeControl(profile)}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint ?? `set its secret with ${profileSecretEnv(profile)}`) : error;
+  error instanceof CliError ? targetError(profile, error, error.hint ?? `set its secret with ${profileSecretEnv(profile)}`) : error;
 
 /** What a target left after this resend: its own counts, and what it left in doubt before unless included now. */
 export function leftAfter(result: TargetResult, member: Member, includeInDoubt: boolean): { notSent: number; inDoubt: number; audience?: string } {

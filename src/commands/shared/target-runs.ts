@@ -12,6 +12,7 @@ import { stateWords } from '../../journal/read-run.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import { locateRun } from './locate-run.js';
 import { familyFlags, resendAdvice, resendRun } from './resend-command.js';
+import { counted } from '../../counted.js';
 
 type ShowRun = (options: { run: string }, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber) => Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }>;
 
@@ -46,7 +47,7 @@ export async function showFamily(found: { family: string; paths: string[] }, ctx
     ...(advice?.includeInDoubtCommand ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
   };
   const running = shown.some((s) => s.detail.state === 'running');
-  let text = `run ${escapeControl(found.family)} (${stateWords(overview.state)}, ${shown.length} targets: ${shown.map((s) => escapeControl(s.detail.profile ?? '?')).join(', ')})\n`;
+  let text = `run ${escapeControl(found.family)} (${stateWords(overview.state)}, ${counted(shown.length, 'target')}: ${shown.map((s) => escapeControl(s.detail.profile ?? '?')).join(', ')})\n`;
   for (const s of shown) text += formatRunDetail(s.detail, s.results, undefined, true);
   text += advice ? formatResendAdvice(advice) : running ? '' : 'nothing left to send\n';
   return { run, text };

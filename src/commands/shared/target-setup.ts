@@ -11,6 +11,7 @@ import type { SettingsOptions } from '../../settings/load-settings.js';
 import type { Connection } from './connect.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import { profileSecretEnv, targetEnv } from './target-list.js';
+import { targetError } from './target-error.js';
 
 /** One target: its profile, and the client that sends to its app at its destination. */
 export interface Target {
@@ -55,7 +56,7 @@ export async function resolveTargets(profiles: readonly string[], options: Setti
       // PUSHCTL_APP_SECRET is refused with several profiles: a missing secret's hint names the profile's own variable.
       const connection = await connect({ ...options, profile }, extendCtx(ctx, { env: targetEnv(ctx.env, profile) }), scrubber, { ...mode, announce: false, targetSecretEnv: profileSecretEnv(profile) }).catch((error: unknown) => {
         if (!(error instanceof CliError)) throw error;
-        throw new CliError(`profile ${escapeControl(profile)}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint);
+        throw targetError(profile, error);
       });
       targets.push({ profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) });
     }

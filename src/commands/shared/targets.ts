@@ -11,7 +11,8 @@ import { audienceWords } from '../../message/audience.js';
 import { formatIssueList } from '../../output/issues.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { Style } from '../../output/style.js';
-import { deliveredRow, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { deliveredRow, sumSummaries, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { targetsAsKey } from './targets-key.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
@@ -24,9 +25,12 @@ import { deliveryTuning } from './delivery-options.js';
 import { arrangeVariants, type ArrangedDelivery } from './variant-delivery.js';
 import { resendVariants } from './resend-variants.js';
 import { onceLockName } from './own-run.js';
+import { onceClaimLine } from './once-words.js';
+import { escapeControl } from '../../output/escape-control.js';
 import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
 import { familyAdvice, leftOf } from './target-advice.js';
 import { answerForKey } from './key-outcome.js';
+import { targetError } from './target-error.js';
 
 type Prepared = Extract<PreparedMessage, { ok: true }>;
 type Deliver = typeof import('./deliver.js').deliver;
@@ -60,6 +64,13 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     if (options.journal !== false) await claimAll(owned, options, arranged, ctx, claimRun);
     // With --once, only the targets that send now are said to be sent to (docs/behaviour.md#once).
     if (human && options.once !== undefined) for (const o of owned) if (!o.claim?.skipped) ctx.stderr.write(o.target.connection.announcement);
+    // What each target does with the key's earlier run, in a single target's words, named by its profile.
+    if (human && options.once !== undefined) {
+      for (const o of owned) {
+        const line = o.claim && onceClaimLine(options.once, o.claim);
+        if (line) ctx.stderr.write(`profile ${escapeControl(o.target.profile)}: ${line}`);
+      }
+    }
     // The family is named by its first target that sends now; a target --once found done keeps its run.
     const family = owned.find((o) => o.claim && !o.claim.skipped)?.claim?.runId;
     const limiters = limitersFor(targets, options.rate ?? 50);
@@ -75,8 +86,11 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
     if (failed) throw failed.reason;
     const results = settled.map((s) => (s as PromiseFulfilledResult<TargetResult>).value);
     const exitCode = targetsExitCode(results.map((r) => r.exitCode));
+    // Every target found done: the run found for the first names the key's runs, as a single target's skip does.
+    const named = family ?? (results.every((r) => r.state === 'skipped') ? results[0]?.runId : undefined);
     const advice = family !== undefined || results.some((r) => r.state === 'skipped') ? familyAdvice(family ?? results[0]!.runId!, owned.map((o, i) => leftOf(results[i]!, o.claim)), options.argv, options.dryRun) : undefined;
-    return { exitCode, dryRun: options.dryRun, ...(family !== undefined ? { family } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
+    const outcome: TargetsOutcome = { exitCode, dryRun: options.dryRun, ...(named !== undefined ? { family: named } : {}), targets: results, warnings, notes: prepared.notes, ...(advice ? { advice } : {}) };
+    return options.once !== undefined ? withKey(outcome, ctx) : outcome;
   } finally {
     // deliver closes its client itself; a target that never got there is closed here.
     for (const target of targets) if (!sending.has(target)) target.connection.client.close();
@@ -100,9 +114,17 @@ async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O,
   }
   for (const o of order) {
     o.claim = await claimRun(options, claimed, clientIds, o.target.connection, o.leases, ctx).catch((error: unknown) => {
-      throw error instanceof CliError ? new CliError(`profile ${o.target.profile}: ${error.message}; nothing was sent to any target`, error.exitCode, error.hint) : error;
+      throw error instanceof CliError ? targetError(o.target.profile, error) : error;
     });
   }
+}
+
+/** A --once re-run that resumed some target: the key's counts over all targets, for the top level (targets-key.ts). */
+function withKey(outcome: TargetsOutcome, ctx: Ctx): TargetsOutcome {
+  const key = targetsAsKey(outcome, ctx.env);
+  if (key.resumed.length === 0) return outcome;
+  const rows = key.outcome.targets;
+  return { ...outcome, key: { summary: sumSummaries(rows.map((t) => t.summary)), messageIds: rows.flatMap((t) => t.messageIds) } };
 }
 
 /** A target whose --once run was done already: that run, and nothing sent now. */
@@ -161,6 +183,7 @@ async function deliverTarget(o: Owned, c: DeliverTargetContext): Promise<TargetR
         ...(claim?.once ? { once: claim.once } : {}),
         ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
+        ...(claim?.afresh !== undefined ? { replaces: claim.afresh } : {}),
         ...(c.family !== undefined ? { targets: { family: c.family, profile: target.profile } } : {}),
         leases: o.leases,
       },

@@ -2,7 +2,7 @@
 import { dirname } from 'node:path';
 import type { Ctx } from '../../../context.js';
 import { ExitCode } from '../../../errors.js';
-import { readRun, readRunLeft, resendsOf } from '../../../journal/read-run.js';
+import { readRun, readRunLeft, replacementOf, resendsOf } from '../../../journal/read-run.js';
 import { runsDir } from '../../../journal/runs-dir.js';
 import { familyOutcome } from '../../../journal/family-outcome.js';
 import { messageIds, overview } from '../../../journal/run-state.js';
@@ -45,6 +45,8 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref);
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
+  // Cut short while planning, nothing sent: a --once re-run may have sent afresh in its place (docs/behaviour.md#once).
+  const replacedBy = run.incomplete && !sentAny(run) ? replacementOf([dirname(path), runsDir(ctx.env)], run.header.run_id) : undefined;
   const variants = summarizeVariants(run.results);
   const detail: RunDetail = {
     ...base,
@@ -54,6 +56,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
     ...(givenAgainBy !== undefined ? { input_given_again_by: givenAgainBy } : {}),
     ...(busy ? { running_resend: { run_id: busy.header.run_id, pid: busy.header.pid } } : {}),
     ...(children.length > 0 ? { resent_by: children } : {}),
+    ...(replacedBy !== undefined ? { replaced_by: replacedBy } : {}),
     ...(report ? { report: report.path } : {}),
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
