@@ -218,6 +218,22 @@ const noElicitationValidator = {
   },
 };
 
+/**
+ * ora draws one spinner, `dots` (`line` on Windows), and names no other: cli-spinners' table of some 90 is
+ * 27 kB the package would carry for nothing. Its stand-in is the same table cut to those two, read from the
+ * installed package at build time, so an update of cli-spinners still reaches the bundle.
+ */
+const usedSpinners = {
+  name: 'used-spinners',
+  setup(b) {
+    b.onResolve({ filter: /^cli-spinners$/ }, () => ({ path: 'cli-spinners', namespace: 'used-spinners' }));
+    b.onLoad({ filter: /.*/, namespace: 'used-spinners' }, () => {
+      const all = JSON.parse(readFileSync(new URL('../node_modules/cli-spinners/spinners.json', import.meta.url), 'utf8'));
+      return { contents: `export default ${JSON.stringify({ dots: all.dots, line: all.line })};`, loader: 'js' };
+    });
+  },
+};
+
 const common = {
   outdir: OUT,
   bundle: true,
@@ -243,7 +259,7 @@ const results = await Promise.all([
       entryPoints: { [name]: name === 'main' ? 'pushctl:main' : entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [sharedModules(name), sharedPackages(name), zodEntry, islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator],
+      plugins: [sharedModules(name), sharedPackages(name), zodEntry, islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator, usedSpinners],
       define: { ...common.define, 'import.meta.url': META_URL },
       // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
       // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES
