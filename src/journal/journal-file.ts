@@ -77,11 +77,11 @@ export function forEachLine(fd: number, line: (text: string) => void, position =
   return overlong ? '\u0000overlong' : Buffer.concat(carry).toString('utf8');
 }
 
-/** Reads a journal file in one pass (see openJournalFile for what is refused). */
-export function readJournalFile(path: string, collect: CollectIds = true): JournalRun {
+/** Reads a journal file in one pass (see openJournalFile for what is refused); `onIds` as JournalAccumulator's. */
+export function readJournalFile(path: string, collect: CollectIds = true, onIds?: (ids: readonly string[]) => void): JournalRun {
   const fd = openJournalFile(path);
   try {
-    const reader = new JournalAccumulator(collect);
+    const reader = new JournalAccumulator(collect, onIds);
     const torn = forEachLine(fd, (text) => reader.line(text));
     if (torn !== '') reader.torn();
     return reader.finish();

@@ -71,7 +71,14 @@ export class JournalAccumulator {
   private plannedIds = 0;
   private readonly seen = new Set<string>();
 
-  constructor(private readonly collect: CollectIds = true) {}
+  /**
+   * `onIds` sees each batch record's client IDs as they are read (those the record adds: an ID already listed
+   * is not), whatever `collect` keeps: a digest of a run's whole audience needs no copy of it.
+   */
+  constructor(
+    private readonly collect: CollectIds = true,
+    private readonly onIds?: (ids: readonly string[]) => void,
+  ) {}
 
   private batchOf(b: number): Batch {
     let batch = this.batches.get(b);
@@ -145,6 +152,7 @@ export class JournalAccumulator {
     batch.count = ids.length;
     if (typeof record.lang === 'string' || record.lang === null) batch.lang = record.lang;
     if (this.wants(b)) batch.ids = ids;
+    this.onIds?.(ids);
     this.plannedIds += ids.length;
   }
 

@@ -29,6 +29,7 @@ import { familyRoot, readRunLeft, stateWords } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
 import type { PushMessage } from '../../message/types.js';
+import type { HeaderRecord } from '../../journal/records.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { escapeControl } from '../../output/escape-control.js';
 import { resolve } from 'node:path';
@@ -211,6 +212,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   checkResumable(earlier, earlier.header.run_id);
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);
+  await proveKey(once.key, found.path, earlier.header, family[0]!.path, left.clientIds, clientIds);
   if (!left.any) {
     // Done: 0 when every recipient has it; otherwise the verdict of the family's last run that ended stands
     // (rejected, or in doubt) — not that of the run found, which may be the first of the family: a waiter can
@@ -234,6 +236,22 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     ...(left.audiences ? { audiences: left.audiences } : {}),
   };
   return { runId, lock, once, resume };
+}
+
+/**
+ * Refuses a key whose journals do not prove what they say (docs/behaviour.md#trust): the fingerprint made again
+ * from their records is not the one the header claims, or what is left to send holds someone this command
+ * does not name. An edited journal could otherwise have a re-run send its message, or skip its recipients.
+ */
+async function proveKey(key: string, path: string, found: HeaderRecord, rootPath: string, toSend: string[] | undefined, audience: ClientIdSource | undefined): Promise<void> {
+  const { keyProofProblem, outsideAudience } = await import('../../journal/key-proof.js');
+  const stranger = toSend ? outsideAudience(toSend, audience) : [];
+  const problem = keyProofProblem(found, rootPath) ?? (stranger.length > 0 ? `its runs list recipients this command does not name (${stranger.map((id) => JSON.stringify(id)).join(', ')})` : undefined);
+  if (problem === undefined) return;
+  throw usageError(
+    `--once ${escapeControl(key)}: ${path} holds this key, but ${escapeControl(problem)}; nothing was sent`,
+    'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours (then this key sends afresh)',
+  );
 }
 
 /** A command that takes send's options (checked by its schema) and prints send's outcome: send, and dry-run. */
