@@ -6,8 +6,11 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { JournalAccumulator, type CollectIds, type JournalRun } from './reader.js';
 
 const CHUNK = 1024 * 1024;
-/** A longer line is no record pushctl writes (a batch of 1000 long IDs is far below it): skipped whole. */
-const MAX_LINE = 64 * 1024 * 1024;
+/**
+ * A longer line is no record pushctl writes (a batch of 1000 long IDs is far below it; a header holding a
+ * message of 4 MiB and its variants too, which the writer checks): skipped whole.
+ */
+export const MAX_LINE = 64 * 1024 * 1024;
 
 /** Why a file is not read as a journal, in words; `code` as node:fs names it, or ours. */
 export class JournalFileError extends Error {
