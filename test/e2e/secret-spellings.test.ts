@@ -3,6 +3,7 @@
 // it. A secret holding either was masked only as typed, so a service that echoed it back put it on the screen
 // and on disk in its JSON spelling. The built binary against a server of the test's own on loopback.
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,3 +49,34 @@ describe('a secret holding a quote, a backslash, a slash and a space', () => {
     }
   });
 });
+
+describe('a proxy credential', () => {
+  it("never shows as the Basic credential the proxy is sent (base64 of user:password), however the proxy answers", async () => {
+    // A proxy that answers every request itself, echoing the Proxy-Authorization it was given.
+    const proxy = createTcpServer((socket) => {
+      let head = '';
+      socket.on('data', (chunk) => {
+        head += chunk.toString();
+        if (!head.includes('\r\n\r\n')) return;
+        const seen = /proxy-authorization: ([^\r\n]*)/i.exec(head)?.[1] ?? 'none';
+        const body = JSON.stringify({ status: 503, msg: `proxy saw ${seen}` });
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      });
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const r = await runCli(['send', '--title', 'Echo', '--client-id', 'a', '--base-url', 'http://127.0.0.1:9', '--app-id', 'app', '--max-attempts', '1', '--verbose', '--json'], {
+        env: cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: 'app-secret-9f2e', PUSHCTL_JOURNAL_DIR: join(work, 'proxy-journals'), HTTP_PROXY: `http://bob:Pr0xy%20Pass@127.0.0.1:${port}`, NO_PROXY: '' }),
+        cwd: work,
+      });
+      // The verbose dump shows the proxy's answer: the echo reached pushctl.
+      expect(r.stderr).toContain('proxy saw Basic ***');
+      expect(r.stdout + r.stderr).not.toContain(Buffer.from('bob:Pr0xy Pass').toString('base64'));
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+});
+
