@@ -143,6 +143,8 @@ export function journalHeader(path: string): HeaderRecord | undefined {
  */
 export function anyHeader(path: string): Partial<HeaderRecord> | undefined {
   try {
+    // A file that does not start as a header is not read on to the end of its first line (up to 64 MiB).
+    if (!HEADER_START.test(firstLine(path, 64 * 1024))) return undefined;
     const header = JSON.parse(firstLine(path)) as Partial<HeaderRecord>;
     return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
   } catch {
