@@ -41,4 +41,16 @@ describe('a run whose message makes its journal header longer than a megabyte', 
     const listed = await cli(['runs', '--json']);
     expect((JSON.parse(listed.stdout) as { runs: { run_id: string }[] }).runs.map((r) => r.run_id)).toEqual([runId]);
   });
+
+  it("resend's preview clips the title as runs show does, never a line of a million and a half characters", async () => {
+    const first = await cli(['send', '-f', 'big.json', '--client-id', 'a', '--base-url', emulator.url, '--app-id', 'app', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const runId = (JSON.parse(first.stdout) as { run_id: string }).run_id;
+    const preview = await cli(['resend', runId, '--dry-run', '--base-url', emulator.url, '--app-id', 'app']);
+    expect(preview.code, preview.stderr).toBe(0);
+    const said = preview.stdout + preview.stderr;
+    expect(said).toContain(`run ${runId} (TTT`);
+    expect(Math.max(...said.split('\n').map((line) => line.length))).toBeLessThan(400);
+  });
 });
+
