@@ -101,3 +101,28 @@ describe('an error that quotes a journal', () => {
     });
   }
 });
+
+describe('an outcome pushctl never writes', () => {
+  /** A run of four recipients in two batches, to nobody (nothing listens), then lines added to its journal. */
+  async function withLines(added: object[]): Promise<string> {
+    const path = await unsentRun(['--title', 'Four', '--client-id', 'a', '--client-id', 'b', '--client-id', 'c', '--client-id', 'd', '--batch-size', '2'], () => {});
+    const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('{"t":"end"'));
+    // Batch 1 made to read as never started (its records gone), then the added lines and no closing record.
+    const kept = lines.filter((l) => !/^\{"t":"(start|outcome)","b":1,/.test(l));
+    writeFileSync(path, `${[...kept, ...added.map((r) => JSON.stringify(r))].join('\n')}\n`);
+    return path;
+  }
+
+  it('"accepted" for an attempt that never started proves nothing: resend sends its batch', async () => {
+    const path = await withLines([{ t: 'outcome', b: 1, a: 1, kind: 'accepted', message_id: 'emu-forged' }]);
+    const r = await cli(['resend', path, '--base-url', emulator.url, '--app-id', 'app', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(emulator.messages('app').at(-1)?.body).toMatchObject({ condition: { type: 2, client_ids: ['a', 'b', 'c', 'd'] } });
+  });
+
+  it('"accepted" with no message_id is no answer pushctl records: its batch reads in doubt, not sent', async () => {
+    const path = await withLines([{ t: 'start', b: 1, a: 1 }, { t: 'outcome', b: 1, a: 1, kind: 'accepted' }]);
+    const shown = JSON.parse((await cli(['runs', 'show', path, '--json'])).stdout) as { run: { recipients: Record<string, number> } };
+    expect(shown.run.recipients).toMatchObject({ accepted: 0, in_doubt: 2, not_sent: 2 });
+  });
+});
