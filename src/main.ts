@@ -4,6 +4,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { Ctx } from './context.js';
 import { CliError, ExitCode, FilePositionError } from './errors.js';
 import { envelopeText } from './output/envelope.js';
+import { escapeControl } from './output/escape-control.js';
 import { SecretScrubber } from './output/redact.js';
 import { annotation } from './output/workflow-commands.js';
 import { runCli } from './cli.js';
@@ -53,11 +54,13 @@ export async function run(argv: readonly string[]): Promise<number> {
 function reportError(error: unknown, ctx: Ctx, mode: { verbose: boolean; json: boolean }): number {
   const expected = error instanceof CliError;
   const exitCode = expected ? error.exitCode : ExitCode.internal;
-  const message = error instanceof Error ? error.message : String(error);
-  const hint = expected ? error.hint : 'this is a bug in pushctl; rerun with --verbose and report what it prints';
+  // An error may quote text from outside — a journal's run id, a file's key, a service's words — and is
+  // printed as it arrived, never as terminal escapes that act (docs/behaviour.md#trust).
+  const message = inertText(error instanceof Error ? error.message : String(error));
+  const hint = expected ? (error.hint === undefined ? undefined : inertText(error.hint)) : 'this is a bug in pushctl; rerun with --verbose and report what it prints';
   ctx.stderr.write(`${expected ? 'error' : 'internal error'}: ${message}\n`);
   if (hint) ctx.stderr.write(`hint: ${hint}\n`);
-  if (mode.verbose && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`);
+  if (mode.verbose && error instanceof Error && error.stack) ctx.stderr.write(`${inertText(error.stack)}\n`);
   // Under GitHub Actions a file that does not parse is an annotation on the file, at the mistake.
   if (error instanceof FilePositionError && ctx.env.GITHUB_ACTIONS === 'true') {
     const name = relative(ctx.env.GITHUB_WORKSPACE ?? ctx.cwd, resolve(ctx.cwd, error.file)).split(sep).join('/');
@@ -67,3 +70,6 @@ function reportError(error: unknown, ctx: Ctx, mode: { verbose: boolean; json: b
   if (mode.json) ctx.stdout.write(envelopeText(exitCode, { error: { message, ...(hint ? { hint } : {}) } }));
   return exitCode;
 }
+
+/** Text with every control character but the line break shown as an escape: errors of several lines keep them. */
+const inertText = (text: string): string => text.split('\n').map(escapeControl).join('\n');

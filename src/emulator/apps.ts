@@ -1,6 +1,6 @@
 import { CliError, ExitCode } from '../errors.js';
 import { parseJson } from '../message/parse-json.js';
-import { readFile } from 'node:fs/promises';
+import { describeBytes, InputInterruptedError, InputTooLargeError, readWholeFile } from '../read-whole-file.js';
 
 /** An application the emulator knows: its ID, its secret, and whether its push SDK is disabled (21007). */
 export interface EmulatorApp {
@@ -71,13 +71,20 @@ export function parseAppsJson(json: unknown, source: string): EmulatorApp[] {
   });
 }
 
-/** Reads and checks an apps file. */
-export async function loadAppsFile(path: string): Promise<EmulatorApp[]> {
+/** An apps file is a few apps: anything longer is not one (`/dev/zero`). */
+const MAX_APPS_FILE = 4 * 1024 * 1024;
+
+/**
+ * Reads and checks an apps file. Read as read-whole-file.ts reads: a FIFO no one writes is waited for on the
+ * event loop, so `signal` (Ctrl-C) ends the wait, which a read in the thread pool never heard.
+ */
+export async function loadAppsFile(path: string, signal?: AbortSignal): Promise<EmulatorApp[]> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readWholeFile(path, { maxBytes: MAX_APPS_FILE, signal })).toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    if (error instanceof InputInterruptedError) throw error;
+    const code = error instanceof InputTooLargeError ? `larger than ${describeBytes(MAX_APPS_FILE)}` : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
     throw new EmulatorConfigError(`cannot read apps file ${path} (${code})`, 'check the path given to --apps');
   }
   let json: unknown;

@@ -6,8 +6,11 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { JournalAccumulator, type CollectIds, type JournalRun } from './reader.js';
 
 const CHUNK = 1024 * 1024;
-/** A longer line is no record pushctl writes (a batch of 1000 long IDs is far below it): skipped whole. */
-const MAX_LINE = 64 * 1024 * 1024;
+/**
+ * A longer line is no record pushctl writes (a batch of 1000 long IDs is far below it; a header holding a
+ * message of 4 MiB and its variants too, which the writer checks): skipped whole.
+ */
+export const MAX_LINE = 64 * 1024 * 1024;
 
 /** Why a file is not read as a journal, in words; `code` as node:fs names it, or ours. */
 export class JournalFileError extends Error {
@@ -77,11 +80,11 @@ export function forEachLine(fd: number, line: (text: string) => void, position =
   return overlong ? '\u0000overlong' : Buffer.concat(carry).toString('utf8');
 }
 
-/** Reads a journal file in one pass (see openJournalFile for what is refused). */
-export function readJournalFile(path: string, collect: CollectIds = true): JournalRun {
+/** Reads a journal file in one pass (see openJournalFile for what is refused); `onIds` as JournalAccumulator's. */
+export function readJournalFile(path: string, collect: CollectIds = true, onIds?: (ids: readonly string[]) => void): JournalRun {
   const fd = openJournalFile(path);
   try {
-    const reader = new JournalAccumulator(collect);
+    const reader = new JournalAccumulator(collect, onIds);
     const torn = forEachLine(fd, (text) => reader.line(text));
     if (torn !== '') reader.torn();
     return reader.finish();

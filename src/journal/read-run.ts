@@ -10,6 +10,7 @@ import { headerProblem, isEndRecord, type EndRecord, type HeaderRecord } from '.
 import { runProcessAlive } from './process-start.js';
 import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
 import { JournalFileError, readJournalFile } from './journal-file.js';
+import { planProblem } from './plan-agreement.js';
 import { lockLiveness, type Liveness } from './ownership.js';
 
 /**
@@ -107,7 +108,7 @@ export function readRun(path: string, locks: string, collect: CollectIds = true)
     throw unreadable(path, error);
   }
   if (!run.header) throw usageError(`${path} is not a pushctl run journal (no header record)`, 'give a run id from `pushctl runs` or a file that pushctl send wrote with --journal');
-  const problem = headerProblem(run.header);
+  const problem = headerProblem(run.header) ?? planProblem(run.header, run.results);
   if (problem) throw usageError(`${path} cannot be read as a run: ${problem}`, 'give a run id from `pushctl runs` or a journal as pushctl wrote it');
   // The records say what happened; the closing record's counts are a copy for the list, which an edit may change.
   const summary = summarizeBatches(run.results);

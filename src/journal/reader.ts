@@ -72,7 +72,14 @@ export class JournalAccumulator {
   private plannedIds = 0;
   private readonly seen = new Set<string>();
 
-  constructor(private readonly collect: CollectIds = true) {}
+  /**
+   * `onIds` sees each batch record's client IDs as they are read (those the record adds: an ID already listed
+   * is not), whatever `collect` keeps: a digest of a run's whole audience needs no copy of it.
+   */
+  constructor(
+    private readonly collect: CollectIds = true,
+    private readonly onIds?: (ids: readonly string[]) => void,
+  ) {}
 
   private batchOf(b: number): Batch {
     let batch = this.batches.get(b);
@@ -112,7 +119,8 @@ export class JournalAccumulator {
       case 'outcome': {
         const b = index(record.b);
         const a = index(record.a);
-        if (b !== undefined && a !== undefined && isOutcome(record)) this.batchOf(b).attempts.set(a, record);
+        if (b !== undefined && a !== undefined && isOutcome(record) && written(record, this.batches.get(b)?.attempts.has(a) === true)) this.batchOf(b).attempts.set(a, record);
+        else this.skipped += 1;
         break;
       }
       case 'end':
@@ -146,6 +154,7 @@ export class JournalAccumulator {
     batch.count = ids.length;
     if (typeof record.lang === 'string' || record.lang === null) batch.lang = record.lang;
     if (this.wants(b)) batch.ids = ids;
+    this.onIds?.(ids);
     this.plannedIds += ids.length;
   }
 
@@ -285,6 +294,18 @@ function index(value: unknown): number | undefined {
 // an end with its exit code and summary. The fields each reader uses beyond them are checked where they are read.
 function isHeader(record: Loose): record is Loose & HeaderRecord {
   return record.format === JOURNAL_FORMAT;
+}
+
+/**
+ * Whether pushctl could have written this outcome (docs/behaviour.md#trust): an answer that says the request went
+ * out (accepted, rejected, in doubt) follows its attempt's start record, written before the wire, and an
+ * acceptance carries the service's message_id. Anything else proves nothing of delivery and is skipped: the
+ * attempt then reads as never started, or started with no answer (in doubt), never as delivered.
+ */
+function written(record: OutcomeRecord, started: boolean): boolean {
+  if (record.kind === 'retryable') return true;
+  if (!started) return false;
+  return record.kind !== 'accepted' || (typeof record.message_id === 'string' && record.message_id !== '');
 }
 
 function isOutcome(record: Loose): record is Loose & OutcomeRecord {

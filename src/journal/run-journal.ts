@@ -1,6 +1,6 @@
 // The journal of one send: what send.ts calls at each step of a run. It turns the delivery engine's
 // callbacks into records and knows nothing of how they are sent.
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, unlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { withoutClientIds, type ClientIdSource } from '../message/recipients.js';
 import type { BatchPlan } from '../client/batches.js';
@@ -11,6 +11,7 @@ import { JOURNAL_FORMAT, type EndRecord, type HeaderRecord, type OutcomeRecord }
 import { journalPath, newRunId, pruneRuns, runsDir } from './runs-dir.js';
 import { processStartTicks } from './process-start.js';
 import { JournalWriter, JournalWriteError, type Scrub } from './writer.js';
+import { MAX_LINE } from './journal-file.js';
 
 export interface RunJournalOptions {
   /** `--journal <path>`; else a new file in the runs directory. */
@@ -119,6 +120,13 @@ export class RunJournal {
     };
     const journal = new RunJournal(runId, writer, dir);
     try {
+      // A header no reader takes back (journal-file.ts MAX_LINE) would hide the run: its --once key unseen.
+      const size = Buffer.byteLength(JSON.stringify(header));
+      if (size > MAX_LINE) {
+        writer.close();
+        unlinkSync(writer.path);
+        throw usageError(`the message is too large for the run journal (${Math.ceil(size / 1048576)} MiB with its variants; at most ${MAX_LINE / 1048576} MiB); nothing was sent`, 'shorten the message or send fewer variants in one run');
+      }
       writer.write(header);
       journal.writeBatches(clientIds, plan, 0);
     } catch (error) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { listDir } from '../list-dir.js';
 import { homeDir } from '../settings/paths.js';
 import { headerProblem, type HeaderRecord } from './records.js';
-import { openJournalFile } from './journal-file.js';
+import { MAX_LINE, openJournalFile } from './journal-file.js';
 import { pruneLocks } from './ownership.js';
 
 type Env = Record<string, string | undefined>;
@@ -96,14 +96,18 @@ export function lastLine(path: string, maxBytes = 64 * 1024): string {
   }
 }
 
-/** The first line of a file (a journal's header), reading at most `maxBytes`, a few kilobytes at a time. */
-export function firstLine(path: string, maxBytes = 1024 * 1024): string {
+/**
+ * The first line of a file (a journal's header), reading at most `maxBytes`, 64 KiB at a time. By
+ * default as long as any record may be: a header holds the run's whole message, and one cut short would read
+ * as no journal at all (a --once key not found, its run sent again).
+ */
+export function firstLine(path: string, maxBytes = MAX_LINE): string {
   const fd = openJournalFile(path);
   try {
     const chunks: Buffer[] = [];
     let total = 0;
     while (total < maxBytes) {
-      const buffer = Buffer.allocUnsafe(Math.min(16 * 1024, maxBytes - total));
+      const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - total));
       const read = readSync(fd, buffer, 0, buffer.length, total);
       if (read === 0) break;
       const end = buffer.subarray(0, read).indexOf(0x0a);
@@ -139,6 +143,8 @@ export function journalHeader(path: string): HeaderRecord | undefined {
  */
 export function anyHeader(path: string): Partial<HeaderRecord> | undefined {
   try {
+    // A file that does not start as a header is not read on to the end of its first line (up to 64 MiB).
+    if (!HEADER_START.test(firstLine(path, 64 * 1024))) return undefined;
     const header = JSON.parse(firstLine(path)) as Partial<HeaderRecord>;
     return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
   } catch {

@@ -3,7 +3,8 @@
 import type { ClientIdSource, RecipientLanguageSource } from './recipients.js';
 import { FilePositionError, invalidMessageError, usageError } from '../errors.js';
 import { DURATION_EXAMPLES, MAX_TTL_SECONDS, parseDurationMs, parseDurationSeconds } from './duration.js';
-import { JsonSyntaxError, parseJson } from './parse-json.js';
+import { duplicateKeys, JsonSyntaxError, parseJson } from './parse-json.js';
+import { formatPath } from './issues.js';
 import { fillPlaceholders } from './placeholders.js';
 import { setOwn } from './own-key.js';
 import type { MessageIssue, NamedAudience } from './types.js';
@@ -108,9 +109,18 @@ export function parsePairs(pairs: readonly string[] = [], flag: string): Record<
 /** Repeatable flags that also take comma lists: `--country us,gb --country de`. */
 const splitList = (values: readonly string[]): string[] => values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 
-function parseFileJson(file: { name: string; text: string }, what: string): unknown {
+/**
+ * A JSON file's value. A key given twice in one object is noted (`notes`), with `at` before its path: JSON.parse
+ * keeps the last value, and the first would otherwise be dropped without a word.
+ */
+function parseFileJson(file: { name: string; text: string }, what: string, notes: MessageIssue[], at: string[] = []): unknown {
   try {
-    return parseJson(file.text);
+    const value = parseJson(file.text);
+    const name = file.name === '-' ? 'stdin' : file.name;
+    for (const key of duplicateKeys(file.text, value)) {
+      notes.push({ path: formatPath([...at, ...key.path]), rule: 'duplicate-key', message: `given ${key.lines.length} times in ${what} ${name} (lines ${key.lines.slice(0, -1).join(', ')} and ${key.lines.at(-1)!}); the last one is sent` });
+    }
+    return value;
   } catch (error) {
     if (error instanceof JsonSyntaxError) {
       const name = file.name === '-' ? 'stdin' : file.name;
@@ -150,7 +160,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
 
   let message: Json = {};
   if (input.file) {
-    const parsed = parseFileJson(input.file, 'message file');
+    const parsed = parseFileJson(input.file, 'message file', notes);
     const filled = fillPlaceholders(parsed, vars);
     for (const missing of filled.missing) {
       const scope = input.placeholderScopes?.find((s) => missing.name.startsWith(s.prefix));
@@ -201,7 +211,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
     notes.push(dedupeNote(recipients.duplicates));
   }
   applyNotification(message, flags);
-  applyData(message, input, flags);
+  applyData(message, input, flags, notes);
 
   // A message typed entirely on the command line gets sensible defaults, each listed as a note.
   if (!input.file) {
@@ -266,12 +276,12 @@ function applyNotification(message: Json, flags: MessageFlags): void {
   if (Object.keys(n).length > 0 || before > 0 || message.notification !== undefined) message.notification = n;
 }
 
-function applyData(message: Json, input: AssembleInput, flags: MessageFlags): void {
+function applyData(message: Json, input: AssembleInput, flags: MessageFlags, notes: MessageIssue[]): void {
   const pairs = { ...parsePairs(flags.data, '--data'), ...flags.dataEntries };
   if (!input.dataFile && Object.keys(pairs).length === 0) return;
   let data = asObject(message.data);
   if (input.dataFile) {
-    const parsed = parseFileJson(input.dataFile, 'data file');
+    const parsed = parseFileJson(input.dataFile, 'data file', notes, ['data']);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidMessageError(`data file ${input.dataFile.name} must hold a JSON object of string values`, 'write it as {"key": "value"}');
     }

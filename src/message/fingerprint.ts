@@ -13,17 +13,10 @@ const SLICE = 10_000;
 const SEEDS = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b] as const;
 
 export function messageFingerprint(message: object, clientIds: ClientIdSource | undefined): string {
-  const sums = [0, 0, 0, 0];
+  const digest = new AudienceDigest();
   const total = clientIds?.length ?? 0;
-  for (let start = 0; start < total; start += SLICE) {
-    for (const id of clientIds!.slice(start, Math.min(start + SLICE, total))) {
-      for (let lane = 0; lane < SEEDS.length; lane++) sums[lane] = (sums[lane]! + idHash(id, SEEDS[lane]!)) >>> 0;
-    }
-  }
-  const hash = createHash('sha256');
-  hash.update(canonicalJson(withoutClientIds(message)));
-  hash.update(`\n${total}:${sums.map((s) => s.toString(16).padStart(8, '0')).join('')}`);
-  return `sha256-set:${hash.digest('hex')}`;
+  for (let start = 0; start < total; start += SLICE) digest.add(clientIds!.slice(start, Math.min(start + SLICE, total)));
+  return digest.setFingerprint(message);
 }
 
 /**
@@ -47,6 +40,55 @@ function orderedFingerprint(message: object, clientIds: ClientIdSource | undefin
     hash.update(clientIds!.jsonBytes ? clientIds!.jsonBytes(start, end) : JSON.stringify(clientIds!.slice(start, end)));
   }
   return `sha256:${hash.digest('hex')}`;
+}
+
+/**
+ * Both fingerprints of an audience read a batch at a time, holding no more than a slice of it: what a key's
+ * journal proves (src/journal/key-proof.ts) is its fingerprint made again from its own records, and a journal
+ * may hold millions of IDs. The earlier, ordered form hashes the message before the IDs, so it is made only
+ * when given the message first (`orderedMessage`).
+ */
+export class AudienceDigest {
+  private readonly sums = [0, 0, 0, 0];
+  private total = 0;
+  private readonly ordered: { hash: ReturnType<typeof createHash>; pending: string[] } | undefined;
+
+  constructor(orderedMessage?: object) {
+    if (orderedMessage === undefined) return;
+    const hash = createHash('sha256');
+    hash.update(canonicalJson(withoutClientIds(orderedMessage)));
+    hash.update('\n');
+    this.ordered = { hash, pending: [] };
+  }
+
+  add(ids: readonly string[]): void {
+    this.total += ids.length;
+    for (const id of ids) {
+      for (let lane = 0; lane < SEEDS.length; lane++) this.sums[lane] = (this.sums[lane]! + idHash(id, SEEDS[lane]!)) >>> 0;
+    }
+    const ordered = this.ordered;
+    if (!ordered) return;
+    // The ordered form hashed the IDs as JSON arrays of SLICE each: the same slices, whatever the batches.
+    for (const id of ids) {
+      ordered.pending.push(id);
+      if (ordered.pending.length === SLICE) ordered.hash.update(JSON.stringify(ordered.pending.splice(0)));
+    }
+  }
+
+  /** The fingerprint `--once` writes today (`sha256-set:`), of `message` to the IDs added. */
+  setFingerprint(message: object): string {
+    const hash = createHash('sha256');
+    hash.update(canonicalJson(withoutClientIds(message)));
+    hash.update(`\n${this.total}:${this.sums.map((s) => s.toString(16).padStart(8, '0')).join('')}`);
+    return `sha256-set:${hash.digest('hex')}`;
+  }
+
+  /** The earlier, ordered fingerprint (`sha256:`) of the message given first to the IDs added in order; once. */
+  orderedFingerprint(): string {
+    const { hash, pending } = this.ordered!;
+    if (pending.length > 0) hash.update(JSON.stringify(pending.splice(0)));
+    return `sha256:${hash.digest('hex')}`;
+  }
 }
 
 /** A 32-bit hash of one ID: FNV-1a from `seed`, then murmur3's finalizer, so every bit of the ID moves every bit. */

@@ -29,7 +29,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-const describeType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `the ${typeof v} ${JSON.stringify(v)}`);
+// A number past a double's range (1e400) parses as Infinity, which JSON.stringify writes as null.
+const describeType = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'number' && !Number.isFinite(v) ? 'a number too large to hold' : `the ${typeof v} ${JSON.stringify(v)}`;
 
 const FIXES_FOR_MISSING: Record<string, string> = {
   type: 'add "type": 1 (notification) or 2 (data), or pass --type',

@@ -127,3 +127,49 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   const line = before.split('\n').length;
   return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
+
+/** A key an object of the text gives more than once, by its path, with the (1-based) line of each. */
+export interface DuplicateKey {
+  path: (string | number)[];
+  lines: number[];
+}
+
+/**
+ * The keys given twice in one object of `text` (valid JSON), which JSON.parse resolves silently to the last.
+ * `value`, the parse of `text`, makes the usual case cost one regular expression: only when the text names
+ * more keys than the value holds is it walked again, to find them.
+ */
+export function duplicateKeys(text: string, value: unknown): DuplicateKey[] {
+  // In valid JSON a string followed by a colon is a key, and nothing else is.
+  const named = text.match(/"(?:[^"\\]|\\.)*"\s*:/g)?.length ?? 0;
+  if (named === keysIn(value)) return [];
+  const objects: Map<string, number[]>[] = [];
+  const found: DuplicateKey[] = [];
+  const visitor: JSONVisitor = {
+    onObjectBegin: () => void objects.push(new Map()),
+    onObjectEnd: () => void objects.pop(),
+    onObjectProperty: (property, _offset, _length, line, _column, path) => {
+      const seen = objects[objects.length - 1]!;
+      const lines = seen.get(property) ?? [];
+      // Found at its second mention; the list of lines it holds grows with any later one.
+      if (lines.length === 1) found.push({ path: [...path(), property], lines });
+      lines.push(line + 1);
+      seen.set(property, lines);
+    },
+  };
+  visit(withoutBom(text), visitor, { disallowComments: true, allowTrailingComma: false });
+  return found;
+}
+
+/** How many keys the objects of a parsed value hold, all levels together (a loop: it may nest deep). */
+function keysIn(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null) continue;
+    if (!Array.isArray(item)) count += Object.keys(item).length;
+    stack.push(...Object.values(item));
+  }
+  return count;
+}

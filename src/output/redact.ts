@@ -64,6 +64,15 @@ export interface ScrubStream {
 }
 
 /**
+ * A secret as pushctl's own writers may spell it: as typed; inside a JSON string (journals, `--json`, reports,
+ * a --verbose dump of an answer that echoes it), where a quote, a backslash or a control character is escaped;
+ * and percent-encoded, as in a URL. Each is masked, or a secret holding such a character shows in those forms.
+ */
+function spellings(secret: string): Set<string> {
+  return new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+}
+
+/**
  * The set of secrets this run knows about, and sinks that scrub them from everything written.
  * Every byte the CLI prints goes through these sinks, so a secret cannot leak through an error
  * message, a verbose dump or a stack trace, whichever code path produced it.
@@ -91,9 +100,11 @@ export class SecretScrubber implements SecretSink {
       }
       return;
     }
-    this.secrets.add(secret);
-    for (const ch of secret) this.secretChars.add(ch);
-    this.longest = Math.max(this.longest, secret.length);
+    for (const spelling of spellings(secret)) {
+      this.secrets.add(spelling);
+      for (const ch of spelling) this.secretChars.add(ch);
+      this.longest = Math.max(this.longest, spelling.length);
+    }
   }
 
   scrub(text: string): string {

@@ -45,7 +45,8 @@ const wasReplaced = (r: RunOverview) => membersOf(r).some((m) => m.replaced_by !
 /** A send to several targets, folded into one line: how many. */
 const targetsWords = (r: RunOverview) => ('target_runs' in r && Array.isArray(r.target_runs) ? `, ${counted(r.target_runs.length, 'target')}` : '');
 
-function fit(text: string, width: number): string {
+/** `text` on one line of at most `width` characters, escapes shown: a title from a journal may be of any length. */
+export function fit(text: string, width: number): string {
   const flat = escapeControl(text.replace(/\s+/g, ' '));
   return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
 }

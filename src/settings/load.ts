@@ -181,6 +181,7 @@ export async function loadConfigFile(options: LoadConfigOptions): Promise<Loaded
   if (explicit !== undefined) {
     const filepath = path.resolve(cwd, explicit);
     try {
+      refuseSpecialFile(filepath, origin);
       refuseJavaScript(filepath, allowJavaScript);
       if (origin === 'env') assertTrustedConfig(filepath, [path.dirname(filepath)], reader);
       result = await (await explorer(searchPlaces, cwd)).load(filepath);
@@ -214,6 +215,7 @@ async function searchConfig(cwd: string, env: Env, platform: NodeJS.Platform, re
   for (const [dir, places] of candidates) {
     for (const filepath of configFilesIn(dir, places)) {
       try {
+        refuseSpecialFile(filepath, 'search');
         refuseJavaScript(filepath, allowJavaScript);
         assertTrustedConfig(filepath, dirsDownTo(dir, filepath), reader);
       } catch (error) {
@@ -227,6 +229,19 @@ async function searchConfig(cwd: string, env: Env, platform: NodeJS.Platform, re
     }
   }
   return null;
+}
+
+/**
+ * A config path, named or found, that is a FIFO, a device or a socket (docs/behaviour.md#trust): a FIFO no one
+ * writes would hang the load for ever, deaf to signals, and /dev/zero never ends. A directory or a missing file
+ * is left to the loader, whose error names it.
+ */
+function refuseSpecialFile(filepath: string, origin: ConfigOrigin): void {
+  const stats = statSync(filepath, { throwIfNoEntry: false });
+  if (!stats || stats.isFile() || stats.isDirectory()) return;
+  const kind = stats.isFIFO() ? 'a FIFO' : stats.isSocket() ? 'a socket' : 'a device';
+  const fix = origin === 'search' ? `move it away, or name a config file with --config` : `write the settings to a file and name it with ${origin === 'env' ? 'PUSHCTL_CONFIG' : '--config'}`;
+  throw configError(`config file ${filepath} is not a regular file (it is ${kind}): settings are read from a file`, fix);
 }
 
 function refuseJavaScript(filepath: string, allowJavaScript: boolean): void {

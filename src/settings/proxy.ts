@@ -138,15 +138,32 @@ export function proxySecrets(value: string | undefined): string[] {
   } catch {
     // A stray % that is not an escape: the raw form is all there is.
   }
-  return decoded === credential ? [credential] : [credential, decoded];
+  const basic = basicCredential(value);
+  return [...new Set([credential, decoded, ...(basic ? [basic] : [])])];
 }
+
+/**
+ * The credential as the proxy is sent it, `Proxy-Authorization: Basic <base64 of user:password>` (as the proxy
+ * agents build it, from the URL's decoded parts): the password itself to anyone who decodes it, so a proxy
+ * that echoes it must not put it on the screen.
+ */
+function basicCredential(value: string | undefined): string | undefined {
+  try {
+    const { username, password } = new URL(withScheme(value!));
+    return username || password ? Buffer.from(`${decodeURIComponent(username)}:${decodeURIComponent(password)}`).toString('base64') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A proxy setting as a URL's text: `host:port` is read as http, as curl reads it. */
+const withScheme = (value: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? value.trim() : `http://${value.trim()}`);
 
 /** The password of a proxy URL, or its user name when that is given alone (a token); undefined when none. */
 function proxyCredential(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? value.trim() : `http://${value.trim()}`;
   try {
-    const { username, password } = new URL(withScheme);
+    const { username, password } = new URL(withScheme(value));
     return password || username || undefined;
   } catch {
     // Not a URL: it is refused before use, and the refusal prints displayProxyUrl's form; mask what looks like one.

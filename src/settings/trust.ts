@@ -33,7 +33,7 @@ export function writableByOthers(stats: Pick<Stats, 'mode' | 'gid'>, reader: Rea
 }
 
 /** A user's name for messages, from /etc/passwd where there is one; `uid N` otherwise. */
-function ownerName(uid: number): string {
+export function ownerName(uid: number): string {
   try {
     const line = readFileSync('/etc/passwd', 'utf8')
       .split('\n')
@@ -45,7 +45,7 @@ function ownerName(uid: number): string {
   return `uid ${uid}`;
 }
 
-const modeOf = (stats: Pick<Stats, 'mode'>) => (stats.mode & 0o7777).toString(8).padStart(3, '0');
+export const modeOf = (stats: Pick<Stats, 'mode'>) => (stats.mode & 0o7777).toString(8).padStart(3, '0');
 
 /**
  * Throws a configError (exit 6) when the config file at `filepath`, or a directory it was found in (`dirs`,

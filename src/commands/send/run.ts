@@ -30,6 +30,7 @@ import { journalBaseUrl } from '../../journal/run-journal.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
 import { answerForKey, familyExitCode } from '../shared/key-outcome.js';
 import type { PushMessage } from '../../message/types.js';
+import type { HeaderRecord } from '../../journal/records.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import { escapeControl } from '../../output/escape-control.js';
 import { resolve } from 'node:path';
@@ -38,7 +39,6 @@ import type { RunClaim } from '../shared/claim.js';
 import { counted } from '../../counted.js';
 import { onceClaimLine } from '../shared/once-words.js';
 import { familyFlags, resendRun, settingsFlags } from '../shared/resend-command.js';
-import type { HeaderRecord } from '../../journal/records.js';
 
 export type { SendOutcome };
 
@@ -218,6 +218,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   checkResumable(earlier, earlier.header.run_id);
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);
+  await proveKey(once.key, found.path, earlier.header, family[0]!.path, left.clientIds, clientIds);
   if (!left.any) {
     // Done: 0 when every recipient has it; otherwise the verdict of what the whole family delivered, the state
     // `runs show` gives it (docs/behaviour.md#once) — not the exit of whichever run ended last (a resume that
@@ -262,6 +263,22 @@ function otherUseHint(found: { path: string; header: HeaderRecord }, env: Ctx['e
   const targets = typeof found.header.targets === 'string';
   const command = resendRun(targets ? found.header.targets! : found.header.run_id, undefined, targets ? familyFlags(found.header.argv) : settingsFlags(found.header.argv))(false);
   return `that run is unfinished: \`${command}\` sends what it left, with its own message and recipients (a new key would send its whole audience again); send to recipients it did not have apart`;
+}
+
+/**
+ * Refuses a key whose journals do not prove what they say (docs/behaviour.md#trust): the fingerprint made again
+ * from their records is not the one the header claims, or what is left to send holds someone this command
+ * does not name. An edited journal could otherwise have a re-run send its message, or skip its recipients.
+ */
+async function proveKey(key: string, path: string, found: HeaderRecord, rootPath: string, toSend: string[] | undefined, audience: ClientIdSource | undefined): Promise<void> {
+  const { keyProofProblem, outsideAudience } = await import('../../journal/key-proof.js');
+  const stranger = toSend ? outsideAudience(toSend, audience) : [];
+  const problem = keyProofProblem(found, rootPath) ?? (stranger.length > 0 ? `its runs list recipients this command does not name (${stranger.map((id) => JSON.stringify(id)).join(', ')})` : undefined);
+  if (problem === undefined) return;
+  throw usageError(
+    `--once ${escapeControl(key)}: ${path} holds this key, but ${escapeControl(problem)}; nothing was sent`,
+    'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours (then this key sends afresh)',
+  );
 }
 
 /** A command that takes send's options (checked by its schema) and prints send's outcome: send, and dry-run. */

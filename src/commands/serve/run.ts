@@ -1,9 +1,9 @@
 import { SERVE_DEFAULTS } from './defaults.js';
-import { readFile } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import type { Ctx } from '../../context.js';
 import { isLoopbackHost } from '../../client/loopback.js';
-import { configError, ExitCode, usageError } from '../../errors.js';
+import { CliError, configError, ExitCode, usageError } from '../../errors.js';
+import { InputInterruptedError, InputTooLargeError, readWholeFile } from '../../read-whole-file.js';
 import type { Emulator, EmulatorApp, Fleet } from '../../emulator/index.js';
 import { printServe, type ServeOutcome } from '../../output/serve.js';
 import { runnable } from '../shared/runnable.js';
@@ -22,7 +22,7 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<ServeOutco
   // The emulator is loaded only here, so the other commands never pay for it at start-up.
   const emu = await import('../../emulator/index.js');
   const fromFlags = appsFromFlags(emu, options.app);
-  const fleet = await loadFleet(emu, options, chaosSeed);
+  const fleet = await loadFleet(emu, options, chaosSeed, ctx.interrupt);
 
   if (options.chaos !== undefined) {
     try {
@@ -40,8 +40,11 @@ export async function serve(options: ServeOptions, ctx: Ctx): Promise<ServeOutco
   const log = batchedLines((text) => ctx.stderr.write(text));
   let emulator: Emulator;
   try {
-    const fromFile = options.apps === undefined ? [] : await emu.loadAppsFile(options.apps);
-    const tls = await readTlsFiles(options);
+    const fromFile = options.apps === undefined ? [] : await emu.loadAppsFile(options.apps, ctx.interrupt).catch((error: unknown) => {
+      // By name: the emulator's bundle may hold its own copy of the class.
+      throw (error as Error).name === 'InputInterruptedError' ? startFileError(new InputInterruptedError(), `--apps ${options.apps}`, '') : error;
+    });
+    const tls = await readTlsFiles(options, ctx.interrupt);
     // Loaded before listening, so a certificate that would fail every handshake is refused at start.
     const problem = tls && emu.checkTlsPair(tls.cert, tls.key);
     if (problem) {
@@ -90,16 +93,11 @@ function appsFromFlags(emu: EmulatorModule, specs: readonly string[]): EmulatorA
 }
 
 /** The simulated devices: a synthetic fleet (--fleet), a file of them (--devices), or none. */
-async function loadFleet(emu: EmulatorModule, options: ServeOptions, chaosSeed: number): Promise<Fleet | undefined> {
+async function loadFleet(emu: EmulatorModule, options: ServeOptions, chaosSeed: number, signal: AbortSignal): Promise<Fleet | undefined> {
   if (options.devices !== undefined && options.fleet !== undefined) throw usageError('--devices and --fleet both give the simulated devices', 'use one of them');
   if (options.fleet !== undefined) return emu.syntheticFleet(options.fleet, chaosSeed);
   if (options.devices === undefined) return undefined;
-  let text: string;
-  try {
-    text = await readFile(options.devices, 'utf8');
-  } catch (error) {
-    throw configError(`cannot read --devices ${options.devices} (${(error as NodeJS.ErrnoException).code ?? error})`, 'give a JSON array or CSV file of devices');
-  }
+  const text = await readStartFile(options.devices, '--devices', MAX_DEVICES_FILE, 'give a JSON array or CSV file of devices', signal);
   try {
     return emu.fleetOf(emu.parseDevices(text));
   } catch (error) {
@@ -206,17 +204,37 @@ function listenHint(code: string): string {
 }
 
 /** `--tls-cert` and `--tls-key` as PEM text; both or neither. */
-async function readTlsFiles(options: ServeOptions): Promise<{ cert: string; key: string } | undefined> {
+async function readTlsFiles(options: ServeOptions, signal: AbortSignal): Promise<{ cert: string; key: string } | undefined> {
   if (options.tlsCert === undefined && options.tlsKey === undefined) return undefined;
   if (options.tlsCert === undefined || options.tlsKey === undefined) {
     throw usageError(`--${options.tlsCert === undefined ? 'tls-key' : 'tls-cert'} needs --${options.tlsCert === undefined ? 'tls-cert' : 'tls-key'}`, 'give both PEM files: --tls-cert server.pem --tls-key server-key.pem');
   }
-  const { readFile } = await import('node:fs/promises');
-  const read = (path: string, flag: string) =>
-    readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw configError(`cannot read ${flag} ${path} (${error.code ?? error.message})`, `check the path given to ${flag}`);
-    });
+  const read = (path: string, flag: string) => readStartFile(path, flag, MAX_PEM_FILE, `check the path given to ${flag}`, signal);
   return { cert: await read(options.tlsCert, '--tls-cert'), key: await read(options.tlsKey, '--tls-key') };
+}
+
+/** A million devices as CSV is some 70 MB: a cap well above, so /dev/zero stops long before memory does. */
+const MAX_DEVICES_FILE = 256 * 1024 * 1024;
+const MAX_PEM_FILE = 1024 * 1024;
+
+/**
+ * A file serve reads at start, as read-whole-file.ts reads (docs/behaviour.md#trust): capped, and a FIFO no one
+ * writes waited for on the event loop, so Ctrl-C (`signal`) ends the wait — a read in the thread pool heard
+ * no signal, and its blocked thread kept the process alive. A Ctrl-C is exit 130, nothing served.
+ */
+async function readStartFile(path: string, flag: string, maxBytes: number, hint: string, signal: AbortSignal): Promise<string> {
+  try {
+    return (await readWholeFile(path, { maxBytes, signal })).toString('utf8');
+  } catch (error) {
+    throw startFileError(error, `${flag} ${path}`, hint);
+  }
+}
+
+/** The error of a start file that could not be read: an interrupt as such, anything else naming the file. */
+function startFileError(error: unknown, what: string, hint: string): Error {
+  if (error instanceof InputInterruptedError) return new CliError(`stopped while waiting for ${what}; nothing was served`, ExitCode.interrupted);
+  const cause = error instanceof InputTooLargeError ? error.message : ((error as NodeJS.ErrnoException).code ?? String(error));
+  return configError(`cannot read ${what} (${cause})`, hint);
 }
 
 export const command = runnable(serveOptionsSchema, serve, printServe);

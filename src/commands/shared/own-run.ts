@@ -7,7 +7,8 @@ import { CliError, ExitCode, usageError } from '../../errors.js';
 import { Lease, ownerOf, tryAcquire, type Liveness } from '../../journal/ownership.js';
 import { journalPath, newRunId, runsDir } from '../../journal/runs-dir.js';
 import { createErrorCode } from '../../journal/run-journal.js';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { currentReader, modeOf, ownedByReader, ownerName, writableByOthers } from '../../settings/trust.js';
 import { escapeControl } from '../../output/escape-control.js';
 
 const POLL_MS = 200;
@@ -54,9 +55,39 @@ function ownerWords(liveness: Liveness): string {
   return `run ${escapeControl(owner.run_id)} (pid ${owner.pid}${owner.host ? ` on ${escapeControl(owner.host)}` : ''})`;
 }
 
+/**
+ * Refuses a lock directory, or the journal directory holding it, that another user owns or can change through
+ * its mode (docs/behaviour.md#ownership): anyone who can remove a lock or a journal there can make a second
+ * process send what the first is sending, or a --once key send again. Root's directories are the reader's own.
+ */
+function assertTrustedLocks(dir: string, { what, journalOptional }: OwnOptions): void {
+  const reader = currentReader();
+  if (!reader) return;
+  for (const [kind, path] of [['journal directory', dirname(dir)], ['lock directory', dir]] as const) {
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      // Not made yet: pushctl makes it, mode 700.
+      continue;
+    }
+    const fix = `set PUSHCTL_JOURNAL_DIR to a directory of yours (pushctl makes it, mode 700)${journalOptional ? ', or pass --no-journal (then a kill loses the record)' : ''}`;
+    if (!ownedByReader(stats, reader)) {
+      throw usageError(`the ${kind} ${path} is owned by ${ownerName(stats.uid)}, not by you: its locks cannot prove who owns ${what}; nothing was sent`, fix);
+    }
+    if (writableByOthers(stats, reader, true)) {
+      throw usageError(
+        `the ${kind} ${path} can be changed by other users (mode ${modeOf(stats)}, no sticky bit): they could remove its journals and locks, which prove who owns ${what}; nothing was sent`,
+        `run: chmod go-w ${path}, or ${fix}`,
+      );
+    }
+  }
+}
+
 /** Owns lock `name` as run `runId`, waiting for its owner unless told not to. */
 export async function own(name: string, runId: string, options: OwnOptions, ctx: Pick<Ctx, 'env' | 'stderr' | 'interrupt'>): Promise<Lease> {
   const dir = options.dir ?? locksDir(ctx.env);
+  assertTrustedLocks(dir, options);
   const me = ownerOf(runId);
   let saidAt = -Infinity;
   for (;;) {

@@ -1,6 +1,6 @@
 // The --once fingerprint (docs/behaviour.md#once): the message and the set of its recipients, whatever their order.
 import { describe, expect, it } from 'vitest';
-import { messageFingerprint, sameFingerprint } from '../../../src/message/fingerprint.js';
+import { AudienceDigest, messageFingerprint, sameFingerprint } from '../../../src/message/fingerprint.js';
 
 const message = { type: 1, time_to_live: 3600, condition: { type: 2 }, notification: { title: 'Release 2.0' } };
 const ids = Array.from({ length: 25_000 }, (_, i) => `device-${i}`);
@@ -33,5 +33,17 @@ describe('the --once fingerprint', () => {
     expect(sameFingerprint(written, small, ['a', 'b'], fresh)).toBe(true);
     expect(sameFingerprint(written, small, ['a', 'c'], messageFingerprint(small, ['a', 'c']))).toBe(false);
     expect(sameFingerprint(fresh, small, ['b', 'a'], messageFingerprint(small, ['b', 'a']))).toBe(true);
+  });
+
+  it('is made again a batch at a time from a journal\'s records, in both forms (src/journal/key-proof.ts)', () => {
+    const digest = new AudienceDigest(message);
+    // Batches of 1000 and a last short one: the ordered form still hashes slices of 10,000, as it was written.
+    for (let start = 0; start < ids.length; start += 1000) digest.add(ids.slice(start, start + 1000));
+    expect(digest.setFingerprint(message)).toBe(messageFingerprint(message, ids));
+    expect(sameFingerprint(digest.orderedFingerprint(), message, ids, 'sha256-set:other')).toBe(true);
+    const small = new AudienceDigest({ ...message, condition: { type: 2, client_ids: ['a', 'b'] } });
+    small.add(['a']);
+    small.add(['b']);
+    expect(small.orderedFingerprint()).toBe('sha256:c312e63bf44605a3e48a075b7fab908699dc6108d010611ecf33569dd664080f');
   });
 });

@@ -93,3 +93,12 @@ describe('a file that is not valid JSON', () => {
     }
   });
 });
+
+describe('a number too large for a double', () => {
+  it('is named as such, never as "the number null" (JSON.stringify of Infinity)', () => {
+    const r = validateMessage(JSON.parse('{"type":1,"time_to_live":1e400,"condition":{"type":0},"notification":{"title":"t"}}'));
+    expect(r.errors).toEqual([expect.objectContaining({ path: 'time_to_live' })]);
+    expect(r.errors[0]!.message).not.toContain('null');
+    expect(r.errors[0]!.message).toContain('too large');
+  });
+});

@@ -56,17 +56,19 @@ describe('noProxyMatches', () => {
 });
 
 describe('proxy credentials', () => {
+  // The credential as the proxy is sent it (Proxy-Authorization: Basic …), the password to anyone who decodes it.
+  const basic = (userAndPassword: string) => Buffer.from(userAndPassword).toString('base64');
   it('are masked for display and listed as secrets', () => {
     expect(displayProxyUrl('http://me:p%40ss@proxy:3128')).toBe('http://me:***@proxy:3128');
-    expect(proxySecrets('http://me:p%40ss@proxy:3128')).toEqual(['p%40ss', 'p@ss']);
+    expect(proxySecrets('http://me:p%40ss@proxy:3128')).toEqual(['p%40ss', 'p@ss', basic('me:p@ss')]);
     expect(proxySecrets('http://proxy:3128')).toEqual([]);
   });
 
   it('a user name given alone (a token proxy) is the credential: masked and a secret; beside a password it is not', () => {
     expect(displayProxyUrl('http://tok_ABC123SECRET@proxy:3128')).toBe('http://***@proxy:3128');
-    expect(proxySecrets('http://tok_ABC123SECRET@proxy:3128')).toEqual(['tok_ABC123SECRET']);
-    expect(proxySecrets('tok%2FABC@proxy:3128')).toEqual(['tok%2FABC', 'tok/ABC']);
-    expect(proxySecrets('http://ci:pw-1234@proxy:3128')).toEqual(['pw-1234']);
+    expect(proxySecrets('http://tok_ABC123SECRET@proxy:3128')).toEqual(['tok_ABC123SECRET', basic('tok_ABC123SECRET:')]);
+    expect(proxySecrets('tok%2FABC@proxy:3128')).toEqual(['tok%2FABC', 'tok/ABC', basic('tok/ABC:')]);
+    expect(proxySecrets('http://ci:pw-1234@proxy:3128')).toEqual(['pw-1234', basic('ci:pw-1234')]);
     // Not a URL (refused before use): the refusal's text masks the credential all the same.
     expect(displayProxyUrl('http://tok_ABC123SECRET@bad host:3128')).toBe('http://***@bad host:3128');
     expect(proxySecrets('http://tok_ABC123SECRET@bad host:3128')).toEqual(['tok_ABC123SECRET']);
