@@ -2,8 +2,9 @@
 //
 // The output is a set of "islands": self-contained files, one per command, plus the few heavy modules that
 // load only when needed (the emulator, cosmiconfig, ora, chalk). A dynamic import() of another island loads
-// that island's file; everything else is bundled in. A command thus loads two files (main and its own), and
-// the price is some code repeated across files on disk, which no single run loads twice.
+// that island's file; everything else is bundled in. A command thus loads two files (main and its own; resend,
+// whose code is send's, a third: HOSTED below), and the price is some code repeated across files on disk,
+// which no single run loads twice.
 //
 // The CLI's islands are CommonJS (dist/*.cjs), plain files that bin/pushctl.cjs and each other load with
 // require(): an ES module entry starts Node's ESM loader, about 8 ms on Node 20 that a CLI run never needs.
@@ -62,6 +63,14 @@ const CLI_ISLANDS = {
  * read JSON, so the package carries one copy and `--help` does not load it.
  */
 const SHARED_MODULES = { 'src/errors.ts': 'main', 'src/message/parse-json.ts': 'json' };
+/**
+ * Commands whose code lives in another command's file (command island → the island that holds it). A resend
+ * is a send of what a journal left: the two share nearly all their code (the client, the journal, the
+ * delivery and its output), which two files carried twice, 50 kB of the package. The holder's file exports
+ * the guest's `command` as `<name>Command` beside its own; the guest's file is a line that hands it on.
+ */
+const HOSTED = { 'commands/resend/run': 'commands/send/run' };
+
 // The library is one file: nothing it exports loads another island (the emulator, the client and the
 // validator are all in it), so ES module copies of the CLI's shared islands would be dead weight.
 const LIB_ISLANDS = { lib: 'src/lib.ts' };
@@ -234,6 +243,29 @@ const usedSpinners = {
   },
 };
 
+/**
+ * HOSTED's two ends: the holder's entry re-exports each guest's `command` beside its own exports, and the
+ * guest's entry is the holder's file, required when the guest runs (so `pushctl resend` loads send's file).
+ */
+const hosted = (self) => ({
+  name: 'hosted',
+  setup(b) {
+    const guests = Object.entries(HOSTED).filter(([, holder]) => holder === self);
+    b.onResolve({ filter: /^pushctl:hosted$/ }, () => ({ path: self, namespace: 'hosted' }));
+    b.onResolve({ filter: /^pushctl:holder:/ }, (args) => ({ path: args.path.slice('pushctl:holder:'.length), external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'hosted' }, () => {
+      const holder = HOSTED[self];
+      if (holder !== undefined) {
+        const file = path.relative(path.dirname(path.join(OUT, self)), path.join(OUT, `${holder}.cjs`));
+        const name = path.basename(path.dirname(path.join(OUT, self)));
+        return { contents: `export { ${name}Command as command } from ${JSON.stringify(`pushctl:holder:${file.startsWith('.') ? file : `./${file}`}`)};`, loader: 'js' };
+      }
+      const exports = guests.map(([guest]) => `export { command as ${path.basename(path.dirname(guest))}Command } from ${JSON.stringify(`./${CLI_ISLANDS[guest]}`)};`);
+      return { contents: [`export * from ${JSON.stringify(`./${CLI_ISLANDS[self]}`)};`, ...exports].join('\n'), resolveDir: process.cwd(), loader: 'js' };
+    });
+  },
+});
+
 const common = {
   outdir: OUT,
   bundle: true,
@@ -256,10 +288,10 @@ const results = await Promise.all([
   ...Object.entries(CLI_ISLANDS).map(([name, entry]) =>
     build({
       ...common,
-      entryPoints: { [name]: name === 'main' ? 'pushctl:main' : entry },
+      entryPoints: { [name]: name === 'main' ? 'pushctl:main' : name in HOSTED || Object.values(HOSTED).includes(name) ? 'pushctl:hosted' : entry },
       format: 'cjs',
       outExtension: { '.js': '.cjs' },
-      plugins: [sharedModules(name), sharedPackages(name), zodEntry, islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator, usedSpinners],
+      plugins: [sharedModules(name), sharedPackages(name), zodEntry, islands(name, CLI_ISLANDS, '.cjs'), lazyChildProcess, noElicitationValidator, usedSpinners, hosted(name)],
       define: { ...common.define, 'import.meta.url': META_URL },
       // import() becomes require() (Node's ESM loader stays asleep), except in cosmiconfig, whose import()
       // of a config file's path (pushctl.config.mjs) must be Node's own: require() cannot load an ES

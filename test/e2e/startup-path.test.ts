@@ -133,6 +133,16 @@ describe('the files of the built CLI', () => {
     const text = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
     // zod names the class of every schema it builds as a string, which minifying keeps.
     expect(files.filter((file) => text(file).includes('"ZodMiniObject"'))).toEqual(['vendor/zod.cjs']);
-    for (const file of ['commands/send/run.cjs', 'commands/resend/run.cjs', 'commands/validate/run.cjs']) expect(text(file)).toMatch(/require\("(\.\.\/)+vendor\/zod\.cjs"\)/);
+    for (const file of ['commands/send/run.cjs', 'commands/validate/run.cjs']) expect(text(file)).toMatch(/require\("(\.\.\/)+vendor\/zod\.cjs"\)/);
+  });
+
+  it("holds resend's code once, in send's file (scripts/build.mjs, HOSTED): resend's own file hands it on", async () => {
+    const text = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
+    expect(text('commands/resend/run.cjs')).toMatch(/require\("\.\.\/send\/run\.cjs"\)/);
+    expect(text('commands/resend/run.cjs').length).toBeLessThan(2000);
+    // And a resend runs with send's file beside main.cjs, zod's and the JSON parser's.
+    const r = await runWithOnly(['main.cjs', 'commands/resend/run.cjs', 'commands/send/run.cjs', 'vendor/zod.cjs', 'json.cjs'], ['resend', 'no-such-run']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('no run "no-such-run"');
   });
 });
