@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
-import { wholeLines } from '../helpers/record-lines.js';
+import { deliveredCounts, wholeLines } from '../helpers/record-lines.js';
 
 const APP = 'refusal-app';
 const SECRET = 'refusal-S3CR3T-77a1';
@@ -28,13 +28,8 @@ afterAll(async () => {
 
 /** How many times the emulator delivered each of IDS (dry runs are not deliveries). */
 function deliveries(): Map<string, number> {
-  const count = new Map(IDS.map((id) => [id, 0]));
-  for (const line of wholeLines(join(dir, 'record.jsonl'))) {
-    const kept = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
-    if (!kept.delivered) continue;
-    for (const id of kept.body.condition.client_ids ?? []) count.set(id, (count.get(id) ?? 0) + 1);
-  }
-  return count;
+  const counts = deliveredCounts(join(dir, 'record.jsonl'));
+  return new Map(IDS.map((id) => [id, counts.get(id) ?? 0]));
 }
 
 const json = (r: CliResult) => JSON.parse(r.stdout) as Record<string, unknown>;

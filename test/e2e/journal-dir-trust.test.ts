@@ -3,12 +3,11 @@
 // run's journal (a --once re-run then sends again) or its lock (a second process then sends the same
 // recipients). pushctl refuses to own a run there, naming the directory and the fix, and sends nothing.
 // The built binary against the emulator on loopback; the lock directory of another user needs root.
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { type CliResult } from '../helpers/run-cli.js';
+import { journalBench } from '../helpers/journal-bench.js';
 
 const SECRET = 'dir-trust-S3CR3T-8b0e';
 const NOBODY = (() => {
@@ -16,27 +15,14 @@ const NOBODY = (() => {
   return entry ? { uid: Number(entry.split(':')[2]), gid: Number(entry.split(':')[3]) } : undefined;
 })();
 const AS_ROOT = process.getuid?.() === 0 && NOBODY !== undefined;
-let work: string;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: 'app', secret: SECRET }] });
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'pushctl-dir-trust-'));
-  return () => rmSync(work, { recursive: true, force: true });
-});
+const bench = journalBench('pushctl-dir-trust-', SECRET);
 
 const send = (journals: string, extra: string[] = []): Promise<CliResult> =>
-  runCli(['send', '--title', 'Shared', '--client-id', 'a', '--base-url', emulator.url, '--app-id', 'app', ...extra], {
-    env: cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals }),
-    cwd: work,
-  });
+  bench.cli(['send', '--title', 'Shared', '--client-id', 'a', '--base-url', bench.emulator.url, '--app-id', 'app', ...extra], { env: { PUSHCTL_JOURNAL_DIR: journals } });
 
 /** A directory in the test's own, of `mode` (set after mkdir, which the umask trims). */
 function dirOf(name: string, mode: number): string {
-  const dir = join(work, name);
+  const dir = join(bench.work, name);
   mkdirSync(dir);
   chmodSync(dir, mode);
   return dir;
@@ -46,12 +32,12 @@ describe('a journal directory other users can change', () => {
   for (const extra of [['--once', 'shared-1'], []]) {
     it(`mode 0777 without the sticky bit: send ${extra.join(' ')} refuses, naming it and the fix, and sends nothing`, async () => {
       const journals = dirOf('journals', 0o777);
-      const before = emulator.messages('app').length;
+      const before = bench.emulator.messages('app').length;
       const r = await send(journals, extra);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`the journal directory ${journals} can be changed by other users (mode 777, no sticky bit)`);
       expect(r.stderr).toContain(`chmod go-w ${journals}`);
-      expect(emulator.messages('app').length).toBe(before);
+      expect(bench.emulator.messages('app').length).toBe(before);
     });
   }
 
@@ -66,10 +52,10 @@ describe('a journal directory other users can change', () => {
     mkdirSync(locks);
     chmodSync(locks, 0o777);
     chownSync(locks, NOBODY!.uid, NOBODY!.gid);
-    const before = emulator.messages('app').length;
+    const before = bench.emulator.messages('app').length;
     const r = await send(journals, ['--once', 'shared-2']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`the lock directory ${locks} is owned by nobody`);
-    expect(emulator.messages('app').length).toBe(before);
+    expect(bench.emulator.messages('app').length).toBe(before);
   });
 });

@@ -1,37 +1,26 @@
 // A journal edited by hand is data (docs/behaviour.md#trust): `runs`, which reads a closed run from its first
 // and last lines, never prints counts that do not add up or that disagree with what `runs show` reads from
 // the records. The built binary against the emulator on loopback.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/run-cli.js';
+import { journalBench } from '../helpers/journal-bench.js';
 
 const SECRET = 'edited-S3CR3T-5e1f';
-let work: string;
-let journals: string;
-let emulator: Emulator;
 
-beforeAll(async () => {
-  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: 'app', secret: SECRET }] });
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'pushctl-edited-'));
-  journals = join(work, 'journals');
+const bench = journalBench('pushctl-edited-', SECRET, (work) => {
   writeFileSync(join(work, 'ids.txt'), Array.from({ length: 40 }, (_, i) => `e-${i}`).join('\n'));
-  return () => rmSync(work, { recursive: true, force: true });
 });
 
-const cli = (args: string[]): Promise<CliResult> => runCli(args, { env: cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals }), cwd: work });
+const cli = (args: string[]): Promise<CliResult> => bench.cli(args);
 const json = (r: CliResult) => JSON.parse(r.stdout) as Record<string, unknown>;
 
 /** A sent run of 40 recipients in 4 batches, then its closing record rewritten by `edit`. */
 async function editedRun(edit: (summary: Record<string, Record<string, number>>) => void): Promise<string> {
-  const sent = await cli(['send', '--title', 'Edited', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', emulator.url, '--app-id', 'app', '--json']);
+  const sent = await cli(['send', '--title', 'Edited', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', bench.emulator.url, '--app-id', 'app', '--json']);
   expect(sent.code, sent.stderr).toBe(0);
-  const path = join(journals, readdirSync(journals).find((f) => f.endsWith('.jsonl'))!);
+  const path = join(bench.journals, readdirSync(bench.journals).find((f) => f.endsWith('.jsonl'))!);
   const lines = readFileSync(path, 'utf8').trim().split('\n');
   const end = JSON.parse(lines.at(-1)!) as { summary: Record<string, Record<string, number>> };
   edit(end.summary);
@@ -76,18 +65,18 @@ describe('a journal whose header was edited to hold fields of the wrong kind', (
   for (const [field, value] of edits) {
     it(`${field}: ${JSON.stringify(value)} is named as a journal error (exit 2), never a bug, and the list carries on`, async () => {
       const runId = await editedRun(() => {});
-      const path = join(journals, `${runId}.jsonl`);
+      const path = join(bench.journals, `${runId}.jsonl`);
       const lines = readFileSync(path, 'utf8').trim().split('\n');
       lines[0] = JSON.stringify({ ...(JSON.parse(lines[0]!) as object), [field]: value === 'itself' ? runId : value });
       writeFileSync(path, `${lines.join('\n')}\n`);
-      for (const args of [['runs', 'show', runId], ['runs', 'show', path, '--json'], ['resend', path, '--base-url', emulator.url, '--app-id', 'app', '--dry-run']]) {
+      for (const args of [['runs', 'show', runId], ['runs', 'show', path, '--json'], ['resend', path, '--base-url', bench.emulator.url, '--app-id', 'app', '--dry-run']]) {
         const r = await cli(args);
         expect(r.code, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(2);
         expect(r.stderr + r.stdout).toContain(`header's ${field}`);
       }
       const listed = await cli(['runs', '--json']);
       expect(listed.code, listed.stderr).toBe(0);
-      const again = await cli(['send', '--title', 'Edited', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', emulator.url, '--app-id', 'app', '--once', 'edited']);
+      const again = await cli(['send', '--title', 'Edited', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', bench.emulator.url, '--app-id', 'app', '--once', 'edited']);
       expect(again.code, again.stderr).toBe(0);
     });
   }
@@ -96,18 +85,18 @@ describe('a journal whose header was edited to hold fields of the wrong kind', (
 describe('--once and a journal of its key that cannot be read as a run', () => {
   for (const [field, value] of [['started_at', undefined], ['argv', 'send'], ['message', null]] as [string, unknown][]) {
     it(`${field} ${value === undefined ? 'removed' : `as ${JSON.stringify(value)}`}: refuses the key (exit 2) naming the journal, and sends nothing again`, async () => {
-      const send = () => cli(['send', '--title', 'Keyed', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', emulator.url, '--app-id', 'app', '--once', 'keyed', '--json']);
+      const send = () => cli(['send', '--title', 'Keyed', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', bench.emulator.url, '--app-id', 'app', '--once', 'keyed', '--json']);
       const first = await send();
       expect(first.code, first.stderr).toBe(0);
-      const path = join(journals, `${json(first).run_id as string}.jsonl`);
+      const path = join(bench.journals, `${json(first).run_id as string}.jsonl`);
       const lines = readFileSync(path, 'utf8').trim().split('\n');
       lines[0] = JSON.stringify({ ...(JSON.parse(lines[0]!) as object), [field]: value });
       writeFileSync(path, `${lines.join('\n')}\n`);
-      const before = emulator.messages('app').length;
+      const before = bench.emulator.messages('app').length;
       const again = await send();
       expect(again.code, again.stdout).toBe(2);
       expect((json(again).error as { message: string }).message).toContain(`${path} holds this key but cannot be read as a run: its header's ${field}`);
-      expect(emulator.messages('app').length).toBe(before);
+      expect(bench.emulator.messages('app').length).toBe(before);
     });
   }
 });

@@ -2,38 +2,26 @@
 // header was edited to address an audience — every device, or a condition — is refused by `resend` (and its
 // preview) and `runs show`, naming the field; it never turns a resend of two recipients into a push to every
 // device. The built binary against the emulator on loopback.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/run-cli.js';
+import { journalBench } from '../helpers/journal-bench.js';
 
 const SECRET = 'plan-edit-S3CR3T-19c4';
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
-let work: string;
-let journals: string;
-let emulator: Emulator;
 
-beforeAll(async () => {
-  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: 'app', secret: SECRET }] });
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'pushctl-plan-edit-'));
-  journals = join(work, 'journals');
-  return () => rmSync(work, { recursive: true, force: true });
-});
+const bench = journalBench('pushctl-plan-edit-', SECRET);
 
-const cli = (args: string[]): Promise<CliResult> => runCli(args, { env: cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals }), cwd: work });
+const cli = (args: string[]): Promise<CliResult> => bench.cli(args);
 type Header = Record<string, unknown> & { message: Record<string, unknown>; variants?: Record<string, Record<string, unknown>> };
 
 /** A run that reached nobody (nothing listens on its base URL), its header then rewritten by `edit`. */
 async function unsentRun(args: string[], edit: (header: Header) => void): Promise<string> {
   const sent = await cli(['send', ...args, '--base-url', 'http://127.0.0.1:1', '--app-id', 'app', '--max-attempts', '1', '--json']);
   expect(sent.code, sent.stderr).toBe(5);
-  const path = join(journals, `${(JSON.parse(sent.stdout) as { run_id: string }).run_id}.jsonl`);
+  const path = join(bench.journals, `${(JSON.parse(sent.stdout) as { run_id: string }).run_id}.jsonl`);
   const lines = readFileSync(path, 'utf8').split('\n');
   const header = JSON.parse(lines[0]!) as Header;
   edit(header);
@@ -62,21 +50,21 @@ describe('a run to client IDs whose journal was edited to address an audience', 
   for (const c of cases) {
     it(`${c.name}: resend, its preview and runs show refuse it naming ${c.field}, and nothing is sent`, async () => {
       const path = await unsentRun(c.args, c.edit);
-      const before = emulator.messages('app').length;
-      for (const args of [['resend', path, '--base-url', emulator.url, '--app-id', 'app'], ['resend', path, '--base-url', emulator.url, '--app-id', 'app', '--dry-run'], ['runs', 'show', path]]) {
+      const before = bench.emulator.messages('app').length;
+      for (const args of [['resend', path, '--base-url', bench.emulator.url, '--app-id', 'app'], ['resend', path, '--base-url', bench.emulator.url, '--app-id', 'app', '--dry-run'], ['runs', 'show', path]]) {
         const r = await cli(args);
         expect(r.code, `${args.join(' ')}: ${r.stderr}${r.stdout}`).toBe(2);
         expect(r.stderr).toContain(`its header's ${c.field}`);
       }
-      expect(emulator.messages('app').length).toBe(before);
+      expect(bench.emulator.messages('app').length).toBe(before);
     });
   }
 
   it('unedited, the same run is resent to its two recipients', async () => {
     const path = await unsentRun(['--title', 'Two people', '--client-id', 'a', '--client-id', 'b'], () => {});
-    const r = await cli(['resend', path, '--base-url', emulator.url, '--app-id', 'app']);
+    const r = await cli(['resend', path, '--base-url', bench.emulator.url, '--app-id', 'app']);
     expect(r.code, r.stderr).toBe(0);
-    expect(emulator.messages('app').at(-1)?.body).toMatchObject({ condition: { type: 2, client_ids: ['a', 'b'] } });
+    expect(bench.emulator.messages('app').at(-1)?.body).toMatchObject({ condition: { type: 2, client_ids: ['a', 'b'] } });
   });
 });
 
@@ -94,7 +82,7 @@ describe('an error that quotes a journal', () => {
       const path = await unsentRun(['--title', 'Two people', '--client-id', 'a', '--client-id', 'b'], edit);
       const shownBy = await cli(['runs', 'show', path]);
       expect(shownBy.stdout + shownBy.stderr).not.toMatch(ACTING);
-      const refused = await cli(['resend', path, '--base-url', emulator.url, '--app-id', 'app']);
+      const refused = await cli(['resend', path, '--base-url', bench.emulator.url, '--app-id', 'app']);
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toContain(shown);
       expect(refused.stderr).not.toMatch(ACTING);
@@ -115,9 +103,9 @@ describe('an outcome pushctl never writes', () => {
 
   it('"accepted" for an attempt that never started proves nothing: resend sends its batch', async () => {
     const path = await withLines([{ t: 'outcome', b: 1, a: 1, kind: 'accepted', message_id: 'emu-forged' }]);
-    const r = await cli(['resend', path, '--base-url', emulator.url, '--app-id', 'app', '--json']);
+    const r = await cli(['resend', path, '--base-url', bench.emulator.url, '--app-id', 'app', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(emulator.messages('app').at(-1)?.body).toMatchObject({ condition: { type: 2, client_ids: ['a', 'b', 'c', 'd'] } });
+    expect(bench.emulator.messages('app').at(-1)?.body).toMatchObject({ condition: { type: 2, client_ids: ['a', 'b', 'c', 'd'] } });
   });
 
   it('"accepted" with no message_id is no answer pushctl records: its batch reads in doubt, not sent', async () => {

@@ -12,7 +12,7 @@ import { onceLockName } from '../../src/commands/shared/own-run.js';
 import { STALE_MS } from '../../src/journal/ownership.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
-import { wholeLines } from '../helpers/record-lines.js';
+import { deliveredCounts } from '../helpers/record-lines.js';
 
 const SECRET = 'lockfile-secret-5d2e';
 let dir: string;
@@ -41,11 +41,7 @@ function cli(args: readonly string[], env: Record<string, string | undefined>): 
 
 /** How often the emulator delivered each of `ids`. */
 function deliveries(ids: readonly string[]): number[] {
-  const counts = new Map<string, number>();
-  for (const line of wholeLines(record)) {
-    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
-    if (message.delivered) for (const id of message.body.condition.client_ids ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
+  const counts = deliveredCounts(record);
   return ids.map((id) => counts.get(id) ?? 0);
 }
 

@@ -11,7 +11,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 import { scratchPerTest } from '../helpers/scratch.js';
 import { shellWords } from '../helpers/shell-words.js';
-import { wholeLines } from '../helpers/record-lines.js';
+import { deliveredCounts } from '../helpers/record-lines.js';
 
 const APP = { id: 'grown-app', secret: 'grown-S3CRET-a41c' };
 let served!: ServedCli & { record: string };
@@ -31,12 +31,7 @@ afterAll(async () => {
 });
 
 function deliveries(): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const line of wholeLines(served.record)) {
-    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
-    if (message.delivered) for (const id of message.body.condition.client_ids ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  return counts;
+  return deliveredCounts(served.record);
 }
 
 it('the refusal names the resend that finishes the killed run, and that command, run as printed, finishes it once', async () => {

@@ -2,39 +2,28 @@
 // journal edited after it was written — another message under the same fingerprint, or recipients taken out of
 // its plan — never makes a re-run send a message the user did not give, nor skip a recipient the journal does
 // not show reached. The re-run refuses the key, naming the journal. The built binary against the emulator.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/run-cli.js';
+import { journalBench } from '../helpers/journal-bench.js';
 
 const SECRET = 'proof-S3CR3T-77a1';
-let work: string;
-let journals: string;
-let emulator: Emulator;
 
-beforeAll(async () => {
-  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: 'app', secret: SECRET }] });
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  work = mkdtempSync(join(tmpdir(), 'pushctl-once-proof-'));
-  journals = join(work, 'journals');
+const bench = journalBench('pushctl-once-proof-', SECRET, (work) => {
   writeFileSync(join(work, 'ids.txt'), Array.from({ length: 40 }, (_, i) => `p-${i}`).join('\n'));
-  return () => rmSync(work, { recursive: true, force: true });
 });
 
-const cli = (args: string[]): Promise<CliResult> => runCli(args, { env: cleanEnv({ HOME: work, PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals }), cwd: work });
+const cli = (args: string[]): Promise<CliResult> => bench.cli(args);
 const json = (r: CliResult) => JSON.parse(r.stdout) as Record<string, unknown>;
-const send = (key: string) => cli(['send', '--title', 'Release 2.0', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', emulator.url, '--app-id', 'app', '--once', key, '--json']);
+const send = (key: string) => cli(['send', '--title', 'Release 2.0', '--client-ids-file', 'ids.txt', '--batch-size', '10', '--base-url', bench.emulator.url, '--app-id', 'app', '--once', key, '--json']);
 type Line = Record<string, unknown>;
 
 /** Sends under `key`, then rewrites its journal's lines with `edit`; returns the journal's path. */
 async function editedKey(key: string, edit: (lines: Line[]) => Line[]): Promise<string> {
   const first = await send(key);
   expect(first.code, first.stderr).toBe(0);
-  const path = join(journals, `${json(first).run_id as string}.jsonl`);
+  const path = join(bench.journals, `${json(first).run_id as string}.jsonl`);
   const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
   writeFileSync(path, `${edit(lines).map((l) => JSON.stringify(l)).join('\n')}\n`);
   return path;
@@ -48,11 +37,11 @@ describe('--once and a journal of its key edited under the same fingerprint', ()
       // Its first batch's attempt kept, the rest and the closing record gone: a killed run, resumed.
       return lines.filter((l) => l.t === 'header' || l.t === 'batch' || l.b === 0);
     });
-    const before = emulator.messages('app').length;
+    const before = bench.emulator.messages('app').length;
     const again = await send('proof-message');
     expect(again.code, again.stdout).toBe(2);
     expect((json(again).error as { message: string }).message).toContain(path);
-    expect(emulator.messages('app').length).toBe(before);
+    expect(bench.emulator.messages('app').length).toBe(before);
   });
 
   it('a batch taken out of its plan (totals made to agree): the re-run refuses the key rather than skip those recipients', async () => {
@@ -63,12 +52,12 @@ describe('--once and a journal of its key edited under the same fingerprint', ()
       // Batch 3 and its attempts gone, and the closing record with them: the run reads as killed, all sent.
       return lines.filter((l) => l.b !== 3 && l.t !== 'end');
     });
-    const before = emulator.messages('app').length;
+    const before = bench.emulator.messages('app').length;
     const again = await send('proof-plan');
     expect(again.code, again.stdout).toBe(2);
     expect(json(again).skipped).toBeUndefined();
     expect((json(again).error as { message: string }).message).toContain(path);
-    expect(emulator.messages('app').length).toBe(before);
+    expect(bench.emulator.messages('app').length).toBe(before);
   });
 
   it('a journal that claims to resend the key\'s run and lists a stranger: the re-run refuses the key, and sends the stranger nothing', async () => {
@@ -79,14 +68,14 @@ describe('--once and a journal of its key edited under the same fingerprint', ()
       root = lines[0]!.run_id as string;
       return lines.filter((l) => l.t !== 'end' && !((l.t === 'start' || l.t === 'outcome') && l.b !== 0));
     });
-    const forged = join(journals, '20991231-235959-abcd.jsonl');
-    const header = { ...(JSON.parse(readFileSync(join(journals, `${root}.jsonl`), 'utf8').split('\n')[0]!) as Line), run_id: '20991231-235959-abcd', parent: root, recipients: 1, batches: 1 };
+    const forged = join(bench.journals, '20991231-235959-abcd.jsonl');
+    const header = { ...(JSON.parse(readFileSync(join(bench.journals, `${root}.jsonl`), 'utf8').split('\n')[0]!) as Line), run_id: '20991231-235959-abcd', parent: root, recipients: 1, batches: 1 };
     writeFileSync(forged, `${JSON.stringify(header)}\n${JSON.stringify({ t: 'batch', b: 0, ids: ['stranger'] })}\n`);
-    const before = emulator.messages('app').length;
+    const before = bench.emulator.messages('app').length;
     const again = await send('proof-stranger');
     expect(again.code, again.stdout).toBe(2);
     expect((json(again).error as { message: string }).message).toContain('"stranger"');
-    expect(emulator.messages('app').length).toBe(before);
+    expect(bench.emulator.messages('app').length).toBe(before);
   });
 
   it('an unedited key is still found done, and a killed one resumed', async () => {
@@ -96,10 +85,10 @@ describe('--once and a journal of its key edited under the same fingerprint', ()
     expect(json(again).skipped).toBe(true);
     // Killed after its first batch: the re-run sends the other three, and a third run finds the key done.
     await editedKey('proof-killed', (lines) => lines.filter((l) => l.t !== 'end' && !((l.t === 'start' || l.t === 'outcome') && l.b !== 0)));
-    const before = emulator.messages('app').length;
+    const before = bench.emulator.messages('app').length;
     const resumed = await send('proof-killed');
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(emulator.messages('app').length).toBe(before + 3);
+    expect(bench.emulator.messages('app').length).toBe(before + 3);
     const third = await send('proof-killed');
     expect(json(third).skipped, third.stderr).toBe(true);
   });

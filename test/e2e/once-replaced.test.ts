@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 import { scratchPerTest } from '../helpers/scratch.js';
-import { wholeLines } from '../helpers/record-lines.js';
+import { deliveredCounts } from '../helpers/record-lines.js';
 
 const COUNT = 50_000;
 let work!: string;
@@ -29,12 +29,7 @@ afterAll(async () => {
 
 /** How often each ID was delivered. */
 function deliveries(): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const line of wholeLines(served.record)) {
-    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
-    if (message.delivered) for (const id of message.body.condition.client_ids ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  return counts;
+  return deliveredCounts(served.record);
 }
 
 it("a run cut short while planning, replaced by the key's re-run: runs and runs show name the replacement and count nothing left", async () => {

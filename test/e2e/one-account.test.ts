@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { scratchPerTest } from '../helpers/scratch.js';
 import { runStep } from '../helpers/action-step.js';
@@ -27,6 +27,25 @@ const report = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'
 /** The lines that give batches' causes (`  not sent: … (3 batches)`), as the send summary and runs show print them. */
 const causeLines = (text: string) => text.split('\n').filter((line) => /^ {2}(rejected|in doubt|not sent): .* \(\d+ batch(es)?\)$/.test(line));
 const runIdOf = (r: CliResult) => /pushctl runs show (\S+) --report/.exec(r.stderr)?.[1] ?? (report('sent.json').run_id as string);
+/**
+ * The send, against an emulator that stops it with SIGINT the first time it calls `stop` (given to the
+ * emulator's hooks by `hooks`): once, whatever it calls after.
+ */
+async function sendInterrupted(hooks: (stop: () => void) => Partial<EmulatorOptions>, extra: string[] = []): Promise<CliResult> {
+  let stop = () => {};
+  emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }], ...hooks(() => stop()) });
+  return runCli([...sendArgs(emulator.url), ...extra], {
+    env: env(),
+    cwd: dir,
+    onSpawn: (child) => {
+      children.push(child);
+      stop = () => {
+        stop = () => {};
+        child.kill('SIGINT');
+      };
+    },
+  });
+}
 
 /** What `runs show` says of the run, and the report it writes on demand. */
 async function readBack(runId: string): Promise<{ shown: CliResult; report: Record<string, unknown> }> {
@@ -46,20 +65,8 @@ describe('send and runs show give one account of a run', () => {
   });
 
   it('a run stopped by SIGINT: the batches never started are not sent for the same reason in both', async () => {
-    let stop = () => {};
     // The first request the emulator accepts interrupts the run while that request is still in flight.
-    emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }], newMessageId: () => (stop(), `emu-${Math.random().toString(16).slice(2)}`) });
-    const sent = await runCli(sendArgs(emulator.url), {
-      env: env(),
-      cwd: dir,
-      onSpawn: (child) => {
-        children.push(child);
-        stop = () => {
-          stop = () => {};
-          child.kill('SIGINT');
-        };
-      },
-    });
+    const sent = await sendInterrupted((stop) => ({ newMessageId: () => (stop(), `emu-${Math.random().toString(16).slice(2)}`) }));
     expect(sent.code, sent.stderr).toBe(7);
     expect(sent.stderr).toContain('stopping');
     const { shown, report: onDemand } = await readBack(runIdOf(sent));
@@ -69,21 +76,9 @@ describe('send and runs show give one account of a run', () => {
   });
 
   it('batches the service never processed, retried, then stopped by SIGINT: the same reason and attempt count in both', async () => {
-    let stop = () => {};
     // Every push is answered 503 (not processed: retried); the first answer interrupts the run, which then
     // stops during that batch's retry or before it, and leaves the other batches unstarted.
-    emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }], chaos: '503=100%', log: () => stop() });
-    const sent = await runCli([...sendArgs(emulator.url), '--max-attempts', '3'], {
-      env: env(),
-      cwd: dir,
-      onSpawn: (child) => {
-        children.push(child);
-        stop = () => {
-          stop = () => {};
-          child.kill('SIGINT');
-        };
-      },
-    });
+    const sent = await sendInterrupted((stop) => ({ chaos: '503=100%', log: () => stop() }), ['--max-attempts', '3']);
     expect(sent.code, sent.stderr).toBe(5);
     const { shown, report: onDemand } = await readBack(runIdOf(sent));
     expect(causeLines(shown.stdout)).toEqual(causeLines(sent.stderr));

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/reader.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli } from '../helpers/serve-cli.js';
-import { wholeLines } from '../helpers/record-lines.js';
+import { deliveredCounts } from '../helpers/record-lines.js';
 
 const SECRET = 'owner-secret-81c4';
 const TRIALS = 10;
@@ -42,13 +42,7 @@ function trialSetup(name: string): { ids: string[]; file: string; journals: stri
 
 /** How often the emulator delivered each of `ids`. */
 function deliveries(ids: readonly string[]): number[] {
-  const wanted = new Set(ids);
-  const counts = new Map<string, number>();
-  for (const line of wholeLines(served.record)) {
-    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
-    if (!message.delivered) continue;
-    for (const id of message.body.condition.client_ids ?? []) if (wanted.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
+  const counts = deliveredCounts(served.record);
   return ids.map((id) => counts.get(id) ?? 0);
 }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/journal/reader.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
-import { wholeLines } from '../helpers/record-lines.js';
+import { deliveredCounts } from '../helpers/record-lines.js';
 import { scratchPerTest } from '../helpers/scratch.js';
 import { runStep } from '../helpers/action-step.js';
 
@@ -65,12 +65,7 @@ const sendArgs = (key: string) => ['send', '-f', 'release.json', '--var', 'versi
 
 /** How often each ID was delivered by `region`'s emulator. */
 function deliveries(region: Region): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const line of wholeLines(served.get(region)!.record)) {
-    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
-    if (message.delivered) for (const id of message.body.condition.client_ids ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  return counts;
+  return deliveredCounts(served.get(region)!.record);
 }
 
 /** IDs in doubt in this trial's journals, by app. */

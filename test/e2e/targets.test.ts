@@ -10,7 +10,7 @@ import { readJournal } from '../../src/journal/reader.js';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 import { closedPort } from '../helpers/scripted-server.js';
-import { wholeLines } from '../helpers/record-lines.js';
+import { deliveredCounts } from '../helpers/record-lines.js';
 
 const REGIONS = {
   global: { app: 'global-app', secret: 'global-S3CRET-4f1a' },
@@ -52,14 +52,7 @@ function trial(name: string, count: number, profiles: Partial<Record<Region, obj
 
 /** How often each of `ids` was delivered by `region`'s emulator. */
 function deliveries(region: Region, ids: readonly string[]): number[] {
-  const wanted = new Set(ids);
-  const counts = new Map<string, number>();
-  const record = served.get(region)!.record;
-  for (const line of wholeLines(record)) {
-    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
-    if (!message.delivered) continue;
-    for (const id of message.body.condition.client_ids ?? []) if (wanted.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
+  const counts = deliveredCounts(served.get(region)!.record);
   return ids.map((id) => counts.get(id) ?? 0);
 }
 

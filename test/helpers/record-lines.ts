@@ -8,3 +8,13 @@ export function wholeLines(path: string): string[] {
   lines.pop();
   return lines.filter((line) => line !== '');
 }
+
+/** How many times the emulator's record (`serve --record`) says each client ID was delivered. */
+export function deliveredCounts(record: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of wholeLines(record)) {
+    const message = JSON.parse(line) as { delivered: boolean; body: { condition: { client_ids?: string[] } } };
+    if (message.delivered) for (const id of message.body.condition.client_ids ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
