@@ -16,11 +16,12 @@ export interface LoadedSettings extends ResolvedSettings {
 }
 
 /**
- * The I/O half of settings resolution: finds and validates the config file, reads the secret from
- * `--app-secret-file`/`--app-secret-stdin`, then calls the pure resolveSettings.
+ * The I/O half of settings resolution: finds and validates the config file (unless `file` is one the run
+ * has read already; null: none was found), reads the secret from `--app-secret-file`/`--app-secret-stdin`,
+ * then calls the pure resolveSettings.
  */
-export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'> & Partial<Pick<Ctx, 'interrupt' | 'runJavaScriptConfig'>>): Promise<LoadedSettings> {
-  const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config, allowJavaScript: ctx.runJavaScriptConfig ?? true });
+export async function loadSettings(options: SettingsOptions, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'> & Partial<Pick<Ctx, 'interrupt' | 'runJavaScriptConfig'>>, read?: LoadedConfig | null): Promise<LoadedSettings> {
+  const file = read !== undefined ? read : await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config, allowJavaScript: ctx.runJavaScriptConfig ?? true });
   const secret = await readSecret(options, ctx);
   return { ...resolveSettings({ flags: options, env: ctx.env, file, secret }), file };
 }

@@ -2,7 +2,7 @@
 // serve` processes, one per region (profiles global and india of one config file), counting on each
 // emulator's side how often each client ID was delivered.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,6 +229,15 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expectEachOnce('india', ['phone-1', 'phone-2']);
   }, 30_000);
 
+  it('the config file is read once for the whole run: a warning about it is said once, not once per target', async () => {
+    const t = trial('read-once', 0, {}, { audiences: { phones: { client_ids: ['phone-1'] } } });
+    // Secrets in a file that others may read: worth a warning, once.
+    chmodSync(t.config, 0o644);
+    const result = await runCli(['send', '-c', t.config, '--title', 'Hi', '--desc', 'There', '--to', 'phones', '--profile', 'global,india'], { env: t.env, cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.split('\n').filter((line) => line.includes('readable by group or others'))).toHaveLength(1);
+  }, 30_000);
+
   it('dry-run --profile global,india: each service checks the message, nothing is delivered', async () => {
     const t = trial('dry', 3);
     const result = await runCli(['dry-run', ...t.send.slice(1), '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });
@@ -255,8 +264,11 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(commands.length).toBeGreaterThan(2);
     for (const command of commands) expect(command).not.toContain('--profile');
 
+    chmodSync(t.config, 0o644);
     const resent = await runCli(['resend', family.run_id, '-c', t.config, '--json'], { env: t.env, cwd: dir });
     expect(resent.code, resent.stderr).toBe(0);
+    // One config file, read once for both targets: its warning is said once.
+    expect(resent.stderr.split('\n').filter((line) => line.includes('readable by group or others'))).toHaveLength(1);
     const doubt = expectBothResumedOnce(resent, t);
 
     // The key now finds every target done: nothing more to either.

@@ -12,6 +12,7 @@ import type { Lease } from '../../journal/ownership.js';
 import { escapeControl } from '../../output/escape-control.js';
 import { freshRunId, familyLockName, journalBeside, locksDir, ownFamily } from '../shared/own-run.js';
 import { resendSettings } from '../shared/resend-destination.js';
+import { RunConfig } from '../shared/run-config.js';
 import { dirname } from 'node:path';
 import { printResend, type ResendOutcome } from '../../output/resend.js';
 import { styleFor } from '../../output/style.js';
@@ -62,7 +63,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
   const left = remainingOf(family, options.includeInDoubt === true, input);
   const { header } = run;
   // Where it goes, checked against the user's settings before a preview or a send (nothing left: no check).
-  const loaded = options.dryRun || left.any ? await resendSettings(options, header, ctx) : undefined;
+  const loaded = options.dryRun || left.any ? await resendSettings(options, header, ctx, new RunConfig(options, ctx)) : undefined;
 
   if (options.dryRun || !left.any || !loaded) {
     const destination = loaded ? { baseUrl: loaded.settings.baseUrl, source: loaded.sources.baseUrl ?? 'default region' } : undefined;

@@ -24,6 +24,7 @@ import { openReportFile } from '../shared/report-file.js';
 import { checkResumable, familyOf, findOnceRun, remainingOf, sentAny } from '../shared/resume.js';
 import { familyLockName, freshRunId, locksDir, onceLockName, own } from '../shared/own-run.js';
 import { connect, type Connection } from '../shared/connect.js';
+import { RunConfig } from '../shared/run-config.js';
 import type { Lease } from '../../journal/ownership.js';
 import { familyRoot, readRunLeft } from '../../journal/read-run.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
@@ -58,8 +59,10 @@ function checkSomethingToSend(options: SendOptions): void {
 /** Runs a send and returns what happened; prints only progress and diagnostics on the way. */
 export async function send(given: SendOptions, ctx: CommandCtx): Promise<SendOutcome> {
   checkSomethingToSend(given);
+  // The config file, read when first needed and then once for the whole run (the audience, every target).
+  const config = new RunConfig(given, ctx);
   // A named audience becomes the recipient flags it stands for: everything after sees only those.
-  const options = { ...(await applyAudience(given, ctx)), dryRun: given.dryRun === true };
+  const options = { ...(await applyAudience(given, ctx, config)), dryRun: given.dryRun === true };
   if (options.once !== undefined && options.journal === false) {
     throw usageError('--once needs the run journal: it is how a re-run finds the earlier run', 'drop --no-journal (PUSHCTL_JOURNAL_DIR chooses where journals go)');
   }
@@ -83,17 +86,17 @@ export async function send(given: SendOptions, ctx: CommandCtx): Promise<SendOut
     if (profiles) {
       const { sendTargets } = await import('../shared/targets.js');
       const style = ctx.style ?? (await styleFor(ctx.stderr, ctx.env));
-      const targets = await sendTargets(prepared, profiles, { ...options, argv: ctx.argv }, ctx, ctx.scrubber, style, claimRun);
+      const targets = await sendTargets(prepared, profiles, { ...options, argv: ctx.argv }, ctx, ctx.scrubber, style, { claimRun, config });
       return { kind: 'targets', exitCode: targets.exitCode, targets };
     }
-    return await sendPrepared(prepared, options, ctx);
+    return await sendPrepared(prepared, options, ctx, config);
   } finally {
     // Whatever stopped the send before it delivered (a bad secret, an unreachable proxy): read no further.
     if (isGrowing(clientIds)) clientIds.cancel();
   }
 }
 
-async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, options: SendOptions & { dryRun: boolean }, ctx: CommandCtx): Promise<SendOutcome> {
+async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, options: SendOptions & { dryRun: boolean }, ctx: CommandCtx, config: RunConfig): Promise<SendOutcome> {
   const { human } = deliveryTuning(options);
   const { scrubber } = ctx;
   const style = ctx.style ?? (await styleFor(ctx.stderr, ctx.env));
@@ -108,7 +111,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
   // checked before anything is sent.
   // The destination is said only once the send is sure to go: a --once key found done sends nothing, and a
   // --report path refused (exit 2) sent nothing either.
-  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human, announce: false });
+  const connection = await connect(options, ctx, scrubber, { dryRun: options.dryRun, human, announce: false }, config);
   const leases: Lease[] = [];
   let delivering = false;
   try {

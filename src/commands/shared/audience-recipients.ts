@@ -2,7 +2,7 @@
 // apply-audience.ts, which loads this module only when --to is given).
 import type { Ctx } from '../../context.js';
 import { audienceOptions, audiencesOf, checkSharedAudience, checkToAlone, type RecipientOptions } from '../../settings/audiences.js';
-import { loadConfigFile } from '../../settings/load.js';
+import type { RunConfig } from './run-config.js';
 import { selectProfile } from '../../settings/resolve.js';
 import { targetProfiles } from './target-list.js';
 
@@ -15,10 +15,10 @@ export interface AudienceChoice extends RecipientOptions {
 }
 
 /** The options with `to` replaced by the recipient options of its audience. */
-export async function audienceRecipients<T extends AudienceChoice & { to: string }>(options: T, ctx: Pick<Ctx, 'cwd' | 'env'> & Partial<Pick<Ctx, 'runJavaScriptConfig'>>): Promise<T> {
+export async function audienceRecipients<T extends AudienceChoice & { to: string }>(options: T, ctx: Pick<Ctx, 'env'>, config: RunConfig): Promise<T> {
   // Refused before the config is read: the mistake is in the command line, whatever the file holds.
   checkToAlone(options);
-  const file = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, explicitPath: options.config, allowJavaScript: ctx.runJavaScriptConfig ?? true });
+  const file = await config.file();
   // With several targets (docs/behaviour.md#targets) the audiences are the top level's: a profile's are one target's.
   const several = targetProfiles(options.profile, ctx.env);
   if (several) checkSharedAudience(options.to, file?.config, several);

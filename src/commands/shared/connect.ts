@@ -12,6 +12,7 @@ import { describeDestination } from '../../output/destination.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import { VERSION } from '../../version.js';
 import { choosePushProxy } from './proxy-choice.js';
+import { RunConfig } from './run-config.js';
 
 export interface Connection {
   client: PushClient;
@@ -21,14 +22,22 @@ export interface Connection {
   announcement: string;
 }
 
+export interface ConnectMode {
+  dryRun: boolean;
+  human: boolean;
+  announce?: boolean;
+  targetSecretEnv?: string;
+}
+
 /**
- * `preloaded`: settings a command loaded and checked itself (a resend's, see resend-destination.ts).
+ * `from`: the run's config file, which the settings are loaded from, or settings a command loaded and
+ * checked itself (a resend's, see resend-destination.ts). Either way the file's warnings were said when
+ * the run read it (run-config.ts).
  * `mode.targetSecretEnv`: one target of several, whose secret may come from this variable of its own.
  */
-export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: { dryRun: boolean; human: boolean; announce?: boolean; targetSecretEnv?: string }, preloaded?: LoadedSettings): Promise<Connection> {
-  const loaded = preloaded ?? (await loadSettings(options, ctx));
+export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: ConnectMode, from: RunConfig | LoadedSettings): Promise<Connection> {
+  const loaded = from instanceof RunConfig ? await loadSettings(options, ctx, await from.file()) : from;
   shareAppSecret(loaded, scrubber);
-  for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const settings = requireCredentials(loaded, mode.targetSecretEnv !== undefined ? { secretEnv: mode.targetSecretEnv } : undefined, { secretFromStdin: ctx.secretFromStdin !== false });
   // The service takes the raw secret in Authorization; a scheme in front of it is answered 21004.
   const scheme = /^(bearer|basic|token)\s+/i.exec(settings.appSecret);

@@ -8,6 +8,7 @@ import type { HeaderRecord } from '../../journal/records.js';
 import { journalBaseUrl } from '../../journal/run-journal.js';
 import { loadSettings, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
 import { escapeControl } from '../../output/escape-control.js';
+import type { RunConfig } from './run-config.js';
 
 /** The base URL a run's journal names, as journals keep it. */
 export const runBaseUrl = (header: HeaderRecord) => header.base_url ?? `https://${header.host}`;
@@ -26,8 +27,8 @@ function comparable(url: string): string {
  * read twice), the app ID taken from the journal when the settings name none, and the destination labelled
  * with its true source. Throws a usage error (exit 2) when the settings point elsewhere than the run went.
  */
-export async function resendSettings(options: SettingsOptions, header: HeaderRecord, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>): Promise<LoadedSettings> {
-  const loaded = await loadSettings(options, ctx);
+export async function resendSettings(options: SettingsOptions, header: HeaderRecord, ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>, config: RunConfig): Promise<LoadedSettings> {
+  const loaded = await loadSettings(options, ctx, await config.file());
   const run = escapeControl(header.run_id);
   const went = escapeControl(runBaseUrl(header));
   const byFlag = options.baseUrl !== undefined || options.region !== undefined;

@@ -12,6 +12,7 @@ import { familyExitCode } from './key-outcome.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import { locksDir } from './own-run.js';
+import type { RunConfig } from './run-config.js';
 import { resendSettings } from './resend-destination.js';
 import { checkResumable, familyOf, remainingOf, replacedBy, type Remaining } from './resume.js';
 import { profileSecretEnv, targetEnv } from './target-list.js';
@@ -58,10 +59,10 @@ export function readMember(path: string, family: string, owned: { runId: string;
 }
 
 /** `--dry-run`, or nothing left: what each target would send, and where (output/resend.ts prints it). */
-export async function preview(members: readonly Member[], options: TargetsResendOptions, ctx: Ctx): Promise<TargetsPreview> {
+export async function preview(members: readonly Member[], options: TargetsResendOptions, ctx: Ctx, config: RunConfig): Promise<TargetsPreview> {
   const previews: TargetPreview[] = [];
   for (const member of members) {
-    const loaded = member.left.any ? await settingsOf(member, options, ctx) : undefined;
+    const loaded = member.left.any ? await settingsOf(member, options, ctx, config) : undefined;
     const destination = loaded ? { baseUrl: loaded.settings.baseUrl, source: loaded.sources.baseUrl ?? 'default region' } : undefined;
     previews.push({ profile: member.profile, header: member.run.header, left: member.left, ...(destination ? { destination } : {}) });
   }
@@ -69,8 +70,8 @@ export async function preview(members: readonly Member[], options: TargetsResend
 }
 
 /** A target's settings as a resend's (resend-destination.ts), read with its own profile and secret; an error names the profile. */
-export async function settingsOf(member: Member, options: TargetsResendOptions, ctx: Ctx) {
-  return resendSettings({ ...options, profile: member.profile }, member.run.header, extendCtx(ctx, { env: targetEnv(ctx.env, member.profile) })).catch((error: unknown) => {
+export async function settingsOf(member: Member, options: TargetsResendOptions, ctx: Ctx, config: RunConfig) {
+  return resendSettings({ ...options, profile: member.profile }, member.run.header, extendCtx(ctx, { env: targetEnv(ctx.env, member.profile) }), config).catch((error: unknown) => {
     throw named(member.profile, error);
   });
 }

@@ -8,7 +8,7 @@ import { journalBaseUrl } from '../../journal/run-journal.js';
 import { escapeControl } from '../../output/escape-control.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
-import type { Connection } from './connect.js';
+import type { ConnectMode, Connection } from './connect.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import { profileSecretEnv, targetEnv } from './target-list.js';
 import { targetError } from './target-error.js';
@@ -21,7 +21,8 @@ export interface Target {
   baseUrl: string;
 }
 
-type Connect = typeof import('./connect.js').connect;
+/** connect (connect.ts) with the run's config file bound: every target's settings come from one reading of it. */
+type Connect = (options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: ConnectMode) => Promise<Connection>;
 
 /**
  * Refuses what one run of several targets cannot do: a secret given once (a file, stdin, PUSHCTL_APP_SECRET)

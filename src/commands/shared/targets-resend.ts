@@ -20,6 +20,7 @@ import { familyLockName, freshRunId, journalBeside, locksDir, ownFamily } from '
 import { familyAdvice } from './target-advice.js';
 import { checkFamilyOptions, leftAfter, named, nothingLeft, preview, readMember, settingsOf, type Member, type TargetsResendOptions } from './target-members.js';
 import { limitersFor } from './target-setup.js';
+import { RunConfig } from './run-config.js';
 
 export type { TargetsResendOptions };
 
@@ -42,8 +43,10 @@ export async function resendTargets(options: TargetsResendOptions, family: strin
       leases.set(path, { runId, lease: owned[0]!, leases: owned });
     }
     for (const { path } of paths) members.push(readMember(path, family, leases.get(path), options, ctx));
-    if (options.dryRun || !members.some((m) => m.left.any)) return await preview(members, options, ctx);
-    await connectAll(members, options, ctx, scrubber);
+    // One config file for every target, read once (run-config.ts).
+    const config = new RunConfig(options, ctx);
+    if (options.dryRun || !members.some((m) => m.left.any)) return await preview(members, options, ctx, config);
+    await connectAll(members, options, ctx, scrubber, config);
     return await sendAll(members, family, options, ctx, scrubber, style);
   } finally {
     for (const member of members) if (member.target && !member.delivering) member.target.connection.client.close();
@@ -52,12 +55,12 @@ export async function resendTargets(options: TargetsResendOptions, family: strin
 }
 
 /** Every target with something left is checked and connected before any sends, and announced once all are. */
-async function connectAll(members: Member[], options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber): Promise<void> {
+async function connectAll(members: Member[], options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber, config: RunConfig): Promise<void> {
   const { connect } = await import('./connect.js');
   const { human } = deliveryTuning(options);
   for (const member of members) {
     if (!member.left.any) continue;
-    const loaded = await settingsOf(member, options, ctx);
+    const loaded = await settingsOf(member, options, ctx, config);
     const connection = await connect({ ...options, profile: member.profile }, ctx, scrubber, { dryRun: member.run.header.dry_run, human, announce: false }, loaded).catch((error: unknown) => {
       throw named(member.profile, error);
     });

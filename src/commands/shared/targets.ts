@@ -31,6 +31,7 @@ import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './
 import { familyAdvice, leftOf } from './target-advice.js';
 import { answerForKey } from './key-outcome.js';
 import { targetError } from './target-error.js';
+import type { RunConfig } from './run-config.js';
 
 type Prepared = Extract<PreparedMessage, { ok: true }>;
 type Deliver = typeof import('./deliver.js').deliver;
@@ -49,7 +50,8 @@ interface Owned {
 }
 
 /** Sends one prepared message to every profile's target; the send command prints what it returns. */
-export async function sendTargets<O extends TargetSendOptions>(prepared: Prepared, profiles: readonly string[], options: O, ctx: Ctx, scrubber: SecretScrubber, style: Style, claimRun: ClaimRun<O>): Promise<TargetsOutcome> {
+export async function sendTargets<O extends TargetSendOptions>(prepared: Prepared, profiles: readonly string[], options: O, ctx: Ctx, scrubber: SecretScrubber, style: Style, run: { claimRun: ClaimRun<O>; config: RunConfig }): Promise<TargetsOutcome> {
+  const { claimRun } = run;
   checkTargetOptions(options, profiles, ctx.env);
   const { human } = deliveryTuning(options);
   // Variants become lanes of client IDs or one request per language, the same for every target.
@@ -57,7 +59,7 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
   const warnings = [...prepared.warnings, ...arranged.warnings];
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
   const [{ connect }, { deliver }] = await Promise.all([import('./connect.js'), import('./deliver.js')]);
-  const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined }, connect);
+  const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined }, (...target) => connect(...target, run.config));
   const owned: Owned[] = targets.map((target) => ({ target, leases: [] }));
   const sending = new Set<Target>();
   try {
