@@ -163,6 +163,18 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     expect(both.stderr).toContain(destination('india'));
   });
 
+  it('each target\'s "sending to" line names its profile, as its other lines do: two profiles may send to one host', async () => {
+    const t = trial('named', 1);
+    const line = (region: Region) => `profile ${region}: sending to ${new URL(served.get(region)!.url).host} `;
+    for (const once of [[], ['--once', 'named-1']]) {
+      const result = await runCli([...t.send, '--profile', 'global,india', ...once], { env: t.env, cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(line('global'));
+      expect(result.stderr).toContain(line('india'));
+      expect(result.stderr).not.toMatch(/^sending to/m);
+    }
+  });
+
   it("the start of a run id that only the family's target runs share names the family, as `runs` lists it on one line", async () => {
     const t = trial('prefix', 2);
     const family = await runCli([...t.send, '--profile', 'global,india', '--json'], { env: t.env, cwd: dir });

@@ -22,6 +22,9 @@ export interface Target {
 }
 
 /** connect (connect.ts) with the run's config file bound: every target's settings come from one reading of it. */
+/** Where one target sends, named by its profile as its other lines are: two profiles may send to one host. */
+export const announcement = (target: Target): string => `profile ${escapeControl(target.profile)}: ${target.connection.announcement}`;
+
 type Connect = (options: SettingsOptions, ctx: Ctx, scrubber: SecretScrubber, mode: ConnectMode) => Promise<Connection>;
 
 /**
@@ -62,7 +65,7 @@ export async function resolveTargets(profiles: readonly string[], options: Setti
       targets.push({ profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) });
     }
     checkDistinct(targets);
-    if (mode.human && mode.announce) for (const target of targets) ctx.stderr.write(target.connection.announcement);
+    if (mode.human && mode.announce) for (const target of targets) ctx.stderr.write(announcement(target));
     return targets;
   } catch (error) {
     for (const target of targets) target.connection.client.close();

@@ -19,7 +19,7 @@ import { deliveryTuning } from './delivery-options.js';
 import { familyLockName, freshRunId, journalBeside, locksDir, ownFamily } from './own-run.js';
 import { familyAdvice } from './target-advice.js';
 import { checkFamilyOptions, leftAfter, named, nothingLeft, preview, readMember, settingsOf, type Member, type TargetsResendOptions } from './target-members.js';
-import { limitersFor } from './target-setup.js';
+import { announcement, limitersFor } from './target-setup.js';
 import { RunConfig } from './run-config.js';
 
 export type { TargetsResendOptions };
@@ -66,7 +66,7 @@ async function connectAll(members: Member[], options: TargetsResendOptions, ctx:
     });
     member.target = { profile: member.profile, connection, baseUrl: journalBaseUrl(connection.baseUrl) };
   }
-  if (human) for (const member of members) if (member.target) ctx.stderr.write(member.target.connection.announcement);
+  if (human) for (const member of members) if (member.target) ctx.stderr.write(announcement(member.target));
 }
 
 async function sendAll(members: Member[], family: string, options: TargetsResendOptions, ctx: Ctx, scrubber: SecretScrubber, style: Style): Promise<{ kind: 'targets'; exitCode: number; targets: TargetsOutcome }> {

@@ -27,7 +27,7 @@ import { resendVariants } from './resend-variants.js';
 import { onceLockName } from './own-run.js';
 import { onceClaimLine } from './once-words.js';
 import { escapeControl } from '../../output/escape-control.js';
-import { checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
+import { announcement, checkTargetOptions, limitersFor, resolveTargets, type Target } from './target-setup.js';
 import { familyAdvice, leftOf } from './target-advice.js';
 import { answerForKey } from './key-outcome.js';
 import { targetError } from './target-error.js';
@@ -65,7 +65,7 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
   try {
     if (options.journal !== false) await claimAll(owned, options, arranged, ctx, claimRun);
     // With --once, only the targets that send now are said to be sent to (docs/behaviour.md#once).
-    if (human && options.once !== undefined) for (const o of owned) if (!o.claim?.skipped) ctx.stderr.write(o.target.connection.announcement);
+    if (human && options.once !== undefined) for (const o of owned) if (!o.claim?.skipped) ctx.stderr.write(announcement(o.target));
     // What each target does with the key's earlier run, in a single target's words, named by its profile.
     if (human && options.once !== undefined) {
       for (const o of owned) {
