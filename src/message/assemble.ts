@@ -95,13 +95,25 @@ const TARGETING_FLAGS = [
 type Json = Record<string, unknown>;
 const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...(v as Json) } : {});
 
-/** `key=value` pairs into an object; the flag name goes into the error. */
-export function parsePairs(pairs: readonly string[] = [], flag: string): Record<string, string> {
+/**
+ * `key=value` pairs into an object; the flag name goes into the error. A key given twice with another value
+ * is noted under `at` (`notes`), as a key given twice in a file is: the last is kept, and the first would
+ * otherwise be dropped without a word (`-d channel=beta … -d channel=stable`).
+ */
+export function parsePairs(pairs: readonly string[] = [], flag: string, notes: MessageIssue[], at: string): Record<string, string> {
   const out: Record<string, string> = {};
+  const given = new Map<string, string[]>();
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usageError(`${flag} ${JSON.stringify(pair)} is not key=value`, `write it as ${flag} name=value`);
-    setOwn(out, pair.slice(0, eq), pair.slice(eq + 1));
+    const [key, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    given.set(key, [...(given.get(key) ?? []), value]);
+    setOwn(out, key, value);
+  }
+  for (const [key, values] of given) {
+    if (new Set(values).size < 2) continue;
+    const quoted = values.map((value) => JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value));
+    notes.push({ path: formatPath([at, key]), rule: 'duplicate-key', message: `given ${values.length} times by ${flag} (${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)!}); the last one ${at === 'vars' ? `fills {{${key}}}` : 'is sent'}` });
   }
   return out;
 }
@@ -156,7 +168,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
   const { flags } = input;
   const notes: MessageIssue[] = [];
   // Spread copies own keys as they are, `__proto__` included.
-  const vars = { ...parsePairs(flags.var, '--var'), ...flags.varEntries };
+  const vars = { ...parsePairs(flags.var, '--var', notes, 'vars'), ...flags.varEntries };
 
   let message: Json = {};
   if (input.file) {
@@ -277,7 +289,7 @@ function applyNotification(message: Json, flags: MessageFlags): void {
 }
 
 function applyData(message: Json, input: AssembleInput, flags: MessageFlags, notes: MessageIssue[]): void {
-  const pairs = { ...parsePairs(flags.data, '--data'), ...flags.dataEntries };
+  const pairs = { ...parsePairs(flags.data, '--data', notes, 'data'), ...flags.dataEntries };
   if (!input.dataFile && Object.keys(pairs).length === 0) return;
   let data = asObject(message.data);
   if (input.dataFile) {
