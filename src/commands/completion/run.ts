@@ -1,8 +1,8 @@
 // `pushctl completion <shell>`: a completion script generated from the program being run, so every command
 // and flag is completed without anyone keeping a list.
 import type { Command, Option } from 'commander';
-import { CliError, ExitCode } from '../../errors.js';
-import { completionScript, printCompletion, type CompletionCommand, type CompletionOption, type CompletionOutcome, type CompletionTree } from '../../output/completion.js';
+import { CliError, ExitCode, usageError } from '../../errors.js';
+import { completionScript, printCompletion, type CompletionCommand, type CompletionOption, type CompletionOutcome, type CompletionTree, type NameKind } from '../../output/completion.js';
 import type { CommandCtx } from '../shared/command.js';
 import { runnable } from '../shared/runnable.js';
 import { completionOptionsSchema, type CompletionOptions } from './options.js';
@@ -17,8 +17,12 @@ function describeOption(o: Option): CompletionOption {
     takesValue: o.required || o.optional,
     ...(valueName ? { valueName } : {}),
     ...(o.argChoices ? { choices: o.argChoices } : {}),
+    ...(o.long !== undefined && Object.hasOwn(NAMED, o.long) ? { names: NAMED[o.long] } : {}),
   };
 }
+
+/** The options whose values the config file names, completed with those names (docs/behaviour.md#completion). */
+const NAMED: Record<string, NameKind> = { '--to': 'audiences', '--profile': 'profiles' };
 
 /** What the shells need to know about the program: its visible commands and options, as `--help` shows them. */
 export function describeProgram(program: Command): CompletionTree {
@@ -46,8 +50,15 @@ function describeCommand(c: Command, topNames: readonly string[]): CompletionCom
   };
 }
 
-/** The completion script for a shell, generated from the command tree. */
-export async function completion(options: CompletionOptions, ctx: Pick<CommandCtx, 'program'>): Promise<CompletionOutcome> {
+/** The completion script for a shell, generated from the command tree; or, for the scripts, the names asked for. */
+export async function completion(options: CompletionOptions, ctx: Pick<CommandCtx, 'program' | 'cwd' | 'env'>): Promise<CompletionOutcome> {
+  if (options.names !== undefined) {
+    const { configNames } = await import('./config-names.js');
+    return { exitCode: ExitCode.ok, script: (await configNames(options.names, ctx)).map((name) => `${name}\n`).join('') };
+  }
+  if (options.shell === undefined) {
+    throw usageError("missing required argument 'shell'", 'give <shell>: bash, zsh or fish, e.g. pushctl completion bash. Run pushctl completion --help for the options');
+  }
   if (!ctx.program) throw new CliError('completion describes the CLI program, and none was given', ExitCode.internal);
   return { exitCode: ExitCode.ok, script: completionScript(options.shell, describeProgram(ctx.program)) };
 }
