@@ -108,6 +108,7 @@ describe('pushctl mcp: answers name the tool\'s arguments, not CLI flags', () =>
     const { body: _body, variants: _variants, ...prose } = result.structuredContent as Record<string, unknown>;
     const said = [textOf(result).split('\n{')[0]!, JSON.stringify(prose)].join('\n');
     expect(said).toContain(words);
-    for (const line of said.split('\n')) expect(withoutCommands(line)).not.toMatch(FLAG);
+    // A flag of the server's own command line is the person's to change, and said to be the server's.
+    for (const line of said.split('\n')) expect(withoutCommands(line).replace(/the server's --[\w-]+/g, '')).not.toMatch(FLAG);
   });
 });

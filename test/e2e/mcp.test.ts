@@ -242,11 +242,13 @@ describe('pushctl mcp: named audiences, as --to in the CLI', () => {
     const [id] = sent.structuredContent.message_ids as string[];
     expect(emulator.messages(APP).find((m) => m.message_id === id)?.body.condition.client_ids).toEqual(['phone-1', 'phone-2']);
 
-    // An unknown name and a second way of choosing recipients are refused as the CLI refuses them.
+    // An unknown name and a second way of choosing recipients are refused as the CLI refuses them, in the tool's terms.
     const typo = await runCli(['dry-run', '--to', 'my-phone', '--title', 'x', '--json'], { env: env(), cwd: work });
     const unknown = await call(client, 'dry_run', { to: 'my-phone', title: 'x' });
     expect(unknown.isError).toBe(true);
-    expect(unknown.structuredContent).toMatchObject({ ok: false, exit_code: 2, error: (JSON.parse(typo.stdout) as { error: object }).error });
+    const cliError = (JSON.parse(typo.stdout) as { error: { message: string; hint: string } }).error;
+    expect(cliError.message).toBe('--to my-phone: no such audience');
+    expect(unknown.structuredContent).toMatchObject({ ok: false, exit_code: 2, error: { message: '`to` "my-phone": no such audience', hint: cliError.hint } });
     const both = await call(client, 'dry_run', { to: 'my-phones', clientId: ['x'], title: 'x' });
     expect(both.structuredContent).toMatchObject({ ok: false, exit_code: 2 });
   });

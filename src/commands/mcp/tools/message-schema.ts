@@ -19,6 +19,6 @@ export const messageSchemaTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   run() {
     const schema = messageJsonSchema();
-    return Promise.resolve({ document: { ok: true, exit_code: ExitCode.ok, schema }, text: `${JSON.stringify(schema)}\n`, isError: false });
+    return Promise.resolve({ document: { ok: true, exit_code: ExitCode.ok, schema }, text: '', verbatim: `${JSON.stringify(schema)}\n`, isError: false });
   },
 });

@@ -34,7 +34,8 @@ export const validateMessageTool = defineTool({
     const shown = result.variants ? { base: result.body, variants: result.variants } : result.body;
     return {
       document: { ok: valid, exit_code: exitCode, valid, body: result.body ?? null, ...variants, errors: result.errors, warnings: result.warnings, notes: result.notes },
-      text: result.body ? `${words}${JSON.stringify(shown, null, 2)}\n` : words,
+      text: words,
+      ...(result.body ? { verbatim: `${JSON.stringify(shown, null, 2)}\n` } : {}),
       // Findings are this tool's answer, not its failure: the call did what it was asked.
       isError: false,
     };

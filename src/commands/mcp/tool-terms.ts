@@ -1,0 +1,86 @@
+// Messages written for the command line name its flags (`pass --var name=...`, `--to nope: no audiences`); a
+// model calling a tool can pass none of them, and tried (`"--title": "Hi"`). Every answer of `pushctl mcp` is
+// said in the tools' terms here, at the one place results are made (results.ts), as the action says its
+// messages in its inputs' terms (src/action/terms.ts): a flag that stands for an argument is named as that
+// argument (`--client-id` → `clientId`, the argument names being the options' own), a flag the server was
+// started with is named as the server's, and a command printed to run in a shell keeps its flags. Pure.
+
+type Replacement = string | ((match: string, ...groups: string[]) => string);
+
+/** kebab-case → camelCase, as commander names an option and the tools name their arguments. */
+const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/** The flags of `pushctl mcp` itself: a call cannot change them, the person who starts the server can. */
+const SERVER_FLAGS = /^(?:app-id|base-url|region|config|app-secret-file|insecure|proxy|timeout|allow-send)$/;
+
+/** Arguments that take a list: an example value is written as the JSON array a call gives. */
+const LISTS = new Set(['clientId', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion']);
+
+const quoted = (value: string) => JSON.stringify(value);
+const example = (name: string, value: string) => `\`${name}\`: ${LISTS.has(name) ? `[${value.split(',').map(quoted).join(', ')}]` : quoted(value)}`;
+
+/** Whole phrases first: a flag with its value, or words about flags, read as what a call gives. */
+const PHRASES: [RegExp, Replacement][] = [
+  // A call is always journaled: there is no way to turn it off.
+  [/,? or pass --no-journal \(then a kill loses the record\)/g, ''],
+  // assemble.ts: `pass --var name=...` for an unfilled placeholder.
+  [/(?:pass |give )?--var ([^\s=]+)=\.\.\./g, (_, name: string) => `give \`vars\`: {${quoted(name)}: "…"}`],
+  [/(?:-f\/)?--file(?: <path>)?(?![\w-])|(?<![\w-])-f(?![\w-])/g, '`message`'],
+  [/--data-file(?: <path>)?|--data(?: key=value)?(?![\w-])|(?<![\w-])-d key=value/g, '`data`'],
+  // A client ID list given whole is one argument; a file of them is an audience's (client_ids_file).
+  [/--client-id\/--client-ids-file/g, '--client-id'],
+  [/\btargeting flags?\b/g, (flag) => flag.replace('flag', 'argument')],
+  [/\bpass (?=--[a-z])/g, 'give '],
+  [/\be\.g\. --([a-z-]+) ([\w,.-]+)/g, (_, flag: string, value: string) => `e.g. ${example(camel(flag), value)}`],
+  [/--(style) (system|button)\b/g, (_, flag: string, value: string) => example(flag, value)],
+  // A value named right after a flag is the argument's value (`--to nope:` → `to` "nope":).
+  [/--(to|once|profile) (?!<)([^\s:,;()"]+)(?=[:,)]|$| and | or )/g, (_, flag: string, value: string) => `\`${flag}\` ${quoted(value)}`],
+  [/\bflag (?=--[a-z])/g, ''],
+  // A call's message is an object, not a file; its placeholders' values are `vars`.
+  [/\bthe same message file, variables\b/g, 'the same message, vars'],
+];
+
+/** One flag: the argument it stands for, the server's own, or (a flag with no place in a call) as it is. */
+function flagTerm(flag: string, args: ReadonlySet<string>): string {
+  const name = camel(flag);
+  if (args.has(name)) return `\`${name}\``;
+  if (flag === 'dry-run') return 'the dry_run tool';
+  if (SERVER_FLAGS.test(flag)) return `the server's --${flag}`;
+  return `--${flag}`;
+}
+
+function proseTerms(text: string, args: ReadonlySet<string>): string {
+  let out = text;
+  for (const [pattern, replacement] of PHRASES) out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
+  return out.replace(/(?<![\w`'-])--([a-z][a-z-]*)(?: <[a-z-]+>)?/g, (_, flag: string) => flagTerm(flag, args));
+}
+
+/**
+ * A command printed to be run in a shell (`pushctl resend …`, in a code span or after "with:"): it must run as
+ * printed, so it keeps the CLI's flags. It ends at a code span's end, a line's, a clause's (`;`, `, or`) or a `)`.
+ */
+const COMMAND = /(`+) ?pushctl [^`\n]*?\1|pushctl [a-z][^;\n`]*?(?=, or |; |\)|$)/gm;
+
+/** `text` with the CLI's flags named as the tools' arguments (`args`), the commands in it kept as they are. */
+export function inToolTerms(text: string, args: ReadonlySet<string>): string {
+  let out = '';
+  let from = 0;
+  for (const command of text.matchAll(COMMAND)) {
+    out += proseTerms(text.slice(from, command.index), args) + command[0];
+    from = command.index + command[0].length;
+  }
+  return out + proseTerms(text.slice(from), args);
+}
+
+/** The keys of an answer's document whose strings are pushctl's words; the rest (a body, a title, a path, a command) are data. */
+const PROSE_KEYS = new Set(['message', 'hint', 'fix']);
+/** Subtrees of data: the message as sent, the emulator's messages, a schema. */
+const DATA_KEYS = new Set(['body', 'variants', 'messages', 'schema']);
+
+/** The document with its prose said in the tools' terms. */
+export function documentInToolTerms(value: unknown, args: ReadonlySet<string>, key = ''): unknown {
+  if (typeof value === 'string') return PROSE_KEYS.has(key) ? inToolTerms(value, args) : value;
+  if (Array.isArray(value)) return value.map((item) => documentInToolTerms(item, args, key));
+  if (value === null || typeof value !== 'object' || DATA_KEYS.has(key)) return value;
+  return Object.fromEntries(Object.entries(value).map(([inner, innerValue]) => [inner, documentInToolTerms(innerValue, args, inner)]));
+}

@@ -1,0 +1,50 @@
+// The CLI's words said in the tools' terms: a flag that stands for an argument is named as the argument, one of
+// the server's own command line as the server's, and a command to run in a shell keeps its flags.
+import { describe, expect, it } from 'vitest';
+import { documentInToolTerms, inToolTerms } from '../../../src/commands/mcp/tool-terms.js';
+
+const ARGS = new Set(['message', 'vars', 'type', 'ttl', 'to', 'all', 'clientId', 'country', 'language', 'style', 'once', 'includeInDoubt', 'profile', 'limit']);
+
+describe('inToolTerms', () => {
+  it.each([
+    ['add "condition", or pass --all, --client-id or a targeting flag such as --country', 'add "condition", or give `all`, `clientId` or a targeting argument such as `country`'],
+    ['pass --var name=...', 'give `vars`: {"name": "…"}'],
+    ['--to nope: no audiences are configured', '`to` "nope": no audiences are configured'],
+    ['--to needs an audience name', '`to` needs an audience name'],
+    ['--to my-phones and --all both choose recipients', '`to` "my-phones" and `all` both choose recipients'],
+    ['--ttl "5x" is not a duration', '`ttl` "5x" is not a duration'],
+    ['--all and --client-id/--client-ids-file choose recipients in different ways', '`all` and `clientId` choose recipients in different ways'],
+    ['no --type given: sending a notification (1)', 'no `type` given: sending a notification (1)'],
+    ['if it answers 21005, use --style system', 'if it answers 21005, use `style`: "system"'],
+    ['name the languages to reach instead, e.g. --language fr,en: each variant', 'name the languages to reach instead, e.g. `language`: ["fr", "en"]: each variant'],
+    ['profile "eu" (from flag --profile) was selected', 'profile "eu" (from `profile`) was selected'],
+    ['set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)', 'set PUSHCTL_JOURNAL_DIR to a writable directory'],
+    ['check the file given to -f/--file', 'check the file given to `message`'],
+    ['pass --app-id, set PUSHCTL_APP_ID', "give the server's --app-id, set PUSHCTL_APP_ID"],
+  ])('%s', (cli, tool) => {
+    expect(inToolTerms(cli, ARGS)).toBe(tool);
+  });
+
+  it('keeps a command to run in a shell as printed, in a code span or after "with:"', () => {
+    expect(inToolTerms('send the 3 recipients not sent with: pushctl resend 2026-x --app-id a --base-url http://h; 1 in doubt', ARGS)).toBe('send the 3 recipients not sent with: pushctl resend 2026-x --app-id a --base-url http://h; 1 in doubt');
+    expect(inToolTerms('create it with: pushctl init --profile eu --app-id <id>, or point --config at your file', ARGS)).toBe("create it with: pushctl init --profile eu --app-id <id>, or point the server's --config at your file");
+    expect(inToolTerms('restart with `pushctl mcp --allow-send` (--to x)', ARGS)).toBe('restart with `pushctl mcp --allow-send` (`to` "x")');
+  });
+});
+
+describe('documentInToolTerms', () => {
+  it("rewords pushctl's prose (message, hint, fix), never the message as sent, a title or a command", () => {
+    const document = {
+      error: { message: '--to x: unknown', hint: 'pass --all' },
+      errors: [{ path: 'condition', message: 'is required', fix: 'pass --all' }],
+      body: { notification: { title: 'use --all' }, data: { hint: '--to' } },
+      run: { title: 'pass --all', resend_command: 'pushctl resend r --include-in-doubt' },
+    };
+    expect(documentInToolTerms(document, ARGS)).toEqual({
+      error: { message: '`to` "x": unknown', hint: 'give `all`' },
+      errors: [{ path: 'condition', message: 'is required', fix: 'give `all`' }],
+      body: document.body,
+      run: document.run,
+    });
+  });
+});
