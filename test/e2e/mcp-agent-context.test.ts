@@ -101,8 +101,12 @@ describe('pushctl mcp: answers name the tool\'s arguments, not CLI flags', () =>
     ['validate_message', { desc: 'x', all: true, style: 'button' }, 'no `type` given: sending a notification (1)'],
     ['validate_message', { all: true, message: { type: 1, time_to_live: 60, notification: { title: 'Hi' }, variants: { fr: { notification: { title: 'Salut' } } } } }, 'e.g. `language`: ["fr", "en"]'],
     ['dry_run', { title: 'x', all: true, profile: 'nope' }, 'profile "nope" (from `profile`)'],
+    // A command that is one of the tools is named as the tool.
+    ['show_run', { run: 'yesterday' }, 'list the runs with list_runs'],
+    ['list_runs', {}, 'see show_run'],
   ])('%s %j', async (tool, args, words) => {
     const client = await connect();
+    if (tool === 'list_runs') await callTool(client, 'dry_run', { all: true, title: 'a run to list' });
     const result = await callTool(client, tool, args);
     // The message as it would be sent is the agent's own words, not pushctl's.
     const { body: _body, variants: _variants, ...prose } = result.structuredContent as Record<string, unknown>;

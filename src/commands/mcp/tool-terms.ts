@@ -61,8 +61,19 @@ function proseTerms(text: string, args: ReadonlySet<string>): string {
  */
 const COMMAND = /(`+) ?pushctl [^`\n]*?\1|pushctl [a-z][^;\n`]*?(?=, or |; |\)|$)/gm;
 
+/**
+ * A command that one of the tools is, named as the tool: reading the runs is list_runs and show_run, whatever
+ * runs the server. A command with more to it (`pushctl runs show <run> --report <path>`) has no tool and is kept.
+ */
+const TOOL_COMMANDS: [RegExp, Replacement][] = [
+  [/`?(?:pushctl )?runs show (<[a-z ]+>|[\w.-]+)`?(?! -)/g, (_, run: string) => (run.startsWith('<') ? 'show_run' : `show_run {"run": ${quoted(run)}}`)],
+  [/`pushctl runs`|(?<![\w`])pushctl runs(?![\w`-]|\s(?:show\b|--))/g, 'list_runs'],
+];
+
 /** `text` with the CLI's flags named as the tools' arguments (`args`), the commands in it kept as they are. */
-export function inToolTerms(text: string, args: ReadonlySet<string>): string {
+export function inToolTerms(given: string, args: ReadonlySet<string>): string {
+  let text = given;
+  for (const [pattern, tool] of TOOL_COMMANDS) text = typeof tool === 'string' ? text.replace(pattern, tool) : text.replace(pattern, tool);
   let out = '';
   let from = 0;
   for (const command of text.matchAll(COMMAND)) {

@@ -21,6 +21,11 @@ describe('inToolTerms', () => {
     ['set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)', 'set PUSHCTL_JOURNAL_DIR to a writable directory'],
     ['check the file given to -f/--file', 'check the file given to `message`'],
     ['pass --app-id, set PUSHCTL_APP_ID', "give the server's --app-id, set PUSHCTL_APP_ID"],
+    ['list the runs with `pushctl runs`, or give the path of a journal file', 'list the runs with list_runs, or give the path of a journal file'],
+    ['wait for it to end (pushctl runs shows it), then give it again', 'wait for it to end (list_runs shows it), then give it again'],
+    ['LEFT not sent or in doubt: see runs show <run>', 'LEFT not sent or in doubt: see show_run'],
+    ['nothing is left to send (see pushctl runs show 2026-a)', 'nothing is left to send (see show_run {"run": "2026-a"})'],
+    ['drop it; pushctl runs show <run> --report <path> writes one', 'drop it; pushctl runs show <run> --report <path> writes one'],
   ])('%s', (cli, tool) => {
     expect(inToolTerms(cli, ARGS)).toBe(tool);
   });
