@@ -31,10 +31,10 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function connect(flags: string[] = []): Promise<Client> {
+async function connect(flags: string[] = [], url = service.url): Promise<Client> {
   const env = cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_JOURNAL_DIR: join(home, 'runs'), PUSHCTL_APP_SECRET: SECRET });
   const defined = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--base-url', service.url, '--app-id', APP, ...flags], env: defined, cwd: home, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--base-url', url, '--app-id', APP, ...flags], env: defined, cwd: home, stderr: 'ignore' });
   const client = new Client({ name: 'pushctl-context-e2e', version: '1.0.0' });
   await client.connect(transport);
   open.push(client);
@@ -114,5 +114,25 @@ describe('pushctl mcp: answers name the tool\'s arguments, not CLI flags', () =>
     expect(said).toContain(words);
     // A flag of the server's own command line is the person's to change, and said to be the server's.
     for (const line of said.split('\n')) expect(withoutCommands(line).replace(/the server's --[\w-]+/g, '')).not.toMatch(FLAG);
+  });
+});
+
+describe('pushctl mcp: a send left in doubt, in the tools\' terms', () => {
+  it('names no flag a call cannot pass, and keeps the commands it gives whole, run ids and all', async () => {
+    // Every connection reset after the request was sent: each batch is in doubt.
+    const resetting = await serveCli(['--rate', '0', '--app', `${APP}:${SECRET}`, '--chaos', 'reset=100%']);
+    try {
+      const client = await connect(['--allow-send'], resetting.url);
+      const result = await callTool(client, 'send_message', { clientId: ['a', 'b'], title: 'x' });
+      expect(result.structuredContent).toMatchObject({ ok: false, exit_code: 5, state: 'in_doubt' });
+      const runId = (result.structuredContent as { run_id: string }).run_id;
+      const text = textOf(result);
+      expect(text).toContain(`pushctl resend ${runId} --app-id ${APP} --base-url ${resetting.url} --include-in-doubt`);
+      expect(text).toContain(`pushctl runs show ${runId} --report report.json`);
+      expect(text).not.toContain('--retry-in-doubt');
+      for (const line of text.split('\n')) expect(withoutCommands(line)).not.toMatch(FLAG);
+    } finally {
+      await resetting.stop();
+    }
   });
 });

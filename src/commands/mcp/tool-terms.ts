@@ -36,6 +36,8 @@ const PHRASES: [RegExp, Replacement][] = [
   // A value named right after a flag is the argument's value (`--to nope:` → `to` "nope":).
   [/--(to|once|profile) (?!<)([^\s:,;()"]+)(?=[:,)]|$| and | or )/g, (_, flag: string, value: string) => `\`${flag}\` ${quoted(value)}`],
   [/\bflag (?=--[a-z])/g, ''],
+  // No argument retries a request in doubt: the answer's include_in_doubt_command or `includeInDoubt` with `once` sends to them again.
+  [/ \(--retry-in-doubt retries\)/g, ''],
   // A call's message is an object, not a file; its placeholders' values are `vars`.
   [/\bthe same message file, variables\b/g, 'the same message, vars'],
 ];
@@ -57,16 +59,17 @@ function proseTerms(text: string, args: ReadonlySet<string>): string {
 
 /**
  * A command printed to be run in a shell (`pushctl resend …`, in a code span or after "with:"): it must run as
- * printed, so it keeps the CLI's flags. It ends at a code span's end, a line's, a clause's (`;`, `, or`) or a `)`.
+ * printed, so it keeps the CLI's flags. It is pushctl and a command of it ("pushctl did not retry" is prose), and
+ * ends at a code span's end, a line's, a clause's (`;`, `, or`) or a `)`.
  */
-const COMMAND = /(`+) ?pushctl [^`\n]*?\1|pushctl [a-z][^;\n`]*?(?=, or |; |\)|$)/gm;
+const COMMAND = /(`+) ?pushctl [^`\n]*?\1|pushctl (?:send|dry-run|validate|resend|runs|init|config|check|serve|schema|mcp|completion)\b[^;\n`]*?(?=, or |; |\)|$)/gm;
 
 /**
  * A command that one of the tools is, named as the tool: reading the runs is list_runs and show_run, whatever
  * runs the server. A command with more to it (`pushctl runs show <run> --report <path>`) has no tool and is kept.
  */
 const TOOL_COMMANDS: [RegExp, Replacement][] = [
-  [/`?(?:pushctl )?runs show (<[a-z ]+>|[\w.-]+)`?(?! -)/g, (_, run: string) => (run.startsWith('<') ? 'show_run' : `show_run {"run": ${quoted(run)}}`)],
+  [/`?(?:pushctl )?runs show (<[a-z ]+>|[\w.-]+)`?(?![\w.-]| -)/g, (_, run: string) => (run.startsWith('<') ? 'show_run' : `show_run {"run": ${quoted(run)}}`)],
   [/`pushctl runs`|(?<![\w`])pushctl runs(?![\w`-]|\s(?:show\b|--))/g, 'list_runs'],
 ];
 

@@ -26,6 +26,10 @@ describe('inToolTerms', () => {
     ['LEFT not sent or in doubt: see runs show <run>', 'LEFT not sent or in doubt: see show_run'],
     ['nothing is left to send (see pushctl runs show 2026-a)', 'nothing is left to send (see show_run {"run": "2026-a"})'],
     ['drop it; pushctl runs show <run> --report <path> writes one', 'drop it; pushctl runs show <run> --report <path> writes one'],
+    // A run id is taken whole or not at all: the command with --report stays as printed.
+    ['a report of every recipient: pushctl runs show 20261125-125621-28cf --report report.json', 'a report of every recipient: pushctl runs show 20261125-125621-28cf --report report.json'],
+    // No call retries a request in doubt.
+    ['pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).', 'pushctl did not retry, to avoid sending it twice.'],
   ])('%s', (cli, tool) => {
     expect(inToolTerms(cli, ARGS)).toBe(tool);
   });
