@@ -136,3 +136,17 @@ describe('pushctl mcp: a send left in doubt, in the tools\' terms', () => {
     }
   });
 });
+
+describe("pushctl mcp: the message's own words", () => {
+  it('a title that reads like a flag is shown as written by list_runs and show_run, in text and structure', async () => {
+    const client = await connect();
+    const title = 'Use --to friends and runs show x';
+    const checked = await callTool(client, 'dry_run', { all: true, title });
+    const runId = (checked.structuredContent as { run_id: string }).run_id;
+    const listed = await callTool(client, 'list_runs', {});
+    expect(textOf(listed)).toContain(title);
+    const shown = await callTool(client, 'show_run', { run: runId });
+    expect(textOf(shown)).toContain(title);
+    expect(shown.structuredContent).toMatchObject({ run: { title } });
+  });
+});

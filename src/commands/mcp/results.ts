@@ -5,7 +5,7 @@ import { CliError, ExitCode } from '../../errors.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { ToolAnswer } from './tool.js';
 import { boundDocument, boundText } from './bounded-answer.js';
-import { documentInToolTerms, inToolTerms } from './tool-terms.js';
+import { dataStrings, documentInToolTerms, inToolTerms } from './tool-terms.js';
 
 /** The same value with every string scrubbed of the secrets the scrubber knows. */
 function scrubbed(value: unknown, scrubber: SecretScrubber): unknown {
@@ -22,7 +22,8 @@ function scrubbed(value: unknown, scrubber: SecretScrubber): unknown {
 export function toolResult(answer: ToolAnswer, scrubber: SecretScrubber, args: ReadonlySet<string>): CallToolResult {
   // Scrubbed first, then cut to what a client reads: a cut through a secret would leave half of it unmasked.
   const { document, elided } = boundDocument(scrubbed(documentInToolTerms(answer.document, args), scrubber) as Record<string, unknown>);
-  const text = `${inToolTerms(answer.text, args)}${answer.verbatim ?? ''}`;
+  // The message's own words, where the text shows them (a run's title), are kept as written.
+  const text = `${inToolTerms(answer.text, args, dataStrings(answer.document))}${answer.verbatim ?? ''}`;
   return {
     content: [{ type: 'text', text: boundText(scrubber.scrub(text), elided) }],
     structuredContent: document,

@@ -73,8 +73,29 @@ const TOOL_COMMANDS: [RegExp, Replacement][] = [
   [/`pushctl runs`|(?<![\w`])pushctl runs(?![\w`-]|\s(?:show\b|--))/g, 'list_runs'],
 ];
 
-/** `text` with the CLI's flags named as the tools' arguments (`args`), the commands in it kept as they are. */
-export function inToolTerms(given: string, args: ReadonlySet<string>): string {
+/**
+ * `text` with the CLI's flags named as the tools' arguments (`args`), the commands in it and the `data` it shows
+ * (a message's own words, dataStrings) kept as they are.
+ */
+export function inToolTerms(given: string, args: ReadonlySet<string>, data: readonly string[] = []): string {
+  if (data.length === 0) return wordsInToolTerms(given, args);
+  let out = '';
+  let from = 0;
+  for (;;) {
+    // The next occurrence of any of the data, the longest where two start alike.
+    let at = -1;
+    let found = '';
+    for (const shown of data) {
+      const index = given.indexOf(shown, from);
+      if (index !== -1 && (at === -1 || index < at || (index === at && shown.length > found.length))) [at, found] = [index, shown];
+    }
+    if (at === -1) return out + wordsInToolTerms(given.slice(from), args);
+    out += wordsInToolTerms(given.slice(from, at), args) + found;
+    from = at + found.length;
+  }
+}
+
+function wordsInToolTerms(given: string, args: ReadonlySet<string>): string {
   let text = given;
   for (const [pattern, tool] of TOOL_COMMANDS) text = typeof tool === 'string' ? text.replace(pattern, tool) : text.replace(pattern, tool);
   let out = '';
@@ -90,6 +111,31 @@ export function inToolTerms(given: string, args: ReadonlySet<string>): string {
 const PROSE_KEYS = new Set(['message', 'hint', 'fix']);
 /** Subtrees of data: the message as sent, the emulator's messages, a schema. */
 const DATA_KEYS = new Set(['body', 'variants', 'messages', 'schema']);
+
+/** What a rewording would touch: a dash and a letter not inside a word, or a command named as a tool. */
+const REWORDABLE = /(?<![\w`'-])--?[a-z]|runs show|pushctl runs/;
+/** The most data strings an answer's text is searched for (a title, a description, a few data entries). */
+const MAX_DATA = 50;
+
+/**
+ * The message's own words in an answer's document (strings of a body, the inbox's messages or variants, and any
+ * title or desc) that its text may show, as written, and a rewording would change: for inToolTerms to keep.
+ */
+export function dataStrings(document: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, data: boolean) => {
+    if (found.size >= MAX_DATA) return;
+    if (typeof value === 'string') {
+      if (data && REWORDABLE.test(value)) found.add(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item, data);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) visit(inner, data || DATA_KEYS.has(key) || key === 'title' || key === 'desc');
+    }
+  };
+  visit(document, false);
+  return [...found];
+}
 
 /** The document with its prose said in the tools' terms. */
 export function documentInToolTerms(value: unknown, args: ReadonlySet<string>, key = ''): unknown {

@@ -1,7 +1,7 @@
 // The CLI's words said in the tools' terms: a flag that stands for an argument is named as the argument, one of
 // the server's own command line as the server's, and a command to run in a shell keeps its flags.
 import { describe, expect, it } from 'vitest';
-import { documentInToolTerms, inToolTerms } from '../../../src/commands/mcp/tool-terms.js';
+import { dataStrings, documentInToolTerms, inToolTerms } from '../../../src/commands/mcp/tool-terms.js';
 
 const ARGS = new Set(['message', 'vars', 'type', 'ttl', 'to', 'all', 'clientId', 'country', 'language', 'style', 'once', 'includeInDoubt', 'profile', 'limit']);
 
@@ -38,6 +38,19 @@ describe('inToolTerms', () => {
     expect(inToolTerms('send the 3 recipients not sent with: pushctl resend 2026-x --app-id a --base-url http://h; 1 in doubt', ARGS)).toBe('send the 3 recipients not sent with: pushctl resend 2026-x --app-id a --base-url http://h; 1 in doubt');
     expect(inToolTerms('create it with: pushctl init --profile eu --app-id <id>, or point --config at your file', ARGS)).toBe("create it with: pushctl init --profile eu --app-id <id>, or point the server's --config at your file");
     expect(inToolTerms('restart with `pushctl mcp --allow-send` (--to x)', ARGS)).toBe('restart with `pushctl mcp --allow-send` (`to` "x")');
+  });
+});
+
+describe('inToolTerms, with the data an answer shows', () => {
+  it("never rewords the message's own words where the text shows them (a run's title in a table)", () => {
+    expect(inToolTerms('title      Use --all now (runs show x)\nhint: pass --all', ARGS, ['Use --all now (runs show x)'])).toBe('title      Use --all now (runs show x)\nhint: give `all`');
+  });
+});
+
+describe('dataStrings', () => {
+  it('are the strings of a body or a title that a rewording would touch, no others', () => {
+    const document = { run: { title: 'Use --all now', app_id: 'a' }, body: { notification: { title: 'plain', desc: 'see -f x' }, condition: { client_ids: ['device-01'] } }, error: { message: '--to x' } };
+    expect(dataStrings(document)).toEqual(['Use --all now', 'see -f x']);
   });
 });
 
