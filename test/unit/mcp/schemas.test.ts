@@ -11,6 +11,7 @@ import { outlineSchema } from '../../../src/commands/mcp/schema-outline.js';
 import { errorAnswer } from '../../../src/commands/mcp/results.js';
 import { validateMessageTool } from '../../../src/commands/mcp/tools/validate-message.js';
 import { listRunsTool } from '../../../src/commands/mcp/tools/list-runs.js';
+import { messageSchemaTool } from '../../../src/commands/mcp/tools/message-schema.js';
 import { usageError } from '../../../src/errors.js';
 
 describe('tool schemas', () => {
@@ -83,6 +84,14 @@ describe('argument errors', () => {
 
   it('takes no arguments as an empty object', () => {
     expect(parse(undefined)).toEqual({});
+  });
+});
+
+describe('a tool that takes no arguments', () => {
+  it('says so, instead of an empty list of them', () => {
+    expect(() => parseArguments(messageSchemaTool.args, { x: 1 }, 'message_schema', argumentNames(messageSchemaTool))).toThrow(
+      expect.objectContaining({ message: 'message_schema: unknown argument "x"', hint: 'message_schema takes no arguments: call it with {}' }),
+    );
   });
 });
 
