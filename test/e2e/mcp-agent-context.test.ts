@@ -101,6 +101,7 @@ describe('pushctl mcp: answers name the tool\'s arguments, not CLI flags', () =>
     ['validate_message', { desc: 'x', all: true, style: 'button' }, 'no `type` given: sending a notification (1)'],
     ['validate_message', { all: true, message: { type: 1, time_to_live: 60, notification: { title: 'Hi' }, variants: { fr: { notification: { title: 'Salut' } } } } }, 'e.g. `language`: ["fr", "en"]'],
     ['dry_run', { title: 'x', all: true, profile: 'nope' }, 'profile "nope" (from `profile`)'],
+    ['validate_message', { vars: { v: '1' }, all: true, title: 'x' }, '`vars` fills {{placeholders}} in `message`, but no `message` was given'],
     // A command that is one of the tools is named as the tool.
     ['show_run', { run: 'yesterday' }, 'list the runs with list_runs'],
     ['list_runs', {}, 'see show_run'],

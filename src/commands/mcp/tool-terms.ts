@@ -25,6 +25,10 @@ const PHRASES: [RegExp, Replacement][] = [
   [/,? or pass --no-journal \(then a kill loses the record\)/g, ''],
   // assemble.ts: `pass --var name=...` for an unfilled placeholder.
   [/(?:pass |give )?--var ([^\s=]+)=\.\.\./g, (_, name: string) => `give \`vars\`: {${quoted(name)}: "…"}`],
+  [/--var(?: key=value)?(?![\w-])/g, '`vars`'],
+  // A call's message is the object `message`, not a file it names.
+  [/\bin a message file, but no --file was given/g, 'in `message`, but no `message` was given'],
+  [/\badd -f message\.json/g, 'add `message`'],
   [/(?:-f\/)?--file(?: <path>)?(?![\w-])|(?<![\w-])-f(?![\w-])/g, '`message`'],
   [/--data-file(?: <path>)?|--data(?: key=value)?(?![\w-])|(?<![\w-])-d key=value/g, '`data`'],
   // A client ID list given whole is one argument; a file of them is an audience's (client_ids_file).

@@ -20,6 +20,8 @@ describe('inToolTerms', () => {
     ['profile "eu" (from flag --profile) was selected', 'profile "eu" (from `profile`) was selected'],
     ['set PUSHCTL_JOURNAL_DIR to a writable directory, or pass --no-journal (then a kill loses the record)', 'set PUSHCTL_JOURNAL_DIR to a writable directory'],
     ['check the file given to -f/--file', 'check the file given to `message`'],
+    ['--var fills {{placeholders}} in a message file, but no --file was given', '`vars` fills {{placeholders}} in `message`, but no `message` was given'],
+    ['add -f message.json, or drop --var', 'add `message`, or drop `vars`'],
     ['pass --app-id, set PUSHCTL_APP_ID', "give the server's --app-id, set PUSHCTL_APP_ID"],
     ['list the runs with `pushctl runs`, or give the path of a journal file', 'list the runs with list_runs, or give the path of a journal file'],
     ['wait for it to end (pushctl runs shows it), then give it again', 'wait for it to end (list_runs shows it), then give it again'],
