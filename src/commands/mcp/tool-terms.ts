@@ -11,7 +11,7 @@ type Replacement = string | ((match: string, ...groups: string[]) => string);
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /** The flags of `pushctl mcp` itself: a call cannot change them, the person who starts the server can. */
-const SERVER_FLAGS = /^(?:app-id|base-url|region|config|app-secret-file|insecure|proxy|timeout|allow-send)$/;
+const SERVER_FLAGS = /^(?:app-id|base-url|region|config|app-secret-file|insecure|proxy|timeout|allow-send|verbose)$/;
 
 /** Arguments that take a list: an example value is written as the JSON array a call gives. */
 const LISTS = new Set(['clientId', 'country', 'language', 'brand', 'model', 'osVersion', 'appVersion']);
@@ -42,23 +42,30 @@ const PHRASES: [RegExp, Replacement][] = [
   [/\bflag (?=--[a-z])/g, ''],
   // No argument retries a request in doubt: the answer's include_in_doubt_command or `includeInDoubt` with `once` sends to them again.
   [/ \(--retry-in-doubt retries\)/g, ''],
+  [/; not retried without --retry-in-doubt/g, '; not retried'],
+  // A call is journaled where the server journals: its directory is the server's PUSHCTL_JOURNAL_DIR.
+  [/, give --journal a writable path/g, ''],
+  // A call's client IDs from a file come through an audience (`to`) whose client_ids_file lists them.
+  [/the file given to --client-ids-file/g, "the audience's client_ids_file"],
+  // No argument sets the batch size: a shell's resend does (the command is kept as printed).
+  [/resend with a lower --batch-size/g, 'resend them from a shell with a lower batch size (pushctl resend <run> --batch-size <n>)'],
   // A call's message is an object, not a file; its placeholders' values are `vars`.
   [/\bthe same message file, variables\b/g, 'the same message, vars'],
 ];
 
-/** One flag: the argument it stands for, the server's own, or (a flag with no place in a call) as it is. */
-function flagTerm(flag: string, args: ReadonlySet<string>): string {
+/** One flag (`written` as the text has it): the argument it stands for, the server's own, or (a flag with no place in a call) as written. */
+function flagTerm(written: string, flag: string, args: ReadonlySet<string>): string {
   const name = camel(flag);
   if (args.has(name)) return `\`${name}\``;
   if (flag === 'dry-run') return 'the dry_run tool';
-  if (SERVER_FLAGS.test(flag)) return `the server's --${flag}`;
-  return `--${flag}`;
+  if (SERVER_FLAGS.test(flag)) return `the server's ${written}`;
+  return written;
 }
 
 function proseTerms(text: string, args: ReadonlySet<string>): string {
   let out = text;
   for (const [pattern, replacement] of PHRASES) out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
-  return out.replace(/(?<![\w`'-])--([a-z][a-z-]*)(?: <[a-z-]+>)?/g, (_, flag: string) => flagTerm(flag, args));
+  return out.replace(/(?<![\w`'-])--([a-z][a-z-]*)(?: <[a-z-]+>)?/g, (written: string, flag: string) => flagTerm(written, flag, args));
 }
 
 /**
@@ -73,7 +80,7 @@ const COMMAND = /(`+) ?pushctl [^`\n]*?\1|pushctl (?:send|dry-run|validate|resen
  * runs the server. A command with more to it (`pushctl runs show <run> --report <path>`) has no tool and is kept.
  */
 const TOOL_COMMANDS: [RegExp, Replacement][] = [
-  [/`?(?:pushctl )?runs show (<[a-z ]+>|[\w.-]+)`?(?![\w.-]| -)/g, (_, run: string) => (run.startsWith('<') ? 'show_run' : `show_run {"run": ${quoted(run)}}`)],
+  [/`?(?:pushctl )?runs show (<[a-z ]+>|[\w./~-]+)`?(?![\w./~-]| -)/g, (_, run: string) => (run.startsWith('<') ? 'show_run' : `show_run {"run": ${quoted(run)}}`)],
   [/`pushctl runs`|(?<![\w`])pushctl runs(?![\w`-]|\s(?:show\b|--))/g, 'list_runs'],
 ];
 

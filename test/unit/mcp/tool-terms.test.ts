@@ -30,6 +30,12 @@ describe('inToolTerms', () => {
     ['drop it; pushctl runs show <run> --report <path> writes one', 'drop it; pushctl runs show <run> --report <path> writes one'],
     // A run id is taken whole or not at all: the command with --report stays as printed.
     ['a report of every recipient: pushctl runs show 20261125-125621-28cf --report report.json', 'a report of every recipient: pushctl runs show 20261125-125621-28cf --report report.json'],
+    ['report: pushctl runs show ./runs/r.jsonl --report report.json', 'report: pushctl runs show ./runs/r.jsonl --report report.json'],
+    ['may have been delivered; not retried without --retry-in-doubt', 'may have been delivered; not retried'],
+    ['set PUSHCTL_JOURNAL_DIR to a writable directory, give --journal a writable path', 'set PUSHCTL_JOURNAL_DIR to a writable directory'],
+    ['client IDs are printable text; check the file given to --client-ids-file', "client IDs are printable text; check the audience's client_ids_file"],
+    ['this is a bug in pushctl; rerun with --verbose and report what it prints', "this is a bug in pushctl; rerun with the server's --verbose and report what it prints"],
+    ['the service refused the number of client IDs; resend with a lower --batch-size', 'the service refused the number of client IDs; resend them from a shell with a lower batch size (pushctl resend <run> --batch-size <n>)'],
     // No call retries a request in doubt.
     ['pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).', 'pushctl did not retry, to avoid sending it twice.'],
   ])('%s', (cli, tool) => {
