@@ -136,7 +136,8 @@ describe('pushctl mcp: empty values an agent fills in', () => {
     for (const args of [{ to: '', title: 'x' }, { to: '', all: true, title: 'x' }, { to: ' ', clientId: ['a'], title: 'x' }]) {
       const result = await callTool(client, 'validate_message', args);
       expect(result.isError).toBe(true);
-      expect(result.structuredContent).toMatchObject({ exit_code: 2, error: { message: '--to needs an audience name' } });
+      // Said of the argument: a call cannot pass the flag (docs/behaviour.md#mcp).
+      expect(result.structuredContent).toMatchObject({ exit_code: 2, error: { message: '`to` needs an audience name' } });
     }
     const cli = await runCli(['validate', '--to', '', '--all', '--title', 'x'], { cwd: home });
     expect(cli.code).toBe(2);

@@ -27,7 +27,7 @@ describe.skipIf(!present)('the MCP Inspector (command-line mode) against pushctl
     const plain = await list([]);
     expect(plain.code, plain.stderr).toBe(0);
     const names = (JSON.parse(plain.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(names).toEqual(['dry_run', 'list_inbox', 'list_runs', 'send_message', 'show_run', 'validate_message'].filter((n) => n !== 'send_message'));
+    expect(names).toEqual(['dry_run', 'list_inbox', 'list_runs', 'message_schema', 'send_message', 'show_run', 'validate_message'].filter((n) => n !== 'send_message'));
     const sending = await list(['--allow-send']);
     expect(sending.code, sending.stderr).toBe(0);
     const tools = (JSON.parse(sending.stdout) as { tools: { name: string; annotations?: { destructiveHint?: boolean } }[] }).tools;

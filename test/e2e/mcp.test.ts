@@ -77,8 +77,8 @@ describe('pushctl mcp: the tools offered', () => {
     const { client } = await connect(target());
     const { tools } = await client.listTools();
     seen.push(JSON.stringify(tools));
-    expect(tools.map((t) => t.name).sort()).toEqual(['dry_run', 'list_inbox', 'list_runs', 'show_run', 'validate_message']);
-    // The message argument is the message file's own schema (pushctl schema), derived from the validator's.
+    expect(tools.map((t) => t.name).sort()).toEqual(['dry_run', 'list_inbox', 'list_runs', 'message_schema', 'show_run', 'validate_message']);
+    // The message argument is the message file's own schema (pushctl schema) in outline, derived from the validator's.
     const validate = tools.find((t) => t.name === 'validate_message')!;
     const message = (validate.inputSchema.properties as Record<string, { properties?: Record<string, unknown> }>).message!;
     expect(Object.keys(message.properties!)).toEqual(expect.arrayContaining(['type', 'time_to_live', 'condition', 'notification', 'data']));
@@ -88,13 +88,13 @@ describe('pushctl mcp: the tools offered', () => {
 
     const allowed = await connect([...target(), '--allow-send']);
     const withSend = (await allowed.client.listTools()).tools;
-    expect(withSend.map((t) => t.name).sort()).toEqual(['dry_run', 'list_inbox', 'list_runs', 'send_message', 'show_run', 'validate_message']);
+    expect(withSend.map((t) => t.name).sort()).toEqual(['dry_run', 'list_inbox', 'list_runs', 'message_schema', 'send_message', 'show_run', 'validate_message']);
     expect(withSend.find((t) => t.name === 'send_message')!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
   });
 
   it('offers no list_inbox when the base URL is not an emulator', async () => {
     const { client } = await connect(target(`http://127.0.0.1:${await closedPort()}`));
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['dry_run', 'list_runs', 'show_run', 'validate_message']);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['dry_run', 'list_runs', 'message_schema', 'show_run', 'validate_message']);
   });
 
   it('list_inbox called at a vendor region is refused without asking it: the region has no inbox', async () => {
@@ -242,11 +242,13 @@ describe('pushctl mcp: named audiences, as --to in the CLI', () => {
     const [id] = sent.structuredContent.message_ids as string[];
     expect(emulator.messages(APP).find((m) => m.message_id === id)?.body.condition.client_ids).toEqual(['phone-1', 'phone-2']);
 
-    // An unknown name and a second way of choosing recipients are refused as the CLI refuses them.
+    // An unknown name and a second way of choosing recipients are refused as the CLI refuses them, in the tool's terms.
     const typo = await runCli(['dry-run', '--to', 'my-phone', '--title', 'x', '--json'], { env: env(), cwd: work });
     const unknown = await call(client, 'dry_run', { to: 'my-phone', title: 'x' });
     expect(unknown.isError).toBe(true);
-    expect(unknown.structuredContent).toMatchObject({ ok: false, exit_code: 2, error: (JSON.parse(typo.stdout) as { error: object }).error });
+    const cliError = (JSON.parse(typo.stdout) as { error: { message: string; hint: string } }).error;
+    expect(cliError.message).toBe('--to my-phone: no such audience');
+    expect(unknown.structuredContent).toMatchObject({ ok: false, exit_code: 2, error: { message: '`to` "my-phone": no such audience', hint: cliError.hint } });
     const both = await call(client, 'dry_run', { to: 'my-phones', clientId: ['x'], title: 'x' });
     expect(both.structuredContent).toMatchObject({ ok: false, exit_code: 2 });
   });
@@ -483,7 +485,7 @@ describe('pushctl mcp: the client configuration shown', () => {
   it("README's entry starts a server that lists the tools", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('--allow-send');
-    expect(await startFrom(readme)).toEqual(['dry_run', 'list_inbox', 'list_runs', 'show_run', 'validate_message']);
+    expect(await startFrom(readme)).toEqual(['dry_run', 'list_inbox', 'list_runs', 'message_schema', 'show_run', 'validate_message']);
   });
 
   it("--help's entry does too, and says what --allow-send means", async () => {
@@ -491,7 +493,7 @@ describe('pushctl mcp: the client configuration shown', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--allow-send\s+also offer send_message, which delivers to real\s+devices/);
     expect(help.stdout).not.toContain('--app-secret-stdin');
-    expect(await startFrom(help.stdout)).toEqual(['dry_run', 'list_inbox', 'list_runs', 'show_run', 'validate_message']);
+    expect(await startFrom(help.stdout)).toEqual(['dry_run', 'list_inbox', 'list_runs', 'message_schema', 'show_run', 'validate_message']);
   });
 });
 

@@ -51,5 +51,6 @@ export function parseArguments<T>(schema: z.ZodMiniType<T>, given: unknown, tool
   const parsed = schema.safeParse(given ?? {});
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;
-  throw usageError(`${tool}: ${issue ? describe(issue, given ?? {}, known) : 'the arguments are invalid'}`, `${tool} takes ${known.join(', ')} (see its inputSchema)`);
+  const takes = known.length > 0 ? `${tool} takes ${known.join(', ')} (see its inputSchema)` : `${tool} takes no arguments: call it with {}`;
+  throw usageError(`${tool}: ${issue ? describe(issue, given ?? {}, known) : 'the arguments are invalid'}`, takes);
 }

@@ -6,10 +6,11 @@ import type { McpTool } from './tool.js';
 import { dryRunTool, sendMessageTool } from './tools/deliver-message.js';
 import { listInboxTool } from './tools/list-inbox.js';
 import { listRunsTool } from './tools/list-runs.js';
+import { messageSchemaTool } from './tools/message-schema.js';
 import { showRunTool } from './tools/show-run.js';
 import { validateMessageTool } from './tools/validate-message.js';
 
-export const TOOLS: readonly McpTool[] = [validateMessageTool, dryRunTool, sendMessageTool, listRunsTool, showRunTool, listInboxTool];
+export const TOOLS: readonly McpTool[] = [validateMessageTool, dryRunTool, sendMessageTool, listRunsTool, showRunTool, listInboxTool, messageSchemaTool];
 
 export interface Offer {
   allowSend: boolean;

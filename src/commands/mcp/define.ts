@@ -28,7 +28,7 @@ export function defineMcp(cmd: Command): Command {
     .option('--allow-send', 'also offer send_message, which delivers to real devices (marked destructive); without it the tools only validate, dry-run and read')
     .addHelpText(
       'after',
-      `\nTools: validate_message, dry_run, list_runs, show_run; list_inbox when the base URL is an emulator
+      `\nTools: validate_message, dry_run, list_runs, show_run, message_schema; list_inbox when the base URL is an emulator
 (pushctl serve); send_message only with --allow-send. Settings, profiles, journals and --once work as in
 send; the app secret comes from the environment, a config file or --app-secret-file, never from a tool call.
 stdout carries only MCP messages; diagnostics go to stderr.

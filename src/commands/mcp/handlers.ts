@@ -16,6 +16,10 @@ import { learnSecrets, profileArgument } from './secrets.js';
 import { settingsOptions } from './settings-options.js';
 import type { McpTool, ToolCall } from './tool.js';
 
+/** The names of every tool's arguments: what an answer names instead of a flag (tool-terms.ts). */
+let argumentsOfTools: ReadonlySet<string> | undefined;
+const toolArguments = () => (argumentsOfTools ??= new Set(TOOLS.flatMap(argumentNames)));
+
 /** What this server offers now: list_inbox only while the base URL answers as an emulator. */
 async function currentOffer(call: ToolCall): Promise<Offer> {
   const allowSend = call.options.allowSend === true;
@@ -37,12 +41,12 @@ async function runTool(tool: McpTool, given: unknown, call: ToolCall): Promise<C
     const args = parseArguments(tool.args, given, tool.name, argumentNames(tool));
     const answer = await tool.run(args, call);
     call.ctx.stderr.write(`pushctl mcp: ${tool.name}: exit ${String(answer.document.exit_code)}\n`);
-    return toolResult(answer, call.scrubber);
+    return toolResult(answer, call.scrubber, toolArguments());
   } catch (error) {
     const answer = errorAnswer(error);
     call.ctx.stderr.write(`pushctl mcp: ${tool.name}: ${answer.text.trimEnd().replace(/\n/g, '; ')}\n`);
     if (call.options.verbose && error instanceof Error && error.stack) call.ctx.stderr.write(`${error.stack}\n`);
-    return toolResult(answer, call.scrubber);
+    return toolResult(answer, call.scrubber, toolArguments());
   }
 }
 
@@ -76,5 +80,5 @@ export function oversizedAnswer(request: OversizedRequest, call: ToolCall): { lo
   const log = `${request.tool ?? request.method ?? 'a request'}${request.id === undefined ? ' (no id: not answered)' : ''}: ${what}`;
   if (!tool) return { log, answer: { error: what } };
   const error = usageError(`${tool.name}: ${what}`, 'give that many client IDs through `to`, a named audience whose client_ids_file lists them, or split them over several calls');
-  return { log, answer: { result: toolResult(errorAnswer(error), call.scrubber) } };
+  return { log, answer: { result: toolResult(errorAnswer(error), call.scrubber, toolArguments()) } };
 }

@@ -1,6 +1,7 @@
 // The JSON Schemas a client sees, derived from the zod schemas the tools check with: one source of truth.
-// Inputs embed the message file's schema (the same one `pushctl schema` prints) where a message object
-// goes; outputs are draft-07, the dialect clients check structuredContent with.
+// Inputs show the message file's schema (the one `pushctl schema` prints) in outline where a message object
+// goes, the whole being message_schema's answer; outputs are draft-07, the dialect clients check
+// structuredContent with. tools/list is read into every session's context: what tells a model nothing is left out.
 import '../../message/zod-jitless.js';
 import * as z from 'zod/mini';
 // toJSONSchema from zod's core, which scripts/build.mjs keeps out of the file every command loads.
@@ -8,13 +9,31 @@ import { toJSONSchema } from 'zod/v4/core';
 import { messageJsonSchema, type JsonSchema } from '../../message/json-schema.js';
 import { FIELD_DESCRIPTIONS, messageObject } from './message-arguments.js';
 import { recordBehind } from '../shared/option-kinds.js';
+import { outlineSchema } from './schema-outline.js';
 
 type Generated = Record<string, unknown>;
 
-/** The message file's schema as a property: its own rules, without the keys only a document's root has. */
+/** The message file's schema as a property: its outline, without the keys only a document's root has. */
 function messageProperty(): JsonSchema {
-  const { $schema: _schema, title: _title, ...rest } = messageJsonSchema();
-  return { ...rest, description: FIELD_DESCRIPTIONS.message };
+  const { $schema: _schema, title: _title, description: _description, required: _required, ...rest } = messageJsonSchema();
+  const outline = outlineSchema(rest);
+  // A variant holds fields of the message above (its type, time_to_live, notification, data): said, not repeated.
+  const properties = outline.properties as Record<string, JsonSchema>;
+  properties.variants = { ...properties.variants, additionalProperties: { type: 'object', description: 'type, time_to_live, notification or data, as in the message' } };
+  // No field is required of it: the arguments below give the type, time_to_live and recipients it leaves out.
+  return { ...outline, description: FIELD_DESCRIPTIONS.message };
+}
+
+/**
+ * zod writes every whole number with the bounds of a safe integer (±9007199254740991), 52 bytes that tell a
+ * model nothing, some forty times in tools/list. They go; any other bound stays.
+ */
+function withoutSafeBounds(json: unknown): void {
+  if (json === null || typeof json !== 'object') return;
+  const node = json as Generated;
+  if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+  if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+  for (const inner of Object.values(node)) withoutSafeBounds(inner);
 }
 
 export function inputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Generated {
@@ -35,6 +54,7 @@ export function inputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Gen
     },
   }) as Generated;
   const { $schema: _schema, ...rest } = generated;
+  withoutSafeBounds(rest);
   for (const [name, property] of Object.entries((rest.properties ?? {}) as Record<string, Generated>)) {
     const words = FIELD_DESCRIPTIONS[name];
     if (words !== undefined && property.description === undefined) property.description = words;
@@ -52,7 +72,8 @@ function openObjects(json: unknown): void {
 }
 
 export function outputJsonSchema(schema: z.ZodMiniType): { type: 'object' } & Generated {
-  const { $schema: _schema, ...rest } = toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Generated;
+  const { $schema: _schema, ...rest } = toJSONSchema(schema, { target: 'draft-7', io: 'output', reused: 'ref' }) as Generated;
   openObjects(rest);
+  withoutSafeBounds(rest);
   return { ...rest, type: 'object' };
 }

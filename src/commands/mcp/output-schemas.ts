@@ -112,3 +112,6 @@ export const inboxOutputSchema = z.looseObject({
   kept: z.optional(z.int()),
   messages: z.optional(z.array(storedMessage)),
 });
+
+/** message_schema: the message file's JSON Schema, an object a client reads as it is. */
+export const schemaOutputSchema = z.looseObject({ ...envelope, schema: z.optional(z.record(z.string(), z.unknown())) });

@@ -5,6 +5,7 @@ import { CliError, ExitCode } from '../../errors.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import type { ToolAnswer } from './tool.js';
 import { boundDocument, boundText } from './bounded-answer.js';
+import { dataStrings, documentInToolTerms, inToolTerms } from './tool-terms.js';
 
 /** The same value with every string scrubbed of the secrets the scrubber knows. */
 function scrubbed(value: unknown, scrubber: SecretScrubber): unknown {
@@ -14,11 +15,17 @@ function scrubbed(value: unknown, scrubber: SecretScrubber): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, scrubbed(inner, scrubber)]));
 }
 
-export function toolResult(answer: ToolAnswer, scrubber: SecretScrubber): CallToolResult {
+/**
+ * The answer as the client reads it: said in the tools' terms (`args`, the names of the tools' arguments: no
+ * flag a call cannot pass, tool-terms.ts), scrubbed of secrets, and cut to what a client reads.
+ */
+export function toolResult(answer: ToolAnswer, scrubber: SecretScrubber, args: ReadonlySet<string>): CallToolResult {
   // Scrubbed first, then cut to what a client reads: a cut through a secret would leave half of it unmasked.
-  const { document, elided } = boundDocument(scrubbed(answer.document, scrubber) as Record<string, unknown>);
+  const { document, elided } = boundDocument(scrubbed(documentInToolTerms(answer.document, args), scrubber) as Record<string, unknown>);
+  // The message's own words, where the text shows them (a run's title), are kept as written.
+  const text = `${inToolTerms(answer.text, args, dataStrings(answer.document))}${answer.verbatim ?? ''}`;
   return {
-    content: [{ type: 'text', text: boundText(scrubber.scrub(answer.text), elided) }],
+    content: [{ type: 'text', text: boundText(scrubber.scrub(text), elided) }],
     structuredContent: document,
     ...(answer.isError ? { isError: true } : {}),
   };

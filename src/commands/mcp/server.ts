@@ -7,6 +7,7 @@ import { VERSION } from '../../version.js';
 import { extendCtx, withInterrupt, type Ctx } from '../../context.js';
 import type { ToolCall } from './tool.js';
 import { LineTransport, type OversizedRequest } from './line-transport.js';
+import { malformedParams } from './request-params.js';
 
 /** The tools and what runs them load on the first request that needs them (see handlers.ts). */
 let handlers: Promise<typeof import('./handlers.js')> | undefined;
@@ -95,6 +96,20 @@ function refuseOversized(request: OversizedRequest, call: ToolCall, transport: L
   });
 }
 
+/**
+ * A request whose params the SDK would refuse with its schema's dump is refused here in words (-32602, naming the
+ * param: request-params.ts); every other message goes on to the SDK as it came.
+ */
+function refusingMalformed(transport: LineTransport, call: ToolCall): void {
+  const forward = transport.onmessage;
+  transport.onmessage = (message) => {
+    const wrong = 'id' in message && 'method' in message ? malformedParams(message) : undefined;
+    if (wrong === undefined || !('id' in message)) return forward?.(message);
+    call.ctx.stderr.write(`pushctl mcp: ${call.scrubber.scrub(wrong)}\n`);
+    void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: call.scrubber.scrub(wrong) } });
+  };
+}
+
 /** Serves until the client closes stdin or a signal stops it, once the requests asked are answered. */
 export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream): Promise<void> {
   const inFlight = new InFlight();
@@ -113,6 +128,7 @@ export async function serveStdio(call: ToolCall, stdout: NodeJS.WritableStream):
   const transport = new LineTransport(stdin, stdout);
   transport.onoversized = (request) => void inFlight.track(refuseOversized(request, call, transport)).catch((error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error))));
   await server.connect(transport);
+  refusingMalformed(transport, call);
   call.ctx.stderr.write(`pushctl mcp ${VERSION}: serving on stdio${call.options.allowSend ? ' (send_message offered: --allow-send)' : ''}\n`);
   await closed;
 }

@@ -17,7 +17,10 @@ export interface ToolCall {
 /** A tool's answer: the --json document of the equivalent command, and the words a person would have read. */
 export interface ToolAnswer {
   document: Record<string, unknown>;
+  /** pushctl's words, said in the tools' terms (tool-terms.ts). */
   text: string;
+  /** Data shown after the words as it is (a message body, the emulator's messages): never reworded. */
+  verbatim?: string;
   isError: boolean;
 }
 

@@ -25,12 +25,26 @@ describe('boundDocument', () => {
   });
 });
 
+describe('boundDocument, when the first cut is not enough', () => {
+  it('keeps fewer items and characters until the document fits, and still lists every cut', () => {
+    // An inbox of 1000 messages, each 300 client IDs: 100 messages of 100 IDs are still ~1 MB.
+    const ids = Array.from({ length: 300 }, (_, i) => `device-${String(i).padStart(6, '0')}`);
+    const messages = Array.from({ length: 1000 }, (_, i) => ({ message_id: `m${i}`, body: { condition: { type: 2, client_ids: ids } } }));
+    const { document, elided } = boundDocument({ ok: true, messages });
+    expect(JSON.stringify(document).length).toBeLessThanOrEqual(ANSWER_BUDGET);
+    const kept = document.messages as { body: { condition: { client_ids: string[] } } }[];
+    expect(elided[0]).toEqual({ path: 'messages', shown: kept.length, total: 1000 });
+    expect(elided.slice(1)).toEqual(kept.map((_, i) => ({ path: `messages[${i}].body.condition.client_ids`, shown: kept[i]!.body.condition.client_ids.length, total: 300 })));
+    expect(kept.length).toBeGreaterThan(0);
+  });
+});
+
 describe('boundText', () => {
   it('cuts a long text at a line end and says how much is not shown', () => {
     const text = 'line\n'.repeat(ANSWER_BUDGET / 2);
     const bounded = boundText(text, []);
     expect(bounded.length).toBeLessThan(ANSWER_BUDGET + 200);
-    expect(bounded).toMatch(/line\n… cut: this answer is bounded to 1024 KiB of text; \d+ more characters are not shown\n$/);
+    expect(bounded).toMatch(/line\n… cut: this answer is bounded to 40 KiB of text; \d+ more characters are not shown\n$/);
   });
 
   it('names the lists cut from the structured answer', () => {

@@ -7,16 +7,31 @@ import { messageJsonSchema } from '../../../src/message/json-schema.js';
 import { parseArguments } from '../../../src/commands/mcp/arguments.js';
 import { argumentNames, describeTool, TOOLS } from '../../../src/commands/mcp/catalog.js';
 import { messageInputOptions } from '../../../src/commands/mcp/message-arguments.js';
+import { outlineSchema } from '../../../src/commands/mcp/schema-outline.js';
 import { errorAnswer } from '../../../src/commands/mcp/results.js';
 import { validateMessageTool } from '../../../src/commands/mcp/tools/validate-message.js';
 import { listRunsTool } from '../../../src/commands/mcp/tools/list-runs.js';
+import { messageSchemaTool } from '../../../src/commands/mcp/tools/message-schema.js';
 import { usageError } from '../../../src/errors.js';
 
 describe('tool schemas', () => {
-  it('embed the message file schema (pushctl schema) where a message object goes', () => {
-    const { $schema: _s, title: _t, ...message } = messageJsonSchema();
-    const listed = describeTool(validateMessageTool).inputSchema.properties as Record<string, Record<string, unknown>>;
-    expect(listed.message).toEqual({ ...message, description: expect.any(String) });
+  it("show the message file schema (pushctl schema) in outline where a message object goes: every field, and no rule it lacks", () => {
+    const whole = messageJsonSchema();
+    const listed = (describeTool(validateMessageTool).inputSchema.properties as Record<string, Record<string, unknown>>).message!;
+    expect(Object.keys(listed.properties as object)).toEqual(Object.keys(whole.properties as object));
+    expect(listed.description).toContain('message_schema');
+    // Only keywords are dropped: whatever the whole schema (or the tool, which fills type, ttl and recipients) takes, the outline takes.
+    const outline = new Ajv({ strict: false }).compile(listed);
+    for (const message of [{ notification: { title: 'x' } }, { type: 1, time_to_live: 60, condition: { type: 1, targeting: { country: ['us'] } }, variants: { fr: { notification: { title: 'y' } } } }]) {
+      expect(outline(message), JSON.stringify(outline.errors)).toBe(true);
+    }
+    expect(outline({ notification: { titel: 'x' } })).toBe(false);
+  });
+
+  it('outline: a long choice list and patterns are left to message_schema, short choices and descriptions stay', () => {
+    expect(outlineSchema({ type: 'array', items: { type: 'string', anyOf: [{ enum: ['AD', 'AE'] }, { pattern: '^x$' }] }, minItems: 1 })).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(outlineSchema({ type: 'number', enum: [1, 2], description: 'd' })).toEqual({ type: 'number', enum: [1, 2], description: 'd' });
+    expect(outlineSchema({ enum: Array.from({ length: 9 }, (_, i) => i) })).toEqual({});
   });
 
   it.each(TOOLS.map((tool) => [tool.name, tool]))('%s: an object input, a draft-07 output schema that takes an error envelope, no secret', (_name, tool) => {
@@ -69,6 +84,14 @@ describe('argument errors', () => {
 
   it('takes no arguments as an empty object', () => {
     expect(parse(undefined)).toEqual({});
+  });
+});
+
+describe('a tool that takes no arguments', () => {
+  it('says so, instead of an empty list of them', () => {
+    expect(() => parseArguments(messageSchemaTool.args, { x: 1 }, 'message_schema', argumentNames(messageSchemaTool))).toThrow(
+      expect.objectContaining({ message: 'message_schema: unknown argument "x"', hint: 'message_schema takes no arguments: call it with {}' }),
+    );
   });
 });
 

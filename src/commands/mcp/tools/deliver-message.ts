@@ -60,7 +60,7 @@ async function deliverMessage(name: string, dryRun: boolean, fields: Args, { ctx
 }
 
 const DELIVERY_WORDS =
-  'Give a message object in the service\'s own shape and/or the fields of the CLI\'s flags, and recipients (a named audience `to`, all, clientId, or targeting such as country). `once` makes a second call with the same key send nothing (or finish what the first left). Settings (app ID, base URL, profile) are the server\'s; a profile list (`eu,us`) sends to each of those targets, a row each in `targets`; every run is journaled (list_runs, show_run).';
+  'Give a message object in the service\'s own shape (its whole schema: message_schema) and/or the arguments for its fields, and recipients (a named audience `to`, all, clientId, or targeting such as country). `once` makes a second call with the same key send nothing (or finish what the first left). Settings (app ID, base URL, profile) are the server\'s; a profile list (`eu,us`) sends to each of those targets, a row each in `targets`; every run is journaled (list_runs, show_run).';
 
 export const dryRunTool = defineTool({
   name: 'dry_run',

@@ -28,6 +28,7 @@ export const listInboxTool = defineTool({
     const inbox = await readInbox(baseUrl, app, limit);
     const lines = inbox.messages.map((m) => `${String(m.received_at)}  ${String(m.message_id)}  ${m.dry_run ? 'dry run' : 'delivered'}  ${JSON.stringify(m.body)}`);
     const text = `${inbox.messages.length} of ${inbox.kept} kept message(s) at ${baseUrl}${app !== undefined ? ` for app ${app}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
-    return { document: { ok: true, exit_code: ExitCode.ok, base_url: baseUrl, ...(app !== undefined ? { app_id: app } : {}), ...inbox }, text, isError: false };
+    // The bodies are the messages as sent: data, never reworded.
+    return { document: { ok: true, exit_code: ExitCode.ok, base_url: baseUrl, ...(app !== undefined ? { app_id: app } : {}), ...inbox }, text: '', verbatim: text, isError: false };
   },
 });

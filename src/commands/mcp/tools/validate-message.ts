@@ -15,7 +15,7 @@ export const validateMessageTool = defineTool({
   name: 'validate_message',
   title: 'Validate a push message',
   description:
-    'Check a push message locally, as `pushctl validate` does: no network, no credentials. Give a message object in the service\'s own shape and/or the fields of the CLI\'s flags. Returns the normalised body that would be sent, or the findings (errors, warnings), each with the JSON path it is about and a fix.',
+    'Check a push message locally, as `pushctl validate` does: no network, no credentials. Give a message object in the service\'s own shape (its whole schema: message_schema) and/or the arguments for its fields. Returns the normalised body that would be sent, or the findings (errors, warnings), each with the JSON path it is about and a fix.',
   args,
   result: validationOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -34,7 +34,8 @@ export const validateMessageTool = defineTool({
     const shown = result.variants ? { base: result.body, variants: result.variants } : result.body;
     return {
       document: { ok: valid, exit_code: exitCode, valid, body: result.body ?? null, ...variants, errors: result.errors, warnings: result.warnings, notes: result.notes },
-      text: result.body ? `${words}${JSON.stringify(shown, null, 2)}\n` : words,
+      text: words,
+      ...(result.body ? { verbatim: `${JSON.stringify(shown, null, 2)}\n` } : {}),
       // Findings are this tool's answer, not its failure: the call did what it was asked.
       isError: false,
     };
