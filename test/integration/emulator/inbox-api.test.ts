@@ -30,6 +30,18 @@ describe('the API under the inbox page', () => {
     expect(devices).toMatchObject({ inbox: [] });
   });
 
+  it('a device listed twice is reached once: in the request log, the message list and for a dry run', async () => {
+    emu = await createEmulator({ port: 0, rate: 0, fleet: syntheticFleet(10) });
+    const twice = { type: 2, client_ids: ['device-000001', 'device-000001', 'nobody', 'nobody'] };
+    await push(emu.url, { ...message('twice'), condition: twice });
+    await push(emu.url, { ...message('twice, rehearsed', { dry_run: true }), condition: twice });
+    const { entries } = await getJson<{ entries: Record<string, unknown>[] }>(`${emu.url}/v1/emulator/requests`);
+    expect(entries.map((e) => [e.reached ?? e.would_reach, e.unknown_client_ids])).toEqual([[1, 1], [1, 1]]);
+    expect(emu.messages().map((m) => m.reached ?? m.would_reach)).toEqual([1, 1]);
+    const audience = await getJson(`${emu.url}/v1/emulator/audience?${new URLSearchParams({ condition: JSON.stringify(twice) })}`);
+    expect(audience).toMatchObject({ reached: 1, unknown_client_ids: 1 });
+  });
+
   it('the request list counts what its filters select, on every page', async () => {
     emu = await createEmulator({ port: 0, rate: 0 });
     for (let i = 0; i < 7; i++) await push(emu.url, message(i % 2 ? `odd ${i}` : `even ${i}`));
