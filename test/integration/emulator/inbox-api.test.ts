@@ -42,6 +42,18 @@ describe('the API under the inbox page', () => {
     expect(audience).toMatchObject({ reached: 1, unknown_client_ids: 1 });
   });
 
+  it("a rejected entry keeps the service's reason, which the answer gave: the inbox can say why", async () => {
+    emu = await createEmulator({ port: 0, rate: 0 });
+    const answers = [
+      await fetch(`${emu.url}/v1/message/push/demo-app`, { method: 'POST', headers: { authorization: 'demo-secret' }, body: '{oops' }).then((r) => r.json()),
+      await fetch(`${emu.url}/v1/message/push/demo-app`, { method: 'POST', headers: { authorization: 'Bearer demo-secret' }, body: '{}' }).then((r) => r.json()),
+      await push(emu.url, message('fine')),
+    ] as { message: string }[];
+    const { entries } = await getJson<{ entries: Record<string, unknown>[] }>(`${emu.url}/v1/emulator/requests`);
+    expect(entries.map((e) => e.message)).toEqual([undefined, answers[1]!.message, answers[0]!.message]);
+    expect(answers[0]!.message).toMatch(/not valid JSON/);
+  });
+
   it('the request list counts what its filters select, on every page', async () => {
     emu = await createEmulator({ port: 0, rate: 0 });
     for (let i = 0; i < 7; i++) await push(emu.url, message(i % 2 ? `odd ${i}` : `even ${i}`));
