@@ -8,7 +8,7 @@ import { assembleMessage, type Assembled } from '../../message/assemble.js';
 import type { MessageIssue, ValidationResult } from '../../message/types.js';
 import { validateMessage } from '../../message/validate.js';
 import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
-import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from './compose-flags.js';
+import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, TARGETING_FIELDS, type ComposeFields } from './compose-flags.js';
 import { estimateAudience } from './audience-estimate.js';
 import { dataRowsText, keysWithEquals, wireDataRows } from './data-rows.js';
 import { EDIT_EVENT } from './entry-card.js';
@@ -91,11 +91,14 @@ function evaluate(fields: ComposeFields): Outcome {
     }
   }
   let words = flagWords(fields);
-  const failures: Finding[] = fields.type === 'data' ? keysWithEquals().map(keyWithEquals) : [];
+  const gap = audienceGap(fields);
+  const failures: Finding[] = [...(fields.type === 'data' ? keysWithEquals().map(keyWithEquals) : []), ...(gap ? [gap] : [])];
   for (;;) {
     try {
       const assembled = assembleMessage({ flags: flagsOf(words) });
-      return { failures, assembled, result: validateMessage(assembled.message) };
+      const result = validateMessage(assembled.message);
+      // The gap is why the message has no condition: the validator's "condition is required" says it again, less well.
+      return { failures, assembled, result: gap ? { ...result, errors: result.errors.filter((e) => e.path !== 'condition') } : result };
     } catch (error) {
       const found = failure(error);
       failures.push(found);
@@ -105,6 +108,24 @@ function evaluate(fields: ComposeFields): Outcome {
       words = rest;
     }
   }
+}
+
+/**
+ * An audience chosen with nothing in it: its blank fields give no flag, so the CLI's rules would only say
+ * that the message has no condition. The panel names the field left blank instead.
+ */
+function audienceGap(fields: ComposeFields): Finding | undefined {
+  if (fields.audience === 'client-ids' && fields.clientIds.split(/[\s,]+/).every((id) => id === '')) {
+    return { field: fieldOfPath('condition.client_ids')!, message: 'no client ID given', fix: 'type one or more client IDs, separated by commas or spaces' };
+  }
+  if (fields.audience === 'targeting' && TARGETING_FIELDS.every((name) => fields[name].trim() === '')) {
+    return {
+      field: fieldOfPath('condition')!,
+      message: 'targeting with no criterion filled in',
+      fix: 'fill in at least one of country, language, brand, model, os_version or app_version, or choose all devices',
+    };
+  }
+  return undefined;
 }
 
 /** What the panel cannot send: one request per language, planned from the audience (docs/behaviour.md#variants). */

@@ -42,7 +42,8 @@ const FIELD_OF_PATH: readonly [RegExp, PanelField][] = [
   [/^notification\.small_icon/, f('smallIcon', 'small icon')],
   [/^notification\.button_text/, f('buttonText', 'button text')],
   [/^notification\.icon/, f('icon', 'icon URL')],
-  [/^notification\.(title|notification)?$/, f('title', 'title')],
+  // `notification` alone is the blank notification (neither title nor desc): the title is the field to fill.
+  [/^notification(\.title)?$/, f('title', 'title')],
   [/^notification\.desc/, f('desc', 'text')],
   [/^notification\.(open_type|open_content|intent|url|activity)/, f('openContent', 'open')],
   [/^notification\.notification_type/, f('style', 'style')],

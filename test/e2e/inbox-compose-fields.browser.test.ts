@@ -1,0 +1,46 @@
+// The compose panel's findings name the field to fix and mark its input, in chromium against a real
+// `pushctl serve --fleet 20`: the cases where a finding named no field, or one the person never touched.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserFound, composeOnFreshPage } from '../helpers/inbox-browser.js';
+
+let page: Page;
+
+const field = (name: string) => page.locator(`#compose-fields [name=${name}]`);
+const errors = () => page.locator('#compose-verdict .errors li').allTextContents();
+const marked = () => page.locator('#compose-fields [aria-invalid=true]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('name')));
+
+async function compose(fields: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(fields)) {
+    const input = field(name);
+    if ((await input.evaluate((node) => node.tagName)) === 'SELECT') await input.selectOption(value);
+    else await input.fill(value);
+  }
+}
+
+describe.skipIf(!browserFound)('compose findings name their field (chromium)', () => {
+  composeOnFreshPage({ inbox: () => {}, page: (opened) => (page = opened) });
+
+  it('a notification with neither title nor text is named by its title field, which is marked', async () => {
+    await compose({ title: 'Hi' });
+    await compose({ title: '' });
+    await expect.poll(errors).toEqual([expect.stringMatching(/^title: a notification needs a title or a desc/)]);
+    expect(await marked()).toEqual(['title']);
+  });
+
+  it('client IDs chosen and none typed: the client IDs field is named and marked, and nothing else is blamed', async () => {
+    await compose({ title: 'Hi', audience: 'client-ids', clientIds: ' , ' });
+    await expect.poll(errors).toEqual([expect.stringMatching(/^client IDs: no client ID given — type one or more/)]);
+    expect(await marked()).toEqual(['clientIds']);
+    await compose({ clientIds: 'device-000001' });
+    await expect.poll(() => page.locator('#compose-verdict .verdict-line').textContent()).toBe('valid');
+  });
+
+  it('targeting chosen and no criterion filled in says so, naming the criteria, instead of "condition is required"', async () => {
+    await compose({ title: 'Hi', audience: 'targeting' });
+    await expect.poll(errors).toEqual([expect.stringMatching(/^audience: targeting with no criterion filled in — fill in at least one of country, language/)]);
+    expect(await marked()).toEqual(['audience']);
+    await compose({ country: 'GB' });
+    await expect.poll(() => page.locator('#compose-verdict .verdict-line').textContent()).toBe('valid');
+  });
+});
