@@ -2,8 +2,9 @@
 // `pushctl serve --fleet 20`: the cases where a finding named no field, or one the person never touched.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserFound, composeOnFreshPage } from '../helpers/inbox-browser.js';
+import { browserFound, composeOnFreshPage, type Inbox } from '../helpers/inbox-browser.js';
 
+let inbox: Inbox;
 let page: Page;
 
 const field = (name: string) => page.locator(`#compose-fields [name=${name}]`);
@@ -19,7 +20,7 @@ async function compose(fields: Record<string, string>): Promise<void> {
 }
 
 describe.skipIf(!browserFound)('compose findings name their field (chromium)', () => {
-  composeOnFreshPage({ inbox: () => {}, page: (opened) => (page = opened) });
+  composeOnFreshPage({ inbox: (started) => (inbox = started), page: (opened) => (page = opened) });
 
   it('a notification with neither title nor text is named by its title field, which is marked', async () => {
     await compose({ title: 'Hi' });
@@ -42,5 +43,13 @@ describe.skipIf(!browserFound)('compose findings name their field (chromium)', (
     expect(await marked()).toEqual(['audience']);
     await compose({ country: 'GB' });
     await expect.poll(() => page.locator('#compose-verdict .verdict-line').textContent()).toBe('valid');
+  });
+
+  it("a new entry's first click reaches its button, though marking it read reflows the card (a dry run's top line wraps with \"new\")", async () => {
+    expect((await inbox.send('dry-run', '--all', '--title', 'Clicked once')).code).toBe(0);
+    await page.locator('#compose-audience', { hasText: 'would reach' }).waitFor();
+    await page.locator('article.entry', { hasText: 'Clicked once' }).locator('button.edit').click();
+    expect(await page.locator('#compose .tab[data-mode=json]').getAttribute('aria-selected')).toBe('true');
+    expect(JSON.parse(await page.locator('#compose-json').inputValue())).toMatchObject({ notification: { title: 'Clicked once' } });
   });
 });
