@@ -52,4 +52,16 @@ describe.skipIf(!browserFound)('compose findings name their field (chromium)', (
     expect(await page.locator('#compose .tab[data-mode=json]').getAttribute('aria-selected')).toBe('true');
     expect(JSON.parse(await page.locator('#compose-json').inputValue())).toMatchObject({ notification: { title: 'Clicked once' } });
   });
+
+  it('a dry run edited in compose is not sent as a delivery: "dry_run": true is refused unless "dry run" is ticked, as pushctl send refuses it', async () => {
+    expect((await inbox.send('dry-run', '--all', '--title', 'Rehearsed')).code).toBe(0);
+    // The panel's audience line appears a moment after it opens and moves the list down: wait for it first.
+    await page.locator('#compose-audience', { hasText: 'would reach' }).waitFor();
+    await page.locator('article.entry', { hasText: 'Rehearsed' }).locator('button.edit').click();
+    await expect.poll(errors).toEqual([expect.stringMatching(/"dry_run": true, but send delivers.*tick "dry run"/)]);
+    expect(await page.locator('#compose-send').isDisabled()).toBe(true);
+    await page.check('#compose-dry-run');
+    await expect.poll(() => page.locator('#compose-verdict .verdict-line').textContent()).toBe('valid');
+    expect(await page.locator('#compose-command').textContent()).toMatch(/^pushctl dry-run -f - /);
+  });
 });

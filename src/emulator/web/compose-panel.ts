@@ -5,6 +5,7 @@
 // copy of the rules), a phone preview, the `pushctl send` command to copy, and a send to this emulator.
 // The app secret lives in its password field only: nothing stores it, and the copied command never holds it.
 import { assembleMessage, type Assembled } from '../../message/assemble.js';
+import { dryRunConflict } from '../../message/dry-run-conflict.js';
 import type { MessageIssue, ValidationResult } from '../../message/types.js';
 import { validateMessage } from '../../message/validate.js';
 import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
@@ -85,7 +86,10 @@ function evaluate(fields: ComposeFields): Outcome {
       const assembled = assembleMessage({ flags: {}, file: { name: '(pasted)', text: jsonArea().value } });
       // Variants are checked as `pushctl validate -f` checks them, each merged over the base.
       const result = validateWithVariants(assembled, {}, (a) => validateMessage(a.message));
-      return { failures: splitVariants(assembled.message).variants === undefined ? [] : [VARIANTS], assembled, result };
+      // A dry run's JSON (edit in compose) sent for real would deliver nothing: refused as pushctl send refuses it.
+      const conflict = dryRunConflict(assembled.message, fields.dryRun);
+      const failures = [...(splitVariants(assembled.message).variants === undefined ? [] : [VARIANTS]), ...(conflict ? [{ ...failure(conflict), field: undefined }] : [])];
+      return { failures, assembled, result };
     } catch (error) {
       return { failures: [{ ...failure(error), field: undefined }] };
     }

@@ -77,7 +77,7 @@ export function fieldOfMessage(text: string): { flag: string; field: PanelField 
 
 /** `--ttl "1w" is not a duration` → `TTL "1w" is not a duration`; `add --title` → `add title`. */
 export function inPanelTerms(text: string): string {
-  let out = text.replace(/\bpushctl validate\b/g, 'the check');
+  let out = text.replace(/\bpushctl validate\b/g, 'the check').replace(/\buse pushctl dry-run\b/g, 'tick "dry run"');
   for (const [flag, field] of FIELD_OF_FLAG) out = out.replace(new RegExp(`${flag}(?![\\w-])(?:=| )?`, 'g'), (match) => `${field.label}${match.length > flag.length ? ' ' : ''}`);
   return out;
 }
