@@ -64,4 +64,10 @@ describe.skipIf(!browserFound)('compose findings name their field (chromium)', (
     await expect.poll(() => page.locator('#compose-verdict .verdict-line').textContent()).toBe('valid');
     expect(await page.locator('#compose-command').textContent()).toMatch(/^pushctl dry-run -f - /);
   });
+
+  it('pasted JSON with two bad data values names each key, not "data" twice', async () => {
+    await page.click('#compose .tab[data-mode=json]');
+    await page.fill('#compose-json', JSON.stringify({ type: 2, time_to_live: 60, condition: { type: 0 }, data: { user: { id: 1 }, tags: ['a'] } }));
+    await expect.poll(errors).toEqual([expect.stringMatching(/^data "user": must be a string/), expect.stringMatching(/^data "tags": must be a string/)]);
+  });
 });

@@ -147,10 +147,11 @@ const keyWithEquals = (key: string): Finding => ({
   fix: 'rename the key, or write the message in the JSON tab',
 });
 
-/** A validator's finding, named by the panel's field. */
+/** A validator's finding, named by the panel's field (`data "key"` for one data value, so two are told apart). */
 const fromIssue = (issue: MessageIssue): Finding => {
-  const field = fieldOfPath(issue.path);
   const dataKey = /^data\.(.+)$/.exec(issue.path)?.[1];
+  const named = fieldOfPath(issue.path);
+  const field = named && dataKey !== undefined ? { ...named, label: `${named.label} ${JSON.stringify(dataKey)}` } : named;
   return { ...(field ? { field } : {}), ...(dataKey ? { dataKey } : {}), path: issue.path, message: inPanelTerms(issue.message), ...(issue.fix ? { fix: inPanelTerms(issue.fix) } : {}) };
 };
 
