@@ -4,7 +4,8 @@
 // text is what the event stream sends, and it takes a third of the memory of the parsed objects.
 import type { MessageIssue } from '../message/types.js';
 
-export type RequestOutcome = 'accepted' | 'dry_run' | 'rejected' | 'chaos';
+export const REQUEST_OUTCOMES = ['accepted', 'dry_run', 'rejected', 'chaos'] as const;
+export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 
 export interface RequestLogEntry {
   seq: number;

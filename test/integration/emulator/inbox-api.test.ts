@@ -54,6 +54,16 @@ describe('the API under the inbox page', () => {
     expect(answers[0]!.message).toMatch(/not valid JSON/);
   });
 
+  it('an outcome filter that names no outcome is refused, naming the four, rather than matching nothing', async () => {
+    emu = await createEmulator({ port: 0, rate: 0 });
+    await push(emu.url, message('delivered one'));
+    // "delivered" is what the page calls an accepted message: a natural guess, which silently listed nothing.
+    const answer = await fetch(`${emu.url}/v1/emulator/requests?outcome=delivered`);
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { message: string }).message).toBe('outcome must be accepted, dry_run, rejected or chaos, got "delivered"');
+    expect((await getJson<{ matched: number }>(`${emu.url}/v1/emulator/requests?outcome=accepted`)).matched).toBe(1);
+  });
+
   it('the request list counts what its filters select, on every page', async () => {
     emu = await createEmulator({ port: 0, rate: 0 });
     for (let i = 0; i < 7; i++) await push(emu.url, message(i % 2 ? `odd ${i}` : `even ${i}`));
