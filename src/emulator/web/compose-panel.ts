@@ -303,7 +303,21 @@ function editInCompose(json: string): void {
   $('#compose').scrollIntoView({ block: 'start' });
 }
 
+/**
+ * The app ID field starts as demo-app, the emulator's default app; an emulator started with its own apps
+ * (`serve --app my-app:my-secret`) has no demo-app, so the field takes its first app that accepts pushes.
+ */
+async function defaultApp(): Promise<void> {
+  const answer = await fetch('/v1/emulator/health').catch(() => undefined);
+  const ids = answer?.ok ? ((await answer.json()) as { app_ids?: string[] }).app_ids : undefined;
+  const input = $<HTMLInputElement>('#compose-app');
+  if (!ids || ids.length === 0 || ids.includes('demo-app') || input.value !== input.defaultValue) return;
+  input.value = ids[0]!;
+  if (!$('#compose').hidden) update();
+}
+
 export function wireCompose(): void {
+  void defaultApp();
   $('#compose').addEventListener('input', (event) => {
     if (event.target === $('#compose-secret')) return;
     // A new message: the answer to the last one no longer describes it.
