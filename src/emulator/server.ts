@@ -149,11 +149,15 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const rate = new RateWindow(wholeNumber(options.rate ?? 50, 'rate'));
   const maxClientIds = wholeNumber(options.maxClientIds ?? 1000, 'maxClientIds');
 
+  // A bound that is not a number (NaN from an unset variable) would compare false and keep everything.
+  const bound = (name: 'keep' | 'keepClientIds' | 'keepBytes' | 'logBytes') => (options[name] === undefined ? undefined : wholeNumber(options[name], name));
+  const bounds = { keep: bound('keep'), keepClientIds: bound('keepClientIds'), keepBytes: bound('keepBytes'), logBytes: bound('logBytes') };
+
   const record = options.record === undefined ? undefined : await openRecord(options.record, options.log);
   const store = new MessageStore({
-    keep: options.keep,
-    keepClientIds: options.keepClientIds,
-    keepBytes: options.keepBytes,
+    keep: bounds.keep,
+    keepClientIds: bounds.keepClientIds,
+    keepBytes: bounds.keepBytes,
     sink: record ? (line) => record.write(`${line}\n`) : undefined,
   });
   const state = createState({
@@ -163,7 +167,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     maxClientIds,
     now: options.now ?? Date.now,
     newMessageId: options.newMessageId ?? (() => `emu-${randomUUID()}`),
-    log: new RequestLog({ keepBytes: options.logBytes }),
+    log: new RequestLog({ keepBytes: bounds.logBytes }),
     chaos,
     ...(options.fleet ? { fleet: options.fleet } : {}),
   });
