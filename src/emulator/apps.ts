@@ -96,10 +96,16 @@ export async function loadAppsFile(path: string, signal?: AbortSignal): Promise<
   return parseAppsJson(json, path);
 }
 
-/** Rejects two apps with the same ID, which would make the answer depend on their order. */
-export function checkUniqueApps(apps: readonly EmulatorApp[]): void {
+/**
+ * Rejects an app no request could use (an empty ID, or no secret: every push would be 21001 or 21003), and two
+ * apps with the same ID, which would make the answer depend on their order. The CLI's --app and --apps check
+ * as much when they parse; a library caller's apps are checked here.
+ */
+export function checkApps(apps: readonly EmulatorApp[]): void {
   const seen = new Set<string>();
   for (const app of apps) {
+    if (typeof app.id !== 'string' || app.id.trim() === '') throw new EmulatorConfigError('an app has an empty ID', 'give each app an ID, as in {"id":"my-app","secret":"my-secret"}');
+    if (typeof app.secret !== 'string' || app.secret === '') throw new EmulatorConfigError(`app "${app.id}" has no secret`, 'give each app its secret, as in {"id":"my-app","secret":"my-secret"}');
     if (seen.has(app.id)) {
       throw new EmulatorConfigError(`app "${app.id}" is configured twice`, 'give each app ID once, in --app or in the apps file');
     }

@@ -5,5 +5,7 @@ export { parseChaosSpec } from './chaos.js';
 export { fleetOf, type Fleet } from './devices/fleet.js';
 export { syntheticFleet } from './devices/synthetic.js';
 export { parseDevices, DevicesFileError, DEVICE_FIELDS } from './devices/load-devices.js';
+export { checkDevices } from './devices/check-devices.js';
+export type { Device } from './devices/match.js';
 export { checkTlsPair } from './tls-pair.js';
 export type { StoredMessage } from './store.js';

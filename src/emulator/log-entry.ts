@@ -18,7 +18,7 @@ const BODY_TEXT_CLIP = 64 * 1024;
 export function logEntryFor(answer: EmulatorAnswer, push: PushRecord, decision: ChaosDecision, receivedAt: number, bodyText: string): Omit<RequestLogEntry, 'seq'> {
   const stored = push.stored;
   const fault = decision.fault;
-  const json = answer.json as { status?: unknown } | null;
+  const json = answer.json as { status?: unknown; message?: unknown } | null;
   const bodyStatus = typeof json?.status === 'number' ? json.status : 0;
   const entry: Omit<RequestLogEntry, 'seq'> = {
     received_at: new Date(receivedAt).toISOString(),
@@ -30,6 +30,8 @@ export function logEntryFor(answer: EmulatorAnswer, push: PushRecord, decision: 
     delivered: stored !== undefined && !stored.dry_run && (!fault || PROCESSED_BEFORE_FAULT[fault]),
   };
   if (stored) entry.message_id = stored.message_id;
+  // The code's meaning alone does not say which of its causes it was; the answer's text does.
+  else if (!fault && typeof json?.message === 'string') entry.message = json.message;
   if (fault) entry.chaos = { fault, processed: PROCESSED_BEFORE_FAULT[fault], ...(decision.latencyMs > 0 ? { latency_ms: decision.latencyMs } : {}) };
   const body = push.body ?? parseObject(bodyText);
   if (body) entry.body = body;

@@ -4,7 +4,8 @@
 // text is what the event stream sends, and it takes a third of the memory of the parsed objects.
 import type { MessageIssue } from '../message/types.js';
 
-export type RequestOutcome = 'accepted' | 'dry_run' | 'rejected' | 'chaos';
+export const REQUEST_OUTCOMES = ['accepted', 'dry_run', 'rejected', 'chaos'] as const;
+export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 
 export interface RequestLogEntry {
   seq: number;
@@ -14,6 +15,8 @@ export interface RequestLogEntry {
   /** The body status answered (200, 21xxx, 22001), or a chaos fault's HTTP status; 0 when nothing was answered. */
   status: number;
   meaning: string;
+  /** A rejected request: the service's text answered with its code, which says why (the Authorization did not match, the body is not JSON). */
+  message?: string;
   http_status: number | null;
   message_id?: string;
   /** The message counts as delivered: accepted and not a dry run, or processed before a chaos fault. */

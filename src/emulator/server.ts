@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { clip, httpError, type EmulatorAnswer } from './answers.js';
-import { checkUniqueApps, DEMO_APP, EmulatorConfigError, type EmulatorApp } from './apps.js';
+import { checkApps, DEMO_APP, EmulatorConfigError, type EmulatorApp } from './apps.js';
 import { Chaos, ChaosSpecError, parseChaosSpec } from './chaos.js';
 import type { Fleet } from './devices/fleet.js';
 import { hostGuard } from './host-guard.js';
@@ -108,7 +108,7 @@ export interface EmulatorOptions {
   chaos?: string;
   /** Seed of the chaos sequence; the same seed and requests give the same faults. Default 1. */
   chaosSeed?: number;
-  /** Simulated devices (docs/behaviour.md#devices): `fleetOf(devices)` or `syntheticFleet(n, seed)`. */
+  /** Simulated devices (docs/behaviour.md#devices): `fleetOf(checkDevices([...]))` or `syntheticFleet(n, seed)`. */
   fleet?: Fleet;
   /** Clock in milliseconds since the epoch. Default `Date.now`. */
   now?: () => number;
@@ -138,7 +138,7 @@ const TLS_HINT = 'give the server certificate and its private key, both PEM (e.g
 /** Starts the Push Message Service emulator on node:http and resolves once it is listening. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const apps = options.apps && options.apps.length > 0 ? [...options.apps] : [{ ...DEMO_APP }];
-  checkUniqueApps(apps);
+  checkApps(apps);
   const maxBodyBytes = wholeNumber(options.maxBodyBytes ?? 4 * 1024 * 1024, 'maxBodyBytes');
   const host = options.host ?? '127.0.0.1';
   if (options.tls) {
@@ -149,11 +149,15 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const rate = new RateWindow(wholeNumber(options.rate ?? 50, 'rate'));
   const maxClientIds = wholeNumber(options.maxClientIds ?? 1000, 'maxClientIds');
 
+  // A bound that is not a number (NaN from an unset variable) would compare false and keep everything.
+  const bound = (name: 'keep' | 'keepClientIds' | 'keepBytes' | 'logBytes') => (options[name] === undefined ? undefined : wholeNumber(options[name], name));
+  const bounds = { keep: bound('keep'), keepClientIds: bound('keepClientIds'), keepBytes: bound('keepBytes'), logBytes: bound('logBytes') };
+
   const record = options.record === undefined ? undefined : await openRecord(options.record, options.log);
   const store = new MessageStore({
-    keep: options.keep,
-    keepClientIds: options.keepClientIds,
-    keepBytes: options.keepBytes,
+    keep: bounds.keep,
+    keepClientIds: bounds.keepClientIds,
+    keepBytes: bounds.keepBytes,
     sink: record ? (line) => record.write(`${line}\n`) : undefined,
   });
   const state = createState({
@@ -163,7 +167,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     maxClientIds,
     now: options.now ?? Date.now,
     newMessageId: options.newMessageId ?? (() => `emu-${randomUUID()}`),
-    log: new RequestLog({ keepBytes: options.logBytes }),
+    log: new RequestLog({ keepBytes: bounds.logBytes }),
     chaos,
     ...(options.fleet ? { fleet: options.fleet } : {}),
   });
@@ -171,12 +175,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : createServer(handle);
   // Clients such as pushctl keep connections open between batches; keep them longer than they idle.
   server.keepAliveTimeout = 30_000;
-  server.listen(options.port ?? 8787, host);
+  const port = options.port ?? 8787;
   try {
+    server.listen(port, host);
     await once(server, 'listening');
   } catch (error) {
     await record?.close();
-    throw error;
+    throw listenError(error, host, port);
   }
   const address = server.address() as AddressInfo;
   // Listening on every interface still gives a loopback URL: pushctl accepts plain http only for loopback.
@@ -351,6 +356,16 @@ async function openRecord(path: string, log: ((line: string) => void) | undefine
     },
     close: () => new Promise<void>((resolve) => stream.end(() => resolve())),
   };
+}
+
+/** Why the server could not listen, as the caller's to fix (a port in use, a host that is not this machine's). */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ERR_SOCKET_BAD_PORT') return new EmulatorConfigError(`cannot listen on port ${port}: a port is a whole number from 0 to 65535`, 'use --port 0 for any free port, or e.g. 8787');
+  if (code === 'EADDRINUSE') return new EmulatorConfigError(`cannot listen on ${host}:${port} (${code})`, 'another process uses that port: pick another with --port, or --port 0 for any free one');
+  if (code === 'EACCES') return new EmulatorConfigError(`cannot listen on ${host}:${port} (${code})`, 'ports below 1024 need privileges: use a port such as 8787');
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new EmulatorConfigError(`cannot listen on ${host}:${port} (${code})`, 'check --host: use 127.0.0.1, ::1 or 0.0.0.0');
+  return error;
 }
 
 function wholeNumber(value: number, name: string): number {

@@ -241,7 +241,9 @@ export function assembleMessage(input: AssembleInput): Assembled {
 
 function applyCondition(message: Json, input: AssembleInput, flags: MessageFlags): void {
   const byIds = flags.clientId !== undefined || input.recipients !== undefined;
-  const targeting = TARGETING_FLAGS.filter(([flag]) => flags[flag] !== undefined);
+  // A flag whose value names nothing (`--country "$COUNTRY"`, the variable unset) is a criterion not given, as
+  // the MCP tools read an empty list: kept, its empty list would restrict nothing and reach every device.
+  const targeting = TARGETING_FLAGS.filter(([flag]) => splitList(flags[flag] ?? []).length > 0);
   const chosen = [flags.all ? '--all' : '', byIds ? '--client-id/--client-ids-file' : '', targeting.length ? `--${targeting[0]![1].replace('_', '-')}` : ''].filter(Boolean);
   if (chosen.length > 1) {
     throw usageError(`${chosen.join(' and ')} choose recipients in different ways`, 'use one of --all, client IDs, or targeting flags');

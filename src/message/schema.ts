@@ -181,7 +181,7 @@ export const dataSchema = z.record(z.string(), z.string({ error: 'must be a stri
     const bytes = new TextEncoder().encode(JSON.stringify(data)).length;
     return bytes <= MAX_DATA_BYTES
       ? undefined
-      : { message: `data is ${bytes} bytes of JSON; the service accepts at most ${MAX_DATA_BYTES}`, fix: `remove ${bytes - MAX_DATA_BYTES} bytes` };
+      : { message: `data is ${bytes} bytes of JSON; the service accepts at most ${MAX_DATA_BYTES}`, fix: `remove ${bytes - MAX_DATA_BYTES} byte${bytes - MAX_DATA_BYTES === 1 ? '' : 's'}` };
   }),
 );
 

@@ -92,6 +92,19 @@ describe.skipIf(!browserFound)('the inbox page (chromium)', () => {
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(21, 23, 26)');
   });
 
+  it('a request refused before its fields are judged says why: a body that is not JSON, a wrong secret, too many IDs', async () => {
+    const post = (auth: string, body: string) => fetch(`${inbox.url}/v1/message/push/demo-app`, { method: 'POST', headers: { authorization: auth }, body });
+    await post('demo-secret', '{"type": 1, "title": "Not JSON",');
+    await post('wrong-secret', JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 0 }, notification: { title: 'Wrong secret' } }));
+    await post('demo-secret', JSON.stringify({ type: 2, time_to_live: 60, condition: { type: 2, client_ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`) }, data: { k: 'Too many' } }));
+    const verdict = (text: string) => page.locator('article.entry.rejected', { hasText: text }).locator('.verdict');
+    await expect.poll(() => verdict('Not JSON').textContent()).toMatch(/^21005 message illegal.*the request body is not valid JSON/);
+    await expect.poll(() => verdict('Wrong secret').textContent()).toMatch(/^21004 App Secret illegal.*does not match the secret of app "demo-app"/);
+    await expect.poll(() => verdict('Too many').textContent()).toMatch(/^21006 client ID too much.*1001 client IDs in one request; at most 1000/);
+    // The meaning is said once, not again at the start of the reason.
+    expect(await verdict('Wrong secret').textContent()).not.toMatch(/App Secret illegal.*App Secret illegal/);
+  });
+
   it('the clear button empties the list for every open page', async () => {
     await page.click('#clear');
     await page.click('#clear-confirm');

@@ -101,6 +101,45 @@ try {
     expect(out.stored).toEqual([out.messageId]);
   });
 
+  it("simulates devices through the package's own exports, and its start-up failures are CliErrors with an exit code and a hint", async () => {
+    writeFileSync(
+      join(app, 'devices.mjs'),
+      `import { createEmulator, fleetOf, checkDevices, syntheticFleet, CliError } from 'pushctl';
+import { createServer } from 'node:net';
+const fleet = fleetOf(checkDevices([
+  { client_id: 'd-1', country: 'gb', language: 'en_GB', brand: 'Samsung', model: 'SM-A546B', os_version: 33, app_version: '3.1.0' },
+  { client_id: 'd-2', country: 'US', language: 'en-US' },
+]));
+const emulator = await createEmulator({ port: 0, fleet });
+const failures = [];
+const failure = async (start) => { try { await start(); failures.push('started'); } catch (error) { failures.push(error instanceof CliError ? [error.exitCode, error.message, Boolean(error.hint)] : [error.constructor.name, error.message]); } };
+try {
+  const answer = await fetch(emulator.url + '/v1/message/push/demo-app', { method: 'POST', headers: { authorization: 'demo-secret' }, body: JSON.stringify({ type: 1, time_to_live: 60, condition: { type: 1, targeting: { country: ['GB'] } }, notification: { title: 'Hi' } }) }).then((r) => r.json());
+  const blocker = createServer();
+  await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  await failure(() => createEmulator({ port: blocker.address().port }));
+  blocker.close();
+  await failure(() => createEmulator({ port: 0, apps: [{ id: 'my-app', secret: '' }] }));
+  await failure(() => createEmulator({ port: 0, apps: [{ id: '', secret: 's' }] }));
+  await failure(async () => checkDevices([{ client_id: 'd-1' }, { client_id: 'd-2', country: 'UK' }]));
+  console.log(JSON.stringify({ status: answer.status, reached: emulator.messages().map((m) => [m.reached, m.fleet_size]), synthetic: syntheticFleet(50, 7).size, failures }));
+} finally {
+  await emulator.close();
+}
+`,
+    );
+    const r = await run(process.execPath, ['devices.mjs'], app, 30_000);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ status: 200, reached: [[1, 2]], synthetic: 50 });
+    expect(out.failures).toEqual([
+      [6, expect.stringMatching(/^cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)$/), true],
+      [6, expect.stringContaining('app "my-app" has no secret'), true],
+      [6, expect.stringContaining('an app has an empty ID'), true],
+      [6, expect.stringMatching(/^device 2: country .*"UK"/), true],
+    ]);
+  });
+
   it('type-checks a TypeScript consumer against the shipped declarations', async () => {
     writeFileSync(
       join(app, 'consumer.ts'),

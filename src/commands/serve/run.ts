@@ -101,7 +101,7 @@ async function loadFleet(emu: EmulatorModule, options: ServeOptions, chaosSeed: 
   try {
     return emu.fleetOf(emu.parseDevices(text));
   } catch (error) {
-    if (error instanceof emu.DevicesFileError) throw configError(`--devices ${options.devices}: ${error.message}`, `a JSON array of devices, or CSV with the header ${emu.DEVICE_FIELDS.join(',')}`);
+    if (error instanceof emu.DevicesFileError) throw configError(`--devices ${options.devices}: ${error.message}`, error.hint);
     throw error;
   }
 }
@@ -112,9 +112,6 @@ function startError(emu: EmulatorModule, error: unknown, options: ServeOptions):
   const code = (error as NodeJS.ErrnoException).code;
   if (options.tlsCert !== undefined && /^ERR_(OSSL|SSL)/.test(code ?? '')) {
     return configError(`--tls-cert ${options.tlsCert} and --tls-key ${options.tlsKey} are not a usable PEM certificate and key (${(error as Error).message})`, 'give the server certificate and its private key, both PEM');
-  }
-  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return configError(`cannot listen on ${options.host}:${options.port} (${code})`, listenHint(code));
   }
   return error;
 }
@@ -195,12 +192,6 @@ function batchedLines(write: (text: string) => void): { add: (line: string) => v
     },
     flush,
   };
-}
-
-function listenHint(code: string): string {
-  if (code === 'EADDRINUSE') return 'another process uses that port: pick another with --port, or --port 0 for any free one';
-  if (code === 'EACCES') return 'ports below 1024 need privileges: use a port such as 8787';
-  return 'check --host: use 127.0.0.1, ::1 or 0.0.0.0';
 }
 
 /** `--tls-cert` and `--tls-key` as PEM text; both or neither. */

@@ -4,6 +4,7 @@ import type { Ctx } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { readMessageInput, type MessageInputOptions, type ReadInputOptions } from '../../input/read-message-input.js';
 import { assembleMessage } from '../../message/assemble.js';
+import { dryRunConflict } from '../../message/dry-run-conflict.js';
 import { validateAssembledWithoutRecipients } from '../../message/validate-assembled.js';
 import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
 import { mergeVariant } from '../../message/variants.js';
@@ -34,12 +35,9 @@ export async function prepareMessage(
   read: ReadInputOptions = {},
 ): Promise<PreparedMessage> {
   const assembled = assembleMessage(await readMessageInput(options, ctx, read));
+  const conflict = dryRunConflict(assembled.message, options.dryRun);
+  if (conflict) throw conflict;
   if (options.dryRun) assembled.message.dry_run = true;
-  // The service would check it and deliver nothing, while the run read as sent and its --once key as done: a
-  // body copied from a dry run (the inbox shows it so) must not pass for the real send (docs/behaviour.md#once).
-  else if (assembled.message.dry_run === true) {
-    throw usageError('the message says "dry_run": true, but send delivers: the service would deliver it to no one while the run read as sent', 'remove "dry_run" from the message to send it, or use pushctl dry-run to have it checked');
-  }
   const recipients = assembled.clientIds;
   const languages = { ...(assembled.languages ? { languages: assembled.languages } : {}), ...(assembled.audience ? { audience: assembled.audience } : {}) };
   if (options.validate === false) {

@@ -64,7 +64,9 @@ export class Fleet {
     let unknown = 0;
     const languages = new Set<string>();
     if (condition.type === 2) {
-      for (const id of condition.client_ids ?? []) {
+      // The emulator takes client IDs as they were sent, repeats included (the limit counts them, as the
+      // service's would), but a device listed twice is still one device reached.
+      for (const id of new Set(condition.client_ids ?? [])) {
         const index = this.ids.indexOf(id);
         if (index === undefined) unknown += 1;
         else reached += 1;

@@ -3,5 +3,7 @@ import { ok, type EmulatorAnswer } from '../answers.js';
 import type { RouteCall } from '../state.js';
 
 export function health({ state }: RouteCall): EmulatorAnswer {
-  return ok({ apps: state.apps.size, ...state.store.stats(), event_streams: state.events.stats() }, 'health');
+  // The IDs (never the secrets) of the apps that accept pushes, in the order configured: the compose panel starts with the first.
+  const appIds = [...state.apps.values()].filter((app) => !app.disabled).map((app) => app.id);
+  return ok({ apps: state.apps.size, app_ids: appIds, ...state.store.stats(), event_streams: state.events.stats() }, 'health');
 }

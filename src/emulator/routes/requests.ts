@@ -1,6 +1,6 @@
 // `GET /v1/emulator/requests?app=&outcome=&kind=&q=&before=&limit=`: every push request answered, newest first.
 import { clip, httpError, ok, type EmulatorAnswer } from '../answers.js';
-import type { RequestQuery } from '../request-log.js';
+import { REQUEST_OUTCOMES, type RequestQuery } from '../request-log.js';
 import type { RouteCall } from '../state.js';
 import { wholeNumberParam } from './query.js';
 
@@ -19,9 +19,12 @@ export function listRequests({ query, state }: RouteCall): EmulatorAnswer {
   if (limit === 'bad' || before === 'bad') return httpError(400, 'limit and before must be whole numbers');
   const kind = query.get('kind');
   if (kind !== null && kind !== '' && kind !== 'notification' && kind !== 'data') return httpError(400, `kind must be notification or data, got "${clip(kind)}"`);
+  // An outcome no entry can have would list nothing, as if nothing had happened: "delivered" is the page's word for accepted.
+  const outcome = query.get('outcome');
+  if (outcome && !(REQUEST_OUTCOMES as readonly string[]).includes(outcome)) return httpError(400, `outcome must be accepted, dry_run, rejected or chaos, got "${clip(outcome)}"`);
   const q: RequestQuery = {
     ...(query.get('app') ? { app: query.get('app')! } : {}),
-    ...(query.get('outcome') ? { outcome: query.get('outcome')! } : {}),
+    ...(outcome ? { outcome } : {}),
     ...(kind ? { kind } : {}),
     ...(query.get('q') ? { q: query.get('q')! } : {}),
     ...(before !== undefined ? { before } : {}),

@@ -45,6 +45,9 @@ const TARGETING = [
   ['appVersion', '--app-version', 'appVersion'],
 ] as const;
 
+/** The fields that make up a targeting audience. */
+export const TARGETING_FIELDS = TARGETING.map(([key]) => key);
+
 /** The flags the fields stand for, in the order a person would type them; blank fields give no flag. */
 export function flagWords(fields: ComposeFields): [flag: string, value?: string][] {
   const words: [string, string?][] = [];

@@ -5,10 +5,11 @@
 // copy of the rules), a phone preview, the `pushctl send` command to copy, and a send to this emulator.
 // The app secret lives in its password field only: nothing stores it, and the copied command never holds it.
 import { assembleMessage, type Assembled } from '../../message/assemble.js';
+import { dryRunConflict } from '../../message/dry-run-conflict.js';
 import type { MessageIssue, ValidationResult } from '../../message/types.js';
 import { validateMessage } from '../../message/validate.js';
 import { splitVariants, validateWithVariants } from '../../message/validate-variants.js';
-import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from './compose-flags.js';
+import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, TARGETING_FIELDS, type ComposeFields } from './compose-flags.js';
 import { estimateAudience } from './audience-estimate.js';
 import { dataRowsText, keysWithEquals, wireDataRows } from './data-rows.js';
 import { EDIT_EVENT } from './entry-card.js';
@@ -85,17 +86,23 @@ function evaluate(fields: ComposeFields): Outcome {
       const assembled = assembleMessage({ flags: {}, file: { name: '(pasted)', text: jsonArea().value } });
       // Variants are checked as `pushctl validate -f` checks them, each merged over the base.
       const result = validateWithVariants(assembled, {}, (a) => validateMessage(a.message));
-      return { failures: splitVariants(assembled.message).variants === undefined ? [] : [VARIANTS], assembled, result };
+      // A dry run's JSON (edit in compose) sent for real would deliver nothing: refused as pushctl send refuses it.
+      const conflict = dryRunConflict(assembled.message, fields.dryRun);
+      const failures = [...(splitVariants(assembled.message).variants === undefined ? [] : [VARIANTS]), ...(conflict ? [{ ...failure(conflict), field: undefined }] : [])];
+      return { failures, assembled, result };
     } catch (error) {
       return { failures: [{ ...failure(error), field: undefined }] };
     }
   }
   let words = flagWords(fields);
-  const failures: Finding[] = fields.type === 'data' ? keysWithEquals().map(keyWithEquals) : [];
+  const gap = audienceGap(fields);
+  const failures: Finding[] = [...(fields.type === 'data' ? keysWithEquals().map(keyWithEquals) : []), ...(gap ? [gap] : [])];
   for (;;) {
     try {
       const assembled = assembleMessage({ flags: flagsOf(words) });
-      return { failures, assembled, result: validateMessage(assembled.message) };
+      const result = validateMessage(assembled.message);
+      // The gap is why the message has no condition: the validator's "condition is required" says it again, less well.
+      return { failures, assembled, result: gap ? { ...result, errors: result.errors.filter((e) => e.path !== 'condition') } : result };
     } catch (error) {
       const found = failure(error);
       failures.push(found);
@@ -105,6 +112,24 @@ function evaluate(fields: ComposeFields): Outcome {
       words = rest;
     }
   }
+}
+
+/**
+ * An audience chosen with nothing in it: its blank fields give no flag, so the CLI's rules would only say
+ * that the message has no condition. The panel names the field left blank instead.
+ */
+function audienceGap(fields: ComposeFields): Finding | undefined {
+  if (fields.audience === 'client-ids' && fields.clientIds.split(/[\s,]+/).every((id) => id === '')) {
+    return { field: fieldOfPath('condition.client_ids')!, message: 'no client ID given', fix: 'type one or more client IDs, separated by commas or spaces' };
+  }
+  if (fields.audience === 'targeting' && TARGETING_FIELDS.every((name) => fields[name].trim() === '')) {
+    return {
+      field: fieldOfPath('condition')!,
+      message: 'targeting with no criterion filled in',
+      fix: 'fill in at least one of country, language, brand, model, os_version or app_version, or choose all devices',
+    };
+  }
+  return undefined;
 }
 
 /** What the panel cannot send: one request per language, planned from the audience (docs/behaviour.md#variants). */
@@ -122,10 +147,11 @@ const keyWithEquals = (key: string): Finding => ({
   fix: 'rename the key, or write the message in the JSON tab',
 });
 
-/** A validator's finding, named by the panel's field. */
+/** A validator's finding, named by the panel's field (`data "key"` for one data value, so two are told apart). */
 const fromIssue = (issue: MessageIssue): Finding => {
-  const field = fieldOfPath(issue.path);
   const dataKey = /^data\.(.+)$/.exec(issue.path)?.[1];
+  const named = fieldOfPath(issue.path);
+  const field = named && dataKey !== undefined ? { ...named, label: `${named.label} ${JSON.stringify(dataKey)}` } : named;
   return { ...(field ? { field } : {}), ...(dataKey ? { dataKey } : {}), path: issue.path, message: inPanelTerms(issue.message), ...(issue.fix ? { fix: inPanelTerms(issue.fix) } : {}) };
 };
 
@@ -277,7 +303,21 @@ function editInCompose(json: string): void {
   $('#compose').scrollIntoView({ block: 'start' });
 }
 
+/**
+ * The app ID field starts as demo-app, the emulator's default app; an emulator started with its own apps
+ * (`serve --app my-app:my-secret`) has no demo-app, so the field takes its first app that accepts pushes.
+ */
+async function defaultApp(): Promise<void> {
+  const answer = await fetch('/v1/emulator/health').catch(() => undefined);
+  const ids = answer?.ok ? ((await answer.json()) as { app_ids?: string[] }).app_ids : undefined;
+  const input = $<HTMLInputElement>('#compose-app');
+  if (!ids || ids.length === 0 || ids.includes('demo-app') || input.value !== input.defaultValue) return;
+  input.value = ids[0]!;
+  if (!$('#compose').hidden) update();
+}
+
 export function wireCompose(): void {
+  void defaultApp();
   $('#compose').addEventListener('input', (event) => {
     if (event.target === $('#compose-secret')) return;
     // A new message: the answer to the last one no longer describes it.

@@ -87,6 +87,15 @@ function reach(entry: Entry): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a request with no reasons by JSON path was refused (a wrong secret, a body that is not JSON, too many
+ * client IDs): the service's text, without the meaning the code already says.
+ */
+function refusal(entry: Entry): HTMLElement | false {
+  const text = entry.message?.startsWith(`${entry.meaning}: `) ? entry.message.slice(entry.meaning.length + 2) : entry.message;
+  return Boolean(text) && el('p', 'refusal', text!);
+}
+
 export function card(entry: Entry, open = false): HTMLElement {
   const body = entry.body ?? {};
   const kind = body.type === 2 ? 'data' : body.type === 1 ? 'notification' : 'unknown';
@@ -103,7 +112,7 @@ export function card(entry: Entry, open = false): HTMLElement {
   if (entry.outcome === 'rejected' || (entry.outcome === 'chaos' && entry.chaos)) {
     const what = entry.outcome === 'chaos' ? `${entry.chaos!.fault}: ${entry.meaning}` : `${entry.status} ${entry.meaning}`;
     const reasons = (entry.errors ?? []).map((e) => el('li', '', el('code', '', e.path || '(body)'), ` ${e.message}`));
-    main.append(el('div', `verdict ${entry.outcome}`, el('strong', 'code', what), reasons.length > 0 && el('ul', 'reasons', ...reasons)));
+    main.append(el('div', `verdict ${entry.outcome}`, el('strong', 'code', what), reasons.length > 0 ? el('ul', 'reasons', ...reasons) : refusal(entry)));
   }
   if (body.notification && typeof body.notification === 'object') main.append(phone(entry.app_id, new Date(entry.received_at), body.notification));
   if (body.data && typeof body.data === 'object') main.append(dataTable(body.data));

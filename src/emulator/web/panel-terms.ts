@@ -42,7 +42,8 @@ const FIELD_OF_PATH: readonly [RegExp, PanelField][] = [
   [/^notification\.small_icon/, f('smallIcon', 'small icon')],
   [/^notification\.button_text/, f('buttonText', 'button text')],
   [/^notification\.icon/, f('icon', 'icon URL')],
-  [/^notification\.(title|notification)?$/, f('title', 'title')],
+  // `notification` alone is the blank notification (neither title nor desc): the title is the field to fill.
+  [/^notification(\.title)?$/, f('title', 'title')],
   [/^notification\.desc/, f('desc', 'text')],
   [/^notification\.(open_type|open_content|intent|url|activity)/, f('openContent', 'open')],
   [/^notification\.notification_type/, f('style', 'style')],
@@ -76,7 +77,7 @@ export function fieldOfMessage(text: string): { flag: string; field: PanelField 
 
 /** `--ttl "1w" is not a duration` → `TTL "1w" is not a duration`; `add --title` → `add title`. */
 export function inPanelTerms(text: string): string {
-  let out = text.replace(/\bpushctl validate\b/g, 'the check');
+  let out = text.replace(/\bpushctl validate\b/g, 'the check').replace(/\buse pushctl dry-run\b/g, 'tick "dry run"');
   for (const [flag, field] of FIELD_OF_FLAG) out = out.replace(new RegExp(`${flag}(?![\\w-])(?:=| )?`, 'g'), (match) => `${field.label}${match.length > flag.length ? ' ' : ''}`);
   return out;
 }

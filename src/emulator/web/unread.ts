@@ -13,7 +13,9 @@ export function markUnread(article: HTMLElement): void {
   const seq = article.dataset.seq!;
   unread.add(seq);
   article.classList.add('unread');
-  article.addEventListener('pointerdown', () => read(seq, article), { once: true });
+  // On click, not pointerdown: the "new" mark goes with it, which can reflow the card (its top line no longer
+  // wraps), and a button that moved between pointerdown and pointerup never got its click.
+  article.addEventListener('click', () => read(seq, article), { once: true });
   showTitle();
 }
 

@@ -187,6 +187,14 @@ describe('emulator defaults and options', () => {
     }
   });
 
+  it('refuses a bound that is not a whole number (NaN kept everything: memory without a bound)', async () => {
+    for (const option of ['keep', 'keepClientIds', 'keepBytes', 'logBytes'] as const) {
+      for (const value of [Number.NaN, -5, 1.5]) {
+        await expect(createEmulator({ port: 0, [option]: value }), `${option}: ${value}`).rejects.toThrow(new RegExp(`^${option} must be a whole number of 0 or more, got ${value}$`));
+      }
+    }
+  });
+
   it('refuses a record file it cannot open, before listening', async () => {
     await expect(createEmulator({ port: 0, record: join(tmpdir(), 'no-such-dir-pushctl', 'x.jsonl') })).rejects.toThrow(/cannot open record file/);
   });

@@ -30,6 +30,40 @@ describe('the API under the inbox page', () => {
     expect(devices).toMatchObject({ inbox: [] });
   });
 
+  it('a device listed twice is reached once: in the request log, the message list and for a dry run', async () => {
+    emu = await createEmulator({ port: 0, rate: 0, fleet: syntheticFleet(10) });
+    const twice = { type: 2, client_ids: ['device-000001', 'device-000001', 'nobody', 'nobody'] };
+    await push(emu.url, { ...message('twice'), condition: twice });
+    await push(emu.url, { ...message('twice, rehearsed', { dry_run: true }), condition: twice });
+    const { entries } = await getJson<{ entries: Record<string, unknown>[] }>(`${emu.url}/v1/emulator/requests`);
+    expect(entries.map((e) => [e.reached ?? e.would_reach, e.unknown_client_ids])).toEqual([[1, 1], [1, 1]]);
+    expect(emu.messages().map((m) => m.reached ?? m.would_reach)).toEqual([1, 1]);
+    const audience = await getJson(`${emu.url}/v1/emulator/audience?${new URLSearchParams({ condition: JSON.stringify(twice) })}`);
+    expect(audience).toMatchObject({ reached: 1, unknown_client_ids: 1 });
+  });
+
+  it("a rejected entry keeps the service's reason, which the answer gave: the inbox can say why", async () => {
+    emu = await createEmulator({ port: 0, rate: 0 });
+    const answers = [
+      await fetch(`${emu.url}/v1/message/push/demo-app`, { method: 'POST', headers: { authorization: 'demo-secret' }, body: '{oops' }).then((r) => r.json()),
+      await fetch(`${emu.url}/v1/message/push/demo-app`, { method: 'POST', headers: { authorization: 'Bearer demo-secret' }, body: '{}' }).then((r) => r.json()),
+      await push(emu.url, message('fine')),
+    ] as { message: string }[];
+    const { entries } = await getJson<{ entries: Record<string, unknown>[] }>(`${emu.url}/v1/emulator/requests`);
+    expect(entries.map((e) => e.message)).toEqual([undefined, answers[1]!.message, answers[0]!.message]);
+    expect(answers[0]!.message).toMatch(/not valid JSON/);
+  });
+
+  it('an outcome filter that names no outcome is refused, naming the four, rather than matching nothing', async () => {
+    emu = await createEmulator({ port: 0, rate: 0 });
+    await push(emu.url, message('delivered one'));
+    // "delivered" is what the page calls an accepted message: a natural guess, which silently listed nothing.
+    const answer = await fetch(`${emu.url}/v1/emulator/requests?outcome=delivered`);
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { message: string }).message).toBe('outcome must be accepted, dry_run, rejected or chaos, got "delivered"');
+    expect((await getJson<{ matched: number }>(`${emu.url}/v1/emulator/requests?outcome=accepted`)).matched).toBe(1);
+  });
+
   it('the request list counts what its filters select, on every page', async () => {
     emu = await createEmulator({ port: 0, rate: 0 });
     for (let i = 0; i < 7; i++) await push(emu.url, message(i % 2 ? `odd ${i}` : `even ${i}`));

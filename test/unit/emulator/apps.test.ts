@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkUniqueApps, EmulatorConfigError, loadAppsFile, parseAppSpec, parseAppsJson } from '../../../src/emulator/apps.js';
+import { checkApps, EmulatorConfigError, loadAppsFile, parseAppSpec, parseAppsJson } from '../../../src/emulator/apps.js';
 
 describe('parseAppSpec', () => {
   it('splits id:secret at the first colon', () => {
@@ -40,7 +40,7 @@ describe('parseAppsJson', () => {
   });
 
   it('refuses duplicate IDs', () => {
-    expect(() => checkUniqueApps([{ id: 'a', secret: 's' }, { id: 'a', secret: 't' }])).toThrow(/configured twice/);
+    expect(() => checkApps([{ id: 'a', secret: 's' }, { id: 'a', secret: 't' }])).toThrow(/configured twice/);
   });
 });
 

@@ -105,6 +105,13 @@ describe('Fleet', () => {
     expect(fleet.find('zzz')).toBeUndefined();
   });
 
+  it('a client ID listed more than once is one device reached, or one unknown ID (the service is sent IDs as given)', () => {
+    const fleet = fleetOf([device({ client_id: 'a' }), device({ client_id: 'b', language: 'fr' })]);
+    expect(fleet.audience({ type: 2, client_ids: ['a', 'a', 'zzz', 'b', 'zzz', 'a'] })).toEqual({ reached: 2, unknown_client_ids: 1, fleet_size: 2, languages: ['en-GB', 'fr'] });
+    const synthetic = syntheticFleet(10, 1);
+    expect(synthetic.audience({ type: 2, client_ids: ['device-000001', 'device-000001', 'nobody', 'nobody'] })).toMatchObject({ reached: 1, unknown_client_ids: 1 });
+  });
+
   it('a synthetic fleet is the same for the same seed, with consistent country and language, and IDs found by value', () => {
     const all = (seed: number) => {
       const fleet = syntheticFleet(2000, seed);

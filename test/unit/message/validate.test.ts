@@ -57,6 +57,12 @@ describe('validateMessage: errors (each rule passes and fails)', () => {
     expect(find(result.errors, 'data')!.message).toContain('2208 bytes') // {"k":"…"}: 8 bytes of JSON around 1100 two-byte characters;
   });
 
+  it('one byte over the data limit says "remove 1 byte"', () => {
+    // {"k":"…"} is 8 bytes of JSON around the value: 2041 x's make 2049.
+    const result = validateMessage(withPatch((m) => (m.data = { k: 'x'.repeat(2041) })));
+    expect(find(result.errors, 'data')!.fix).toBe('remove 1 byte');
+  });
+
   it('rejects a body that is not an object', () => {
     for (const input of [null, [], 'x', 5, true, undefined]) {
       const result = validateMessage(input);
