@@ -11,7 +11,6 @@ import { dirname, resolve } from 'node:path';
 import { runsDir } from '../../journal/runs-dir.js';
 import { envNames } from '../../settings/resolve.js';
 import { currentReader, ownedByReader, writableByOthers } from '../../settings/trust.js';
-import { settingsFlags } from './resend-command.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -84,9 +83,6 @@ export function envFlags(env: Env, cwd: string): string[] {
   const config = env[envNames.config];
   return [...(baseUrl ? ['--base-url', baseUrl] : []), ...(config ? ['--config', resolve(cwd, config)] : [])];
 }
-
-/** The settings flags a process was given first-hand: those of its own command line and its environment's. */
-export const firstHandFlags = (ctx: { argv: readonly string[]; env: Env; cwd: string }): string[] => [...settingsFlags(ctx.argv), ...envFlags(ctx.env, ctx.cwd)];
 
 /**
  * The voucher for the journal at `path`, read by a process in `ctx` that was given `given` besides its
