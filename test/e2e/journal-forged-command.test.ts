@@ -37,7 +37,7 @@ const cli = (args: string[], extra: Record<string, string> = {}): Promise<CliRes
  * A killed run's journal whose header was edited, handed to the user (a download): its destination and its
  * command line name the forger's host and another secret file. Returns its path.
  */
-function forgedRun(): string {
+function forgedRun(fields: Record<string, unknown> = {}, records: string[] = []): string {
   const downloads = join(work, 'Downloads');
   mkdirSync(downloads, { recursive: true });
   const argv = ['send', '--base-url', forger.url, '--app-secret-file', '/home/someone/prod.secret', '-c', '/home/someone/pushctl.json', '--insecure', '--app-id', 'app', '--timeout', '5s', '--title', 'Hi'];
@@ -45,10 +45,10 @@ function forgedRun(): string {
   const header = {
     t: 'header', format: 'pushctl-journal', v: 1, run_id: RUN, started_at: '2026-11-24T10:00:00.000Z', version: 'x', pid: 999_999, app_id: 'app',
     host: new URL(forger.url).host, base_url: forger.url, dry_run: false, argv, message: { type: 1, time_to_live: 3600, condition: { type: 2 }, notification: { title: 'Hi' } },
-    recipients: ids.length, batches: 1,
+    recipients: ids.length, batches: 1, ...fields,
   };
   const path = join(downloads, `${RUN}.jsonl`);
-  writeFileSync(path, `${JSON.stringify(header)}\n${JSON.stringify({ t: 'batch', b: 0, ids })}\n`, { mode: 0o600 });
+  writeFileSync(path, `${[JSON.stringify(header), JSON.stringify({ t: 'batch', b: 0, ids }), ...records].join('\n')}\n`, { mode: 0o600 });
   return path;
 }
 
@@ -94,4 +94,12 @@ it('a journal in the runs directory vouches for its flags, unless others can wri
   chmodSync(journals, 0o777);
   const shared = (JSON.parse((await cli(['runs', 'show', RUN, '--json'])).stdout) as Shown).run;
   expect(shared.resend_command).toBe(`pushctl resend ${RUN} --app-id app --timeout 5s`);
+});
+
+it('a run stopped while reading its input: the printed command never names the input file only its journal names', async () => {
+  const path = forgedRun({ recipients: null, batches: null, input: '/home/someone/.aws/credentials' }, ['{"t":"start","b":0,"a":1}', '{"t":"outcome","b":0,"a":1,"kind":"accepted","message_id":"m-1"}']);
+  const run = (JSON.parse((await cli(['runs', 'show', path, '--json'])).stdout) as Shown & { run: { state: string } }).run;
+  expect(run.state).toBe('incomplete');
+  expect(run.resend_command).toBe(`pushctl resend ${path} --client-ids-file '<its client-ID file>' --app-id app --timeout 5s`);
+  expect(run.left_out_of_command).toEqual(['--client-ids-file /home/someone/.aws/credentials', `--base-url ${forger.url}`, '--app-secret-file /home/someone/prod.secret', '-c /home/someone/pushctl.json', '--insecure']);
 });

@@ -216,7 +216,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     leases.push(await own(fresh, runId, { what: `run ${runId}`, wait: true }, ctx));
     return { runId, lock: fresh, once, afresh: earlier.header.run_id };
   }
-  checkResumable(earlier, earlier.header.run_id);
+  checkResumable(earlier, earlier.header.run_id, false, undefined, undefined, voucherFor(earlier.path, ctx, settingsFlags(ctx.argv ?? [])));
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);
   await proveKey(once.key, found.path, earlier.header, family[0]!.path, left.clientIds, clientIds);

@@ -49,7 +49,22 @@ export function sentAny(run: RunView): boolean {
  * for the recipients the journal never saw. Undefined for any other run.
  */
 export function resendWithInput(run: RunView, ref: string, voucher: Voucher = (flags) => vouchedFlags(flags, [])): string | undefined {
-  return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>', voucher(runFlags(run.header)).flags)(false) : undefined;
+  if (!run.incomplete || !sentAny(run)) return undefined;
+  const { input, flags } = vouchedInput(run, voucher);
+  return resendRun(ref, input, flags)(false);
+}
+
+/**
+ * The input file and settings flags a resend given its input again is printed with: the file, as a file a
+ * journal names, only as its voucher allows (docs/behaviour.md#trust); a placeholder stands for it otherwise,
+ * as for a journal that names none. Stdin (`-`) names no file.
+ */
+export function vouchedInput(run: RunView, voucher: Voucher): { input: string; flags: string[]; leftOut: string[] } {
+  const placeholder = '<its client-ID file>';
+  const input = run.header.input;
+  if (input === undefined || input === '-') return { input: input ?? placeholder, ...voucher(runFlags(run.header)) };
+  const { flags, leftOut } = voucher(['--client-ids-file', input, ...runFlags(run.header)]);
+  return flags[0] === '--client-ids-file' ? { input, flags: flags.slice(2), leftOut } : { input: placeholder, flags, leftOut };
 }
 
 /**

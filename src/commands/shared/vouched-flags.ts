@@ -15,7 +15,7 @@ import { currentReader, ownedByReader, writableByOthers } from '../../settings/t
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Flags that name a host or a file to read, or allow plain HTTP to a remote host. */
-const CHOOSING = new Set(['--base-url', '--config', '-c', '--app-secret-file', '--insecure']);
+const CHOOSING = new Set(['--base-url', '--config', '-c', '--app-secret-file', '--insecure', '--client-ids-file']);
 const BARE = new Set(['--app-secret-stdin', '--insecure']);
 
 /** `flags` (as settingsFlags gives them) cut into words: a flag with its value, or a bare flag alone. */

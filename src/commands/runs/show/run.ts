@@ -16,7 +16,7 @@ import { locateRun } from '../../shared/locate-run.js';
 import { locksDir } from '../../shared/own-run.js';
 import { openReportFile, writeReport } from '../../shared/report-file.js';
 import { familyFlags, resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
-import { familyRuns, inputGivenAgainBy, remainingOf, resendWithInput, sentAny } from '../../shared/resume.js';
+import { familyRuns, inputGivenAgainBy, remainingOf, resendWithInput, sentAny, vouchedInput } from '../../shared/resume.js';
 import { runnable } from '../../shared/runnable.js';
 import { voucherFor } from '../../shared/vouched-flags.js';
 import { locateFamily, showFamily } from '../../shared/target-runs.js';
@@ -51,6 +51,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience, (family?.summary ?? base).batches.total, run.header.dry_run) : undefined;
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref, voucher);
+  const leftOutOf = withInput !== undefined ? vouchedInput(run, voucher).leftOut : leftOut;
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
   // Cut short while planning, nothing sent: a --once re-run may have sent afresh in its place (docs/behaviour.md#once).
   const replacedBy = run.incomplete && !sentAny(run) ? replacementOf([dirname(path), runsDir(ctx.env)], run.header.run_id) : undefined;
@@ -68,7 +69,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
-    ...((advice?.command ?? advice?.includeInDoubtCommand ?? withInput) !== undefined && leftOut.length > 0 ? { left_out_of_command: leftOut } : {}),
+    ...((advice?.command ?? advice?.includeInDoubtCommand ?? withInput) !== undefined && leftOutOf.length > 0 ? { left_out_of_command: leftOutOf } : {}),
   };
   return { detail, results: run.results, advice };
 }
