@@ -18,6 +18,7 @@ import { serviceRefused } from '../client/report.js';
 import { SecretScrubber } from '../output/redact.js';
 import { adviceCount, inDoubtWords } from '../output/resend-advice.js';
 import { flagsOfSettings, resendAdvice, resendRun, settingsFlags } from '../commands/shared/resend-command.js';
+import { voucherFor, type Voucher } from '../commands/shared/vouched-flags.js';
 import { codeSpan } from '../output/markdown.js';
 import { plainStyle } from '../output/style.js';
 import { describeValidation } from '../output/validation.js';
@@ -196,7 +197,7 @@ async function runMode(request: ActionRequest, ctx: Ctx, scrubber: SecretScrubbe
       // The exit status says the message is invalid; the findings say where (as mode validate says them).
       return { ...base, exitCode: outcome.exitCode, errors: outcome.validation.errors, warnings: outcome.validation.warnings };
     case 'skipped':
-      return skippedResult(outcome, request);
+      return skippedResult(outcome, request, voucherFor(outcome.skipped.run.path, ctx, settingsFlags(argv)));
     case 'targets':
       printTargets({ ...outcome.targets, advice: undefined }, {}, ctx, plainStyle);
       return { ...base, ...targetsResult(request.once ? targetsAsKey(outcome.targets, ctx.env) : { outcome: outcome.targets, resumed: [] }), ...(request.once ? { once: request.once } : {}) };
@@ -256,12 +257,14 @@ const keyLeftHint = (inDoubt: number) =>
   inDoubt > 0 ? 'what is left is in doubt (the service may already have delivered): see the resend command, which includes it at the risk of sending twice' : 'what it did not deliver was rejected by the service: fix the cause and set a new once input';
 
 /** once found the run done: what its whole family delivered, as `runs show` counts it (docs/behaviour.md#once). */
-function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest): ActionResult {
+function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, request: ActionRequest, voucher: Voucher): ActionResult {
   // The report the skipped run wrote is gone with its runner: send wrote the family's (the report input).
   const { run, family, report, left } = outcome.skipped;
   // Not delivered in full: why, and the next step in the action's terms, as the CLI's document says it; what is
   // in doubt is the resend advice (the action has no input that includes them).
-  const advice = resendAdvice(resendRun(run.header.run_id, undefined, settingsFlags(run.header.argv)), { notSent: 0, inDoubt: left.inDoubt }, left.audience);
+  // A journal from elsewhere is data: its host and files are repeated only as this step's own inputs name them.
+  const flags = voucher(settingsFlags(run.header.argv)).flags;
+  const advice = resendAdvice(resendRun(run.header.run_id, undefined, flags), { notSent: 0, inDoubt: left.inDoubt }, left.audience);
   const failed = outcome.exitCode !== ExitCode.ok && {
     message: skippedVerdict(outcome.skipped, outcome.exitCode),
     hint: keyLeftHint(left.inDoubt),

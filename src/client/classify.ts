@@ -3,6 +3,9 @@ import { isLoopbackHost } from './loopback.js';
 import type { AttemptOutcome, ResponseView, Retryable } from './outcome.js';
 import { PROXY_TUNNEL_ERROR } from './proxy-tunnel-error.js';
 import { scanJson } from '../message/parse-json.js';
+import { messageIdFault, unparsedIdFault } from './answer-faults.js';
+
+const withCause = (cause: string | undefined) => (cause === undefined ? '' : `: ${cause}`);
 
 /** HTTP statuses that say "not processed, try again later" (docs/behaviour.md#retries). */
 const RETRYABLE_HTTP = new Set([408, 429, 503]);
@@ -23,7 +26,7 @@ export function classifyResponse(response: ResponseView, nowMs: number = Date.no
   if (parsed) {
     if (parsed.status === STATUS_OK) {
       if (parsed.messageId !== undefined) return { kind: 'accepted', messageId: parsed.messageId, httpStatus, response };
-      return { kind: 'in_doubt', reason: 'status 200 without a message_id', httpStatus, response };
+      return { kind: 'in_doubt', reason: `status 200 ${parsed.idFault !== undefined ? `with ${parsed.idFault}` : 'without a message_id'}`, httpStatus, response };
     }
     if (parsed.messageId !== undefined) {
       // A refusal that names the message it made (a partial success: some client IDs illegal, the others sent)
@@ -73,7 +76,7 @@ export function classifyResponse(response: ResponseView, nowMs: number = Date.no
     ? 'an incomplete answer'
     : response.body.trim() === ''
       ? 'an empty answer'
-      : 'an answer that is not the documented JSON';
+      : `an answer that is not the documented JSON${withCause(unparsedIdFault(response.body))}`;
   return { kind: 'in_doubt', reason: `HTTP ${httpStatus} with ${what}`, httpStatus, response };
 }
 
@@ -184,6 +187,8 @@ interface ServiceBody {
   status: number;
   message: string;
   messageId?: string;
+  /** A message_id that is there but no usable one: what is wrong with it. */
+  idFault?: string;
 }
 
 /**
@@ -205,7 +210,9 @@ export function parseServiceBody(text: string): ServiceBody | undefined {
   const result = json['result'];
   const rawId = isRecord(result) ? result['message_id'] : undefined;
   const messageId = typeof rawId === 'string' && rawId !== '' ? rawId : typeof rawId === 'number' ? rawNumberId(text) : undefined;
-  return messageId === undefined ? { status, message } : { status, message, messageId };
+  if (messageId !== undefined) return { status, message, messageId };
+  const idFault = isRecord(result) && 'message_id' in result ? messageIdFault(rawId) : undefined;
+  return idFault === undefined ? { status, message } : { status, message, idFault };
 }
 
 /** 200, or a code of the service's own five-digit table (21xxx, 22xxx, ...). */

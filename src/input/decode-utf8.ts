@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { firstInvalidUtf8 } from '../message/first-invalid-utf8.js';
 import { invalidMessageError } from '../errors.js';
-import { otherEncoding } from './text-encoding.js';
+import { otherEncoding } from '../message/text-encoding.js';
 
 /** `bytes` as text, or an invalid-message error naming the line and the byte within it. */
 export function decodeUtf8(bytes: Buffer, what: string, flag: string): string {

@@ -3,7 +3,7 @@ import { ClientIdError, invalidMessageError, usageError } from '../errors.js';
 import { ClientIdCollector, type ClientIdStore } from '../client/client-id-store.js';
 import { ReportReader } from './read-report.js';
 import { looksLikeJournal, readJournal } from '../journal/reader.js';
-import { otherEncoding } from './text-encoding.js';
+import { otherEncoding } from '../message/text-encoding.js';
 import { CsvClientIds, isClientIdCsvHeader } from './csv-client-ids.js';
 import type { RecipientLanguages } from './recipient-languages.js';
 import type { BatchStatus } from '../client/batch-result.js';

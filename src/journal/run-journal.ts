@@ -12,6 +12,7 @@ import { journalPath, newRunId, pruneRuns, runsDir } from './runs-dir.js';
 import { processStartTicks } from './process-start.js';
 import { JournalWriter, JournalWriteError, type Scrub } from './writer.js';
 import { MAX_LINE } from './journal-file.js';
+import { missingDirHint } from '../missing-dir-hint.js';
 
 export interface RunJournalOptions {
   /** `--journal <path>`; else a new file in the runs directory. */
@@ -84,7 +85,7 @@ export class RunJournal {
     const dir = options.path === undefined ? runsDir(options.env) : undefined;
     const { runId, writer } =
       dir === undefined
-        ? openAt(resolve(options.cwd, options.path!), options.runId ?? newRunId(now, options.random), options.filter)
+        ? openAt(resolve(options.cwd, options.path!), options.runId ?? newRunId(now, options.random), options.filter, false)
         : options.runId !== undefined
           ? openAt(journalPath(dir, options.runId), options.runId, options.filter)
           : openInDir(dir, now, options.filter, options.random);
@@ -240,11 +241,17 @@ export class RunJournal {
 }
 
 /** `--journal <path>`: exactly that file, never overwritten. */
-function openAt(path: string, runId: string, filter: Scrub): { runId: string; writer: JournalWriter } {
+/**
+ * The journal at `path`. `makeDir` false for a `--journal` path: like `--report`, it names a file, and a
+ * directory missing on its way is a mistyped path to refuse, never a folder tree to make unseen.
+ */
+function openAt(path: string, runId: string, filter: Scrub, makeDir = true): { runId: string; writer: JournalWriter } {
   try {
-    return { runId, writer: new JournalWriter(path, filter) };
+    return { runId, writer: new JournalWriter(path, filter, makeDir) };
   } catch (error) {
-    throw cannotCreate(path, error, 'a journal is never overwritten: give --journal a new path');
+    throw cannotCreate(path, error, (code) =>
+      code === 'EEXIST' ? 'a journal is never overwritten: give --journal a new path' : code === 'ENOENT' && !makeDir ? missingDirHint(dirname(path), '--journal') : undefined,
+    );
   }
 }
 
@@ -262,9 +269,10 @@ function openInDir(dir: string, now: Date, filter: Scrub, random?: () => number)
   }
 }
 
-function cannotCreate(path: string, error: unknown, whenExists?: string) {
+/** `hintFor`: the caller's own next step for an error code, when it has one. */
+function cannotCreate(path: string, error: unknown, hintFor?: (code: string) => string | undefined) {
   const code = createErrorCode(path, error);
-  const hint = code === 'EEXIST' && whenExists ? whenExists : 'set PUSHCTL_JOURNAL_DIR to a writable directory, give --journal a writable path, or pass --no-journal (then a kill loses the record)';
+  const hint = hintFor?.(code) ?? 'set PUSHCTL_JOURNAL_DIR to a writable directory, give --journal a writable path, or pass --no-journal (then a kill loses the record)';
   return usageError(`cannot create the run journal ${path} (${code})`, hint);
 }
 

@@ -44,14 +44,16 @@ export class JournalWriter {
   private failed: JournalWriteError | undefined;
 
   /**
-   * Creates the journal file (mode 600, in a directory created mode 700). Never overwrites: a journal is a
-   * record of what was sent, so an existing file at the path is an error for the caller to explain.
+   * Creates the journal file (mode 600, in a directory created mode 700 when `makeDir`: the runs directory is
+   * pushctl's to make, a `--journal` path's directory the user's). Never overwrites: a journal is a record of
+   * what was sent, so an existing file at the path is an error for the caller to explain.
    */
   constructor(
     readonly path: string,
     private readonly filter: Scrub,
+    makeDir = true,
   ) {
-    makeDirs(dirname(path), 0o700);
+    if (makeDir) makeDirs(dirname(path), 0o700);
     this.fd = openSync(path, 'wx', 0o600);
     this.timer = setInterval(() => this.sync(), FSYNC_EVERY_MS);
     // The timer must not keep a finished process alive.

@@ -79,7 +79,15 @@ export interface RunDetail extends RunOverview {
   input_given_again_by?: string;
   /** A resend of this run still sending: what is left is its to say once it ends. */
   running_resend?: { run_id: string; pid: number };
+  /** The journal's flags naming a host or a file that the command does not repeat (docs/behaviour.md#trust). */
+  left_out_of_command?: string[];
 }
+
+/** Says which of the journal's flags the command leaves out, and why: the user adds back those that are theirs. */
+export const leftOutLine = (leftOut: readonly string[] | undefined): string =>
+  leftOut?.length
+    ? `its journal also names ${leftOut.map(escapeControl).join(', ')}: left out, as a journal never chooses a host or a file for you; add those that are yours\n`
+    : '';
 
 const countsLine = (label: string, c: RunOverview['recipients']) =>
   `  ${label.padEnd(11)}${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, in doubt ${c.in_doubt}, not sent ${c.not_sent}\n`;
@@ -142,7 +150,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   else if (run.running_resend) out += `run ${e(run.running_resend.run_id)}, a resend of it, is still running (pid ${run.running_resend.pid}): see pushctl runs show ${e(run.running_resend.run_id)}\n`;
   else if (advice) out += formatResendAdvice(advice);
   else if (run.state !== 'running') out += 'nothing left to send\n';
-  return out;
+  return out + leftOutLine(run.left_out_of_command);
 }
 
 /** What `pushctl runs` comes to: the runs directory and its newest runs. */

@@ -9,6 +9,7 @@ import { describeIssues } from './config-issues.js';
 import { configSyntaxError } from './config-syntax-error.js';
 import { homeDir, searchDirs, userConfigDir } from './paths.js';
 import { assertTrustedConfig, currentReader, dirsDownTo, isJavaScriptConfig, ownedByReader, type Reader } from './trust.js';
+import { bomTolerant, refuseOtherEncoding } from './config-encoding.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -71,7 +72,8 @@ async function createExplorer(places: string[]): Promise<Explorer> {
   const cosmiconfig = mod.cosmiconfig ?? mod.default!.cosmiconfig;
   // searchStrategy 'none' checks one directory per search() call; the walk is ours, so that the home and
   // user config directories come from the env we were given rather than from process.env.
-  return cosmiconfig('pushctl', { searchPlaces: places, searchStrategy: 'none', cache: false });
+  const loaders = mod.defaultLoaders ?? mod.default!.defaultLoaders;
+  return cosmiconfig('pushctl', { searchPlaces: places, searchStrategy: 'none', cache: false, loaders: { '.json': bomTolerant(loaders['.json']) } });
 }
 
 async function readError(filepath: string, error: unknown, origin: ConfigOrigin) {
@@ -182,6 +184,7 @@ export async function loadConfigFile(options: LoadConfigOptions): Promise<Loaded
     const filepath = path.resolve(cwd, explicit);
     try {
       refuseSpecialFile(filepath, origin);
+      refuseOtherEncoding(filepath);
       refuseJavaScript(filepath, allowJavaScript);
       if (origin === 'env') assertTrustedConfig(filepath, [path.dirname(filepath)], reader);
       result = await (await explorer(searchPlaces, cwd)).load(filepath);
@@ -218,6 +221,7 @@ async function searchConfig(cwd: string, env: Env, platform: NodeJS.Platform, re
         refuseSpecialFile(filepath, 'search');
         refuseJavaScript(filepath, allowJavaScript);
         assertTrustedConfig(filepath, dirsDownTo(dir, filepath), reader);
+        refuseOtherEncoding(filepath);
       } catch (error) {
         throw error instanceof CliError ? error : await readError(filepath, error, 'search');
       }

@@ -29,6 +29,8 @@ import { checkResumable, checkSameInput, familyRuns, inputGivenAgainBy, notRunni
 import { readMessageInput } from '../../input/read-message-input.js';
 import { usageError } from '../../errors.js';
 import { counted } from '../../counted.js';
+import { voucherFor } from '../shared/vouched-flags.js';
+import { settingsFlags } from '../shared/resend-command.js';
 
 export async function resend(options: ResendOptions, ctx: CommandCtx): Promise<ResendOutcome> {
   const { human } = deliveryTuning(options);
@@ -57,7 +59,7 @@ async function resendOwned(options: ResendOptions, owned: { path: string; ref: s
   const withInput = options.clientIdsFile !== undefined;
   const run = withInput ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
   const members = familyRuns(run, ctx.env);
-  checkResumable(run, ref, withInput, inputGivenAgainBy(run, members), replacedBy(run, ctx.env));
+  checkResumable(run, ref, withInput, inputGivenAgainBy(run, members), replacedBy(run, ctx.env), voucherFor(path, ctx, settingsFlags(ctx.argv)));
   const input = withInput ? await readRunInput(run, options.clientIdsFile!, ctx) : undefined;
   const family = notRunning(members);
   const left = remainingOf(family, options.includeInDoubt === true, input);

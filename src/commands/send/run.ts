@@ -40,6 +40,7 @@ import type { RunClaim } from '../shared/claim.js';
 import { counted } from '../../counted.js';
 import { onceClaimLine } from '../shared/once-words.js';
 import { familyFlags, resendRun, settingsFlags } from '../shared/resend-command.js';
+import { voucherFor, type Voucher } from '../shared/vouched-flags.js';
 
 export type { SendOutcome };
 
@@ -182,7 +183,7 @@ async function withFamilyReport(outcome: SendOutcome, path: string, force: boole
  * process that owns it), then the family of the run found with it; else a new run's own family. The leases
  * go into `leases` for the caller to release.
  */
-export async function claimRun(options: SendOptions & { dryRun: boolean }, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx): Promise<Claim> {
+export async function claimRun(options: SendOptions & { dryRun: boolean }, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx & { argv?: readonly string[] }): Promise<Claim> {
   const runId = freshRunId(ctx.env);
   const wait = options.wait !== false;
   if (options.once === undefined) {
@@ -205,7 +206,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
   if (!sameFingerprint(found.header.fingerprint, body, clientIds, once.fingerprint)) {
     throw usageError(
       `--once ${escapeControl(once.key)}: run ${escapeControl(found.header.run_id)} used this key for another message or audience (${found.path}); this run's message or recipients differ`,
-      otherUseHint(found, ctx.env),
+      otherUseHint(found, ctx.env, voucherFor(found.path, ctx, settingsFlags(ctx.argv ?? []))),
     );
   }
   const lock = familyLockName(familyRoot([dir], found));
@@ -218,7 +219,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
     leases.push(await own(fresh, runId, { what: `run ${runId}`, wait: true }, ctx));
     return { runId, lock: fresh, once, afresh: earlier.header.run_id };
   }
-  checkResumable(earlier, earlier.header.run_id);
+  checkResumable(earlier, earlier.header.run_id, false, undefined, undefined, voucherFor(earlier.path, ctx, settingsFlags(ctx.argv ?? [])));
   const family = familyOf(earlier, ctx.env);
   const left = remainingOf(family, options.includeInDoubt === true);
   await proveKey(once.key, found.path, earlier.header, family[0]!.path, left.clientIds, clientIds);
@@ -252,7 +253,7 @@ export async function claimRun(options: SendOptions & { dryRun: boolean }, body:
  * (killed, say, before an audience file grew) is finished by its resend, with its own message and recipients:
  * a new key would send its whole audience again, those who have it included (docs/behaviour.md#once).
  */
-function otherUseHint(found: { path: string; header: HeaderRecord }, env: Ctx['env']): string {
+function otherUseHint(found: { path: string; header: HeaderRecord }, env: Ctx['env'], voucher: Voucher): string {
   const other = 'use a new key for a new announcement, or send the same message file, variables and recipients as that run';
   let left: boolean;
   try {
@@ -264,7 +265,9 @@ function otherUseHint(found: { path: string; header: HeaderRecord }, env: Ctx['e
   }
   if (!left) return other;
   const targets = typeof found.header.targets === 'string';
-  const command = resendRun(targets ? found.header.targets! : found.header.run_id, undefined, targets ? familyFlags(found.header.argv) : settingsFlags(found.header.argv))(false);
+  // A journal from elsewhere is data: its host and files are repeated only as this command names them itself.
+  const flags = voucher(targets ? familyFlags(found.header.argv) : settingsFlags(found.header.argv));
+  const command = resendRun(targets ? found.header.targets! : found.header.run_id, undefined, flags.flags)(false);
   return `that run is unfinished: \`${command}\` sends what it left, with its own message and recipients (a new key would send its whole audience again); send to recipients it did not have apart`;
 }
 

@@ -3,7 +3,9 @@
 // a temporary file beside it and renamed into place: a kill mid-write never leaves a torn or empty report.
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { usageError } from '../../errors.js';
+import { missingDirHint } from '../../missing-dir-hint.js';
 import { buildReport, reportJsonChunks } from '../../client/report.js';
 import type { BatchResult } from '../../client/send-batches.js';
 import type { SecretScrubber } from '../../output/redact.js';
@@ -89,7 +91,8 @@ export async function openReportFile(path: string, cwd: string, options: { force
   try {
     return await openBeside(path, target, tempsOf(target));
   } catch (error) {
-    throw usageError(`--report ${path} cannot be written (${why(error)})`, 'give a path in a directory you can write to');
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(dirname(target));
+    throw usageError(`--report ${path} cannot be written (${why(error)})`, missing ? missingDirHint(dirname(target), '--report') : 'give a path in a directory you can write to');
   }
 }
 

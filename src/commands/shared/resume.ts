@@ -14,6 +14,7 @@ import { locksDir } from './own-run.js';
 import type { ClientIdSource, RecipientLanguageSource } from '../../message/recipients.js';
 import { variantFor } from '../../message/variants.js';
 import { resendRun, runFlags } from './resend-command.js';
+import { vouchedFlags, type Voucher } from './vouched-flags.js';
 
 
 export interface Remaining {
@@ -47,16 +48,32 @@ export function sentAny(run: RunView): boolean {
  * The resend of a run stopped before it read all of its client-ID input: its input has to be given again,
  * for the recipients the journal never saw. Undefined for any other run.
  */
-export function resendWithInput(run: RunView, ref: string): string | undefined {
-  return run.incomplete && sentAny(run) ? resendRun(ref, run.header.input ?? '<its client-ID file>', runFlags(run.header))(false) : undefined;
+export function resendWithInput(run: RunView, ref: string, voucher: Voucher = (flags) => vouchedFlags(flags, [])): string | undefined {
+  if (!run.incomplete || !sentAny(run)) return undefined;
+  const { input, flags } = vouchedInput(run, voucher);
+  return resendRun(ref, input, flags)(false);
+}
+
+/**
+ * The input file and settings flags a resend given its input again is printed with: the file, as a file a
+ * journal names, only as its voucher allows (docs/behaviour.md#trust); a placeholder stands for it otherwise,
+ * as for a journal that names none. Stdin (`-`) names no file.
+ */
+export function vouchedInput(run: RunView, voucher: Voucher): { input: string; flags: string[]; leftOut: string[] } {
+  const placeholder = '<its client-ID file>';
+  const input = run.header.input;
+  if (input === undefined || input === '-') return { input: input ?? placeholder, ...voucher(runFlags(run.header)) };
+  const { flags, leftOut } = voucher(['--client-ids-file', input, ...runFlags(run.header)]);
+  return flags[0] === '--client-ids-file' ? { input, flags: flags.slice(2), leftOut } : { input: placeholder, flags, leftOut };
 }
 
 /**
  * Refuses a run that cannot be resent: still running, or its journal cut short before its plan was complete
  * and not given its input again (`withInput`, or `givenAgainBy` an earlier resend), or given an input it does
- * not need. `replacedBy`: the --once run sent afresh in place of one cut short before any request.
+ * not need. `replacedBy`: the --once run sent afresh in place of one cut short before any request. `voucher`:
+ * which of the run's flags naming a host or a file its hint may repeat (vouched-flags.ts).
  */
-export function checkResumable(run: RunView, ref: string, withInput = false, givenAgainBy?: string, replacedBy?: string): void {
+export function checkResumable(run: RunView, ref: string, withInput = false, givenAgainBy?: string, replacedBy?: string, voucher?: Voucher): void {
   if (run.state === 'running') {
     throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
   }
@@ -73,7 +90,7 @@ export function checkResumable(run: RunView, ref: string, withInput = false, giv
   if (run.incomplete && !withInput && givenAgainBy === undefined) {
     throw usageError(
       `run ${run.header.run_id} stopped before it read all of its client-ID input, after sending some of it: ${run.incomplete.reason}`,
-      `give it the same input again; the rest is sent, never a recipient the run planned: ${resendWithInput(run, ref)!}`,
+      `give it the same input again; the rest is sent, never a recipient the run planned: ${resendWithInput(run, ref, voucher)!}`,
     );
   }
   if (!run.incomplete && withInput) {

@@ -18,6 +18,8 @@ import { checkResumable, familyOf, remainingOf, replacedBy, type Remaining } fro
 import { profileSecretEnv, targetEnv } from './target-list.js';
 import type { Target } from './target-setup.js';
 import { targetError } from './target-error.js';
+import { settingsFlags } from './resend-command.js';
+import { voucherFor } from './vouched-flags.js';
 
 export interface TargetsResendOptions extends SettingsOptions, DeliveryOptions {
   dryRun?: boolean;
@@ -51,7 +53,7 @@ export function checkFamilyOptions(options: TargetsResendOptions, env: Record<st
 
 export function readMember(path: string, family: string, owned: { runId: string; lease: Lease; leases: Lease[] } | undefined, options: TargetsResendOptions, ctx: Ctx): Member {
   const run = readRunLeft(path, locksDir(ctx.env));
-  checkResumable(run, family, false, undefined, replacedBy(run, ctx.env));
+  checkResumable(run, family, false, undefined, replacedBy(run, ctx.env), voucherFor(path, ctx, settingsFlags(options.argv)));
   const runs = familyOf(run, ctx.env);
   const left = remainingOf(runs, options.includeInDoubt === true);
   const verdict = left.inDoubt === 0 && left.rejected === 0 ? ExitCode.ok : familyExitCode(runs);

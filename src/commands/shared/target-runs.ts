@@ -7,14 +7,15 @@ import { journalHeader, runsDir } from '../../journal/runs-dir.js';
 import { familyMembers, familyOverview } from '../../journal/target-family.js';
 import { escapeControl } from '../../output/escape-control.js';
 import { formatResendAdvice, type ResendAdvice } from '../../output/resend-advice.js';
-import { formatRunDetail, type RunDetail } from '../../output/runs.js';
+import { formatRunDetail, leftOutLine, type RunDetail } from '../../output/runs.js';
 import { stateWords } from '../../journal/read-run.js';
 import type { SecretScrubber } from '../../output/redact.js';
 import { locateRun } from './locate-run.js';
 import { familyFlags, resendAdvice, resendRun } from './resend-command.js';
 import { counted } from '../../counted.js';
+import { voucherFor } from './vouched-flags.js';
 
-type ShowRun = (options: { run: string }, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber) => Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }>;
+type ShowRun = (options: { run: string }, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber, given?: readonly string[]) => Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }>;
 
 /** The family of the run the user named, with its members' journals; undefined for a run of one target. */
 export function locateFamily(run: string, ctx: Pick<Ctx, 'env' | 'cwd'>): { family: string; paths: string[] } | undefined {
@@ -29,14 +30,18 @@ export interface FamilyShown {
   text: string;
 }
 
-/** Every target's detail (as `runs show` of each) and the family's line and advice, as data and as text. */
-export async function showFamily(found: { family: string; paths: string[] }, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber, showRun: ShowRun): Promise<FamilyShown> {
+/**
+ * Every target's detail (as `runs show` of each) and the family's line and advice, as data and as text.
+ * `given`: the caller's first-hand settings flags besides the environment (see showRun).
+ */
+export async function showFamily(found: { family: string; paths: string[] }, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber, showRun: ShowRun, given: readonly string[] = []): Promise<FamilyShown> {
   const shown = [];
-  for (const path of found.paths) shown.push(await showRun({ run: path }, ctx, scrubber));
+  for (const path of found.paths) shown.push(await showRun({ run: path }, ctx, scrubber, given));
   const lead = shown[0]!.detail;
   const left = shown.reduce((sum, s) => ({ notSent: sum.notSent + (s.advice?.notSent ?? 0), inDoubt: sum.inDoubt + (s.advice?.inDoubt ?? 0) }), { notSent: 0, inDoubt: 0 });
   const argv = (journalHeader(lead.path)?.argv ?? []) as string[];
-  const advice = resendAdvice(resendRun(found.family, undefined, familyFlags(argv)), left, lead.audience, undefined, lead.dry_run);
+  const { flags, leftOut } = voucherFor(lead.path, ctx, given)(familyFlags(argv));
+  const advice = resendAdvice(resendRun(found.family, undefined, flags), left, lead.audience, undefined, lead.dry_run);
   const overview = familyOverview(shown.map((s) => s.detail));
   const run: FamilyShown['run'] = {
     ...overview,
@@ -45,10 +50,11 @@ export async function showFamily(found: { family: string; paths: string[] }, ctx
     ...(advice?.command ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
+    ...(advice && leftOut.length > 0 ? { left_out_of_command: leftOut } : {}),
   };
   const running = shown.some((s) => s.detail.state === 'running');
   let text = `run ${escapeControl(found.family)} (${stateWords(overview.state)}, ${counted(shown.length, 'target')}: ${shown.map((s) => escapeControl(s.detail.profile ?? '?')).join(', ')})\n`;
   for (const s of shown) text += formatRunDetail(s.detail, s.results, undefined, true);
-  text += advice ? formatResendAdvice(advice) : running ? '' : 'nothing left to send\n';
+  text += advice ? formatResendAdvice(advice) + leftOutLine(run.left_out_of_command) : running ? '' : 'nothing left to send\n';
   return { run, text };
 }

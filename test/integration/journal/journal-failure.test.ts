@@ -77,6 +77,8 @@ describe('a journal that cannot record stops the run', () => {
     const c = client();
     try {
       const all = ids(5_000);
+      // A --journal path's directory is the user's to make (docs/behaviour.md#journal).
+      mkdirSync(join(mountPoint, 'runs'), { mode: 0o700 });
       const journal = RunJournal.start({
         path: join(mountPoint, 'runs', 'run.jsonl'),
         env: {},

@@ -11,7 +11,7 @@ export interface Sandbox {
   home: string;
   project: string;
   env: Record<string, string | undefined>;
-  write(relative: string, text: string, mode?: number): Promise<string>;
+  write(relative: string, text: string | Buffer, mode?: number): Promise<string>;
   cleanup(): Promise<void>;
 }
 

@@ -54,6 +54,21 @@ describe('classifyResponse', () => {
     expect(classifyResponse(answer(200, body))).toMatchObject({ kind: 'in_doubt', httpStatus: 200 });
   });
 
+  // A message_id that is there but unusable is not "without a message_id": the reason says what is wrong with it.
+  it.each([
+    ['a raw control character (JSON allows it only escaped)', '{"status":200,"message":"OK","result":{"message_id":"m-\u001b[31m-1"}}', 'its message_id holds the control character U+001B unescaped, which JSON forbids'],
+    ['a raw line break', '{"status":200,"message":"OK","result":{"message_id":"m-\n1"}}', 'its message_id holds the control character U+000A unescaped, which JSON forbids'],
+    ['an empty message_id', JSON.stringify({ status: 200, message: 'OK', result: { message_id: '' } }), 'status 200 with an empty message_id'],
+    ['a message_id of the wrong kind', JSON.stringify({ status: 200, message: 'OK', result: { message_id: { id: 1 } } }), 'status 200 with a message_id that is an object, not a string'],
+    ['no message_id', JSON.stringify({ status: 200, message: 'OK' }), 'status 200 without a message_id'],
+  ])('in doubt about a 200 with %s, saying why', (_what, body, reason) => {
+    expect(classifyResponse(answer(200, body))).toMatchObject({ kind: 'in_doubt', reason: expect.stringContaining(reason) });
+  });
+
+  it('accepts a message_id whose control characters are escaped, as JSON writes them (printed inert)', () => {
+    expect(classifyResponse(answer(200, { status: 200, message: 'OK', result: { message_id: 'm-\u001b-1' } }))).toMatchObject({ kind: 'accepted', messageId: 'm-\u001b-1' });
+  });
+
   it('never trusts an incomplete body, even one that parses', () => {
     expect(classifyResponse(answer(200, success, {}, true))).toMatchObject({ kind: 'in_doubt' });
     expect(classifyResponse(answer(503, '', {}, true))).toMatchObject({ kind: 'retryable' });

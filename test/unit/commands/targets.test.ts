@@ -8,6 +8,7 @@ import { CliError } from '../../../src/errors.js';
 import { familyAdvice } from '../../../src/commands/shared/target-advice.js';
 import { familyFlags } from '../../../src/commands/shared/resend-command.js';
 import { resendWithInput } from '../../../src/commands/shared/resume.js';
+import { vouchedFlags } from '../../../src/commands/shared/vouched-flags.js';
 import type { RunView } from '../../../src/journal/read-run.js';
 import { joinProfiles, profileSecretEnv, targetEnv, targetProfiles } from '../../../src/commands/shared/target-list.js';
 import { familyState, foldFamilies } from '../../../src/journal/target-family.js';
@@ -117,9 +118,14 @@ describe('the resend command of a family', () => {
   it('one target resent with its input given again names its own profile, never the list resend refuses', () => {
     const argv = ['send', '--profile', 'global,india', '-c', 'p.json', '--client-ids-file', 'ids.txt'];
     const target = { header: { run_id: 'r-india', argv, targets: 'r-global', profile: 'india', input: '/w/ids.txt' }, incomplete: { reason: 'cut short' }, results: [{ attempts: 1 }] } as unknown as RunView;
-    expect(resendWithInput(target, 'r-india')).toBe('pushctl resend r-india --client-ids-file /w/ids.txt -c p.json --profile india');
+    const here = (flags: readonly string[]) => vouchedFlags(flags, [], true);
+    expect(resendWithInput(target, 'r-india', here)).toBe('pushctl resend r-india --client-ids-file /w/ids.txt -c p.json --profile india');
     const alone = { ...target, header: { run_id: 'r', argv: ['send', '--profile', 'staging', '--client-ids-file', 'ids.txt'], input: '/w/ids.txt' } } as unknown as RunView;
-    expect(resendWithInput(alone, 'r')).toBe('pushctl resend r --client-ids-file /w/ids.txt --profile staging');
+    expect(resendWithInput(alone, 'r', here)).toBe('pushctl resend r --client-ids-file /w/ids.txt --profile staging');
+    // A journal from elsewhere names no file on its own word: the config and the input only as given first-hand
+    // (-c and --config are one flag), else a placeholder for the input (docs/behaviour.md#trust).
+    expect(resendWithInput(target, 'r-india', (flags) => vouchedFlags(flags, ['--config', 'p.json']))).toBe("pushctl resend r-india --client-ids-file '<its client-ID file>' -c p.json --profile india");
+    expect(resendWithInput(target, 'r-india')).toBe("pushctl resend r-india --client-ids-file '<its client-ID file>' --profile india");
   });
 });
 

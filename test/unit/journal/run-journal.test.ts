@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchPlan } from '../../../src/client/batches.js';
 import { RunJournal } from '../../../src/journal/run-journal.js';
+import { MAX_LINE } from '../../../src/journal/journal-file.js';
 
 const noFilter = { scrub: (t: string) => t, scrubBytes: (b: Buffer) => b };
 
@@ -21,6 +22,22 @@ describe('RunJournal', () => {
       expect(first.runId).toBe('20261124-000000-0000');
       expect(second.runId).toBe('20261124-000000-8000');
       expect(readdirSync(dir).sort()).toEqual(['20261124-000000-0000.jsonl', '20261124-000000-8000.jsonl']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a header larger than a reader takes back (64 MiB) is refused before anything is sent, and leaves no journal', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-big-header-'));
+    try {
+      // Variants sharing one 4 MiB message: the header's JSON passes MAX_LINE while memory holds the text once
+      // (and the header's JSON once, as the guard makes it), so the test stays bounded whatever the limit.
+      const message = { type: 1, time_to_live: 3600, notification: { title: 'x'.repeat(4 * 1024 * 1024) } };
+      const variants = Object.fromEntries(Array.from({ length: Math.ceil(MAX_LINE / (4 * 1024 * 1024)) + 1 }, (_, i) => [`l${i}`, message]));
+      const start = () =>
+        RunJournal.start({ env: { PUSHCTL_JOURNAL_DIR: dir }, cwd: dir, filter: noFilter, version: 't', appId: 'a', baseUrl: new URL('http://127.0.0.1:1'), dryRun: false, argv: [], message, variants, clientIds: undefined, plan: BatchPlan.of(0) });
+      expect(start).toThrow(/the message is too large for the run journal \(\d+ MiB with its variants; at most 64 MiB\); nothing was sent/);
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

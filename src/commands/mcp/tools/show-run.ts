@@ -5,6 +5,8 @@ import { ExitCode } from '../../../errors.js';
 import { formatRunDetail } from '../../../output/runs.js';
 import { runOutputSchema } from '../output-schemas.js';
 import { defineTool } from '../tool.js';
+import { flagsOfSettings } from '../../shared/resend-command.js';
+import { settingsOptions } from '../settings-options.js';
 
 const args = z.strictObject({ run: z.string().check(z.minLength(1, 'run needs a run id: take one from list_runs')) });
 
@@ -15,16 +17,19 @@ export const showRunTool = defineTool({
   args,
   result: runOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
-  async run({ run }: z.infer<typeof args>, { ctx, scrubber }) {
+  async run({ run }: z.infer<typeof args>, { ctx, scrubber, options }) {
     const { showRun } = await import('../../runs/show/run.js');
+    // The server's own settings flags are first-hand: a command built from the journal may repeat a host or a
+    // file they name (docs/behaviour.md#trust), as a run sent through the server names them.
+    const given = flagsOfSettings(settingsOptions(options));
     // A run of several targets is shown whole, as runs show does (docs/behaviour.md#targets): every target and the one command.
     const { locateFamily, showFamily } = await import('../../shared/target-runs.js');
     const family = locateFamily(run, ctx);
     if (family) {
-      const shown = await showFamily(family, ctx, scrubber, showRun);
+      const shown = await showFamily(family, ctx, scrubber, showRun, given);
       return { document: { ok: true, exit_code: ExitCode.ok, run: shown.run }, text: shown.text, isError: false };
     }
-    const { detail, results, advice } = await showRun({ run }, ctx, scrubber);
+    const { detail, results, advice } = await showRun({ run }, ctx, scrubber, given);
     return { document: { ok: true, exit_code: ExitCode.ok, run: detail }, text: formatRunDetail(detail, results, advice), isError: false };
   },
 });

@@ -16,13 +16,19 @@ import { locateRun } from '../../shared/locate-run.js';
 import { locksDir } from '../../shared/own-run.js';
 import { openReportFile, writeReport } from '../../shared/report-file.js';
 import { familyFlags, resendAdvice, resendRun, settingsFlags } from '../../shared/resend-command.js';
-import { familyRuns, inputGivenAgainBy, remainingOf, resendWithInput, sentAny } from '../../shared/resume.js';
+import { familyRuns, inputGivenAgainBy, remainingOf, resendWithInput, sentAny, vouchedInput } from '../../shared/resume.js';
 import { runnable } from '../../shared/runnable.js';
+import { voucherFor } from '../../shared/vouched-flags.js';
 import { locateFamily, showFamily } from '../../shared/target-runs.js';
 import { runsShowOptionsSchema, type RunsShowOptions } from './options.js';
 
 /** One run as data: its detail, its batches and what a resend would send (`runs show` and the MCP tool show_run). */
-export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber): Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }> {
+/**
+ * `given`: the settings flags the caller was given first-hand besides the environment (the MCP server's own):
+ * of the flags naming a host or a file, a command built from a journal not written here repeats only those
+ * (vouched-flags.ts).
+ */
+export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber, given: readonly string[] = []): Promise<{ detail: RunDetail; results: BatchResult[]; advice: ResendAdvice | undefined }> {
   const { path, ref } = locateRun(options.run, ctx);
   // The client IDs of what it left (for the resend advice), and all of them only for a report.
   const run = options.report !== undefined ? readRun(path, locksDir(ctx.env)) : readRunLeft(path, locksDir(ctx.env));
@@ -40,10 +46,12 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   // A run resent, or a resend: what the family delivered together, as a --once re-run that finds it done says.
   const family = members && members.length > 1 ? familyOutcome(members) : undefined;
   // A target of a run of several: resend takes the family without --profile (each target's is in its journal).
-  const flags = typeof run.header.targets === 'string' ? familyFlags(run.header.argv) : settingsFlags(run.header.argv);
+  const voucher = voucherFor(path, ctx, given);
+  const { flags, leftOut } = voucher(typeof run.header.targets === 'string' ? familyFlags(run.header.argv) : settingsFlags(run.header.argv));
   const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience, (family?.summary ?? base).batches.total, run.header.dry_run) : undefined;
   // Stopped before it read all of its input: the one command is the resend given that input again.
-  const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref);
+  const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref, voucher);
+  const leftOutOf = withInput !== undefined ? vouchedInput(run, voucher).leftOut : leftOut;
   const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
   // Cut short while planning, nothing sent: a --once re-run may have sent afresh in its place (docs/behaviour.md#once).
   const replacedBy = run.incomplete && !sentAny(run) ? replacementOf([dirname(path), runsDir(ctx.env)], run.header.run_id) : undefined;
@@ -61,6 +69,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
     ...(advice?.command ? { resend_command: advice.command } : withInput ? { resend_command: withInput } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
+    ...((advice?.command ?? advice?.includeInDoubtCommand ?? withInput) !== undefined && leftOutOf.length > 0 ? { left_out_of_command: leftOutOf } : {}),
   };
   return { detail, results: run.results, advice };
 }
