@@ -92,14 +92,14 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
   switch (result.status) {
     case 'accepted':
       return dryRun
-        ? `${style.ok('✓ dry run accepted')}: the service checked the message; nothing was delivered (message_id ${result.messageId})\n`
+        ? `${style.ok('✓ sent (dry run)')}: the service checked the message; nothing was delivered (message_id ${result.messageId})\n`
         : `${style.ok('✓ sent')}: message_id ${style.code(result.messageId ?? '')}\n`;
     case 'rejected': {
       const hint = describeStatus(result.code ?? 0).hint;
       return `${style.error('✗ rejected')}: ${describeCode(result.code ?? 0, result.message)}\nhint: ${hint}\n`;
     }
     case 'in_doubt':
-      return `${style.error('? no clear answer')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).\n`;
+      return `${style.error('? in doubt')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).\n`;
     case 'not_sent': {
       const code = result.code !== undefined ? `${describeCode(result.code, result.message)}: ` : '';
       const next = result.code !== undefined ? describeStatus(result.code).hint : fixOf(raw);
@@ -110,35 +110,41 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
 }
 
 /**
- * The outcome of a run in one line: what happened, not what was planned. After a stop it counts the batches
- * that went out. A run to an audience (all devices, a condition) has no client IDs to count: it names the
- * audience and counts requests, never "0 recipients".
+ * The outcome of a run in one line: what happened, not what was planned, headed by the run's state in the
+ * words `runs` and `runs show` give it (docs/behaviour.md#run-states), so one outcome has one word wherever it
+ * is read. After a stop it counts the batches that went out. A run to an audience (all devices, a condition)
+ * has no client IDs to count: it names the audience and counts requests, never "0 recipients".
  */
 export function deliveryHeadline(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, interrupted = false, audience?: string): string {
   const { batches, recipients } = summary;
-  const verb = dryRun ? 'checked' : 'sent';
+  const state = closedState(summary, interrupted, serviceRefused(results));
+  // A dry run's states are a send's, as `runs` lists them beside "(dry)".
+  const word = `${stateWords(state)}${dryRun ? ' (dry run)' : ''}`;
   const of = (part: number) => (audience ? '' : ` (${part} of ${counted(recipients.total, 'recipient')})`);
-  const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
-  if (interrupted) {
-    // Gone out: what the service may have taken. A batch answered "not processed" (22001, 503) on every
-    // attempt made requests, yet is left to send, as a resend counts it.
-    const out = results.filter((r) => r.status !== 'not_sent');
-    const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
-    // Every batch under its word: a request a second signal cut is in doubt, and saying only 'accepted, not
-    // sent' would leave it out of the count.
-    return `stopped: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${[`${batches.accepted} accepted`, rest].filter(Boolean).join(', ')}`;
+  const kinds = ([['rejected', batches.rejected], ['in doubt', batches.in_doubt], ['not sent', batches.not_sent]] as const).filter(([, n]) => n > 0);
+  const rest = kinds.map(([kind, n]) => `${n} ${kind}`).join(', ');
+  const total = audience ? ` to ${audience}` : ` (${counted(recipients.total, 'recipient')})`;
+  switch (state) {
+    case 'sent':
+      return `${word}: ${counted(batches.total, 'batch')}${audience ? total : `, ${counted(recipients.total, 'recipient')}`}`;
+    case 'interrupted': {
+      // Gone out: what the service may have taken. A batch answered "not processed" (22001, 503) on every
+      // attempt made requests, yet is left to send, as a resend counts it.
+      const out = results.filter((r) => r.status !== 'not_sent');
+      const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
+      // Every batch under its word: a request a second signal cut is in doubt, and saying only 'accepted, not
+      // sent' would leave it out of the count.
+      return `${word}: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${[`${batches.accepted} accepted`, rest].filter(Boolean).join(', ')}`;
+    }
+    case 'partly_sent':
+      return `${word}: ${batches.accepted} of ${counted(batches.total, 'batch')} accepted${of(recipients.accepted)}; ${rest}`;
+    default: {
+      // Nothing accepted: batches all of the state's own kind are "n of total"; otherwise each kind is named (a
+      // batch refused for a setting is not sent, for the resend, though the run reads rejected).
+      const counts = kinds.length === 1 && kinds[0]![0] === stateWords(state) ? String(kinds[0]![1]) : rest;
+      return `${word}: ${counts} of ${counted(batches.total, 'batch')}${total}`;
+    }
   }
-  const whom = audience ? ` to ${audience}` : '';
-  if (batches.accepted === batches.total) return `${verb}: ${counted(batches.total, 'batch')}${audience ? whom : `, ${counted(recipients.total, 'recipient')}`}`;
-  const total = audience ? whom : ` (${counted(recipients.total, 'recipient')})`;
-  if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${counted(batches.total, 'batch')}${total}`;
-  // Refused for a setting (the app, the client IDs per request): its batches are not sent, for the resend once
-  // it is fixed, but the service said no, as the state and exit 4 say.
-  if (batches.accepted + batches.in_doubt === 0 && serviceRefused(results)) return `rejected: ${rest} of ${counted(batches.total, 'batch')}${total}`;
-  // A batch rejected or in doubt went out (the service may even have delivered it): 'nothing sent' would deny that.
-  const wentOut = batches.rejected + batches.in_doubt > 0;
-  if (batches.accepted === 0) return `${wentOut ? 'none accepted' : `nothing ${verb}`}: ${rest} of ${counted(batches.total, 'batch')}${total}`;
-  return `partly ${verb}: ${batches.accepted} of ${counted(batches.total, 'batch')} accepted${of(recipients.accepted)}; ${rest}`;
 }
 
 /** The next step a batch's last attempt named, where it is the user's to take (trust a private CA, say). */

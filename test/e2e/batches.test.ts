@@ -232,7 +232,7 @@ describe('batched summaries state the outcome', () => {
     try {
       const r = await send(server.url, ['--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
       expect(r.code).toBe(7);
-      expect(r.stderr).toMatch(/^stopped: 1 of 5 batches went out \(500 of 2500 recipients\); 1 accepted, 4 not sent/m);
+      expect(r.stderr).toMatch(/^interrupted: 1 of 5 batches went out \(500 of 2500 recipients\); 1 accepted, 4 not sent/m);
     } finally {
       await server.close();
     }
@@ -253,7 +253,7 @@ describe('batched summaries state the outcome', () => {
       const r = await send(server.url, ['--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
       expect(r.code, r.stderr).toBe(7);
       expect(r.stderr).toMatch(/^ {2}in doubt +1 batch +500 recipients$/m);
-      expect(r.stderr).toMatch(/^stopped: 2 of 5 batches went out \(1000 of 2500 recipients\); 1 accepted, 1 in doubt, 3 not sent/m);
+      expect(r.stderr).toMatch(/^interrupted: 2 of 5 batches went out \(1000 of 2500 recipients\); 1 accepted, 1 in doubt, 3 not sent/m);
     } finally {
       await server.close();
     }
