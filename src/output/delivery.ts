@@ -53,9 +53,14 @@ export interface DeliveryDocument {
   state: RunState;
   /** The run this one resent (`pushctl resend`, or `--once` resuming). */
   resumed_from?: string;
-  /** `--once` resuming: the state of what the key's runs delivered together, and those runs (as a skip gives them). */
+  /**
+   * `--once` resuming: the state of what the key's runs delivered together (equal to `state`, which then
+   * answers for the key as a skip's does), and those runs (as a skip gives them).
+   */
   run_state?: RunState;
   family_run_ids?: string[];
+  /** `--once` resuming: what this attempt alone sent (the top level counts every run of the key). */
+  attempt?: AttemptDocument;
   /** The one command that sends what is certainly not sent; absent when nothing is. */
   resend_command?: string;
   /** Recipients (batches, for an audience) in doubt, and the command that includes them. */
@@ -64,6 +69,14 @@ export interface DeliveryDocument {
   /** When not ok: the outcome in a line, and what to do next. */
   error?: { message: string; hint?: string };
   /** A message with variants: counts per variant language (docs/behaviour.md#variants). */
+  variants?: VariantSummary[];
+}
+
+/** What one attempt of a `--once` key sent, beside the key's whole outcome (docs/behaviour.md#once). */
+export interface AttemptDocument {
+  state: RunState;
+  summary: DeliverySummary;
+  message_ids: string[];
   variants?: VariantSummary[];
 }
 
@@ -294,17 +307,35 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
 }
 
-/** The `--json` document of a send. */
+/** What this run alone sent: its state, counts, message_ids and languages. */
+function attemptDocument(outcome: DeliveryOutcome): AttemptDocument {
+  const { results, summary } = outcome;
+  return {
+    state: closedState(summary, outcome.interrupted, serviceRefused(results)),
+    summary,
+    message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
+    ...(outcome.variants ? { variants: outcome.variants } : {}),
+  };
+}
+
+/**
+ * The `--json` document of a send. A `--once` re-run that resumed its key answers for the key at the top level
+ * — state, counts, message_ids and languages of every run of the key, as a skip, a run of several targets and
+ * the action's outputs give them, and as its exit status follows — and keeps this attempt's under `attempt`
+ * (docs/behaviour.md#once). `batches` are always this run's own requests.
+ */
 export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
-  const { results, summary, exitCode, dryRun, reportPath, advice } = outcome;
+  const { results, exitCode, dryRun, reportPath, advice, key } = outcome;
+  const own = attemptDocument(outcome);
+  const top = key ? { state: key.state, summary: key.summary, message_ids: key.message_ids, ...(key.variants ? { variants: key.variants } : {}) } : own;
   return {
     ok: exitCode === 0,
     exit_code: exitCode,
     dry_run: dryRun,
     skipped: false,
-    state: closedState(summary, outcome.interrupted, serviceRefused(results)),
-    message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
-    summary,
+    state: top.state,
+    message_ids: top.message_ids,
+    summary: top.summary,
     batches: results.map(batchLine),
     warnings: outcome.warnings,
     notes: outcome.notes,
@@ -312,13 +343,13 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     ...(outcome.runId !== undefined ? { run_id: outcome.runId } : {}),
     ...(outcome.journalPath !== undefined ? { journal: outcome.journalPath } : {}),
     ...(outcome.resumedFrom !== undefined ? { resumed_from: outcome.resumedFrom } : {}),
-    ...(outcome.key ? { run_state: outcome.key.state, family_run_ids: outcome.key.run_ids } : {}),
+    ...(key ? { run_state: key.state, family_run_ids: key.run_ids, attempt: own } : {}),
     ...(reportPath !== undefined ? { report: reportPath } : {}),
     ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
     ...(exitCode === 0 ? {} : { error: deliveryError(outcome) }),
-    ...(outcome.variants ? { variants: outcome.variants } : {}),
+    ...(top.variants ? { variants: top.variants } : {}),
   };
 }
 
