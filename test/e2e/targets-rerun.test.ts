@@ -199,8 +199,13 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     expect(waiter.pid).toBeGreaterThan(0);
     expect(stopped.code, stopped.stderr).toBe(130);
     const error = stopped.stderr.split('\n').find((line) => line.startsWith('error: '))!;
-    expect(error).toMatch(/^error: profile (global|india): stopped while waiting for run \S+ \(pid \d+ on .+\); nothing was sent to any target$/);
     expect((await first).code).toBe(0);
+    // The owner is named as `runs`, `runs show` and `resend` take it: the family, then the target whose key
+    // is waited on and its own run (docs/behaviour.md#ownership).
+    const family = (JSON.parse((await runCli(['runs', '--json'], { env: cliEnv(), cwd: work })).stdout) as { runs: { run_id: string; target_runs: { run_id: string; profile: string }[] }[] }).runs[0]!;
+    const owner = `run ${family.run_id} \\(pid \\d+ on [^;]+; target (${family.target_runs.map((t) => `${t.profile}: run ${t.run_id}`).join('|')})\\)`;
+    expect(stopped.stderr).toMatch(new RegExp(`^waiting for ${owner}, which owns --once rel-wait `, 'm'));
+    expect(error).toMatch(new RegExp(`^error: profile (global|india): stopped while waiting for ${owner}; nothing was sent to any target$`));
     expectEachOnce();
   }, 120_000);
 
