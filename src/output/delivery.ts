@@ -362,10 +362,16 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   }
   const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
   if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
-  const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds, outcome.audience) : formatSingle(results[0]!, dryRun, style);
-  // Even in quiet mode a failed single request says why, on stderr.
-  if (!mode.quiet) io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}${outcome.key ? `${keyVerdict(outcome.key, exitCode)}\n` : ''}`);
-  else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);
+  const batched = outcome.batched || results.length > 1;
+  const keyLine = outcome.key ? `${keyVerdict(outcome.key, exitCode)}\n` : '';
+  // --quiet keeps what a failure needs (docs/behaviour.md#output): what happened, in the headline's one line or
+  // the single request's verdict, then below the error and the one next step; a success says nothing.
+  if (!mode.quiet) {
+    const verdict = batched ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds, outcome.audience) : formatSingle(results[0]!, dryRun, style);
+    io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}${keyLine}`);
+  } else if (exitCode !== 0) {
+    io.stderr.write(`${batched ? `${deliveryHeadline(summary, results, dryRun, outcome.interrupted, outcome.audience)}\n` : formatSingle(results[0]!, dryRun, style)}${keyLine}`);
+  }
   if (outcome.stopError) io.stderr.write(`${style.error('error')}: ${outcome.stopError.message}\n${outcome.stopError.hint ? `hint: ${outcome.stopError.hint}\n` : ''}`);
   if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);
   if (advice) io.stderr.write(formatResendAdvice(advice));
