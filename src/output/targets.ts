@@ -138,10 +138,13 @@ export function formatTargetsTable(outcome: TargetsOutcome, style: Style): strin
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const lines = rows.map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}`);
   const ok = outcome.targets.filter((t) => t.exitCode === ExitCode.ok).length;
-  const verb = outcome.dryRun ? 'checked' : 'sent';
+  const n = outcome.targets.length;
   const skipped = outcome.targets.filter((t) => t.state === 'skipped').length;
-  const done = skipped === outcome.targets.length ? 'already done: --once found every target\'s run; nothing was sent now' : `${outcome.targets.length} targets ${verb}${skipped > 0 ? ` (${skipped} already done)` : ''}`;
-  const head = ok === outcome.targets.length ? style.ok(`✓ ${done}`) : style.error(`✗ ${ok} of ${outcome.targets.length} targets ${verb} in full`);
+  // Headed by the run's state, as `runs` lists the family and --json's `state` says it (docs/behaviour.md#run-states).
+  const word = `${stateWords(targetsState(outcome.targets, outcome.exitCode, outcome.key?.state))}${outcome.dryRun ? ' (dry run)' : ''}`;
+  const found = skipped === n ? "--once found every target's run already done; nothing was sent now" : undefined;
+  const detail = ok === n ? (found ?? `${n} targets${skipped > 0 ? ` (${skipped} already done)` : ''}`) : `${ok} of ${n} targets in full${found ? `; ${found}` : ''}`;
+  const head = ok === n ? style.ok(`✓ ${word}: ${detail}`) : style.error(`✗ ${word}: ${detail}`);
   const family = outcome.family !== undefined ? ` (run ${escapeControl(outcome.family)})` : '';
   const errors = outcome.targets.flatMap((t) => (t.error ? [`  ${escapeControl(t.profile)}: ${escapeControl(t.error.message)}${t.error.hint ? ` (${escapeControl(t.error.hint)})` : ''}\n`] : []));
   return `${head}${family}\n${lines.join('\n')}\n${errors.join('')}`;

@@ -142,7 +142,7 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     expect(doc.run_id).toBe(doc.targets[0]!.run_id);
     const human = await runCli(sendArgs('rel-cli'), { env: cliEnv(), cwd: work });
     // Found done, it names that run; with recipients a kill left in doubt, it says the key is not sent in full.
-    const headline = keyVerdict() === 0 ? `✓ already done: --once found every target's run; nothing was sent now (run ${doc.run_id})` : `✗ 0 of 2 targets sent in full (run ${doc.run_id})`;
+    const headline = keyVerdict() === 0 ? `✓ skipped: --once found every target's run already done; nothing was sent now (run ${doc.run_id})` : `✗ skipped: 0 of 2 targets in full; --once found every target's run already done; nothing was sent now (run ${doc.run_id})`;
     expect(human.stderr).toContain(headline);
     expect(human.code).toBe(keyVerdict());
     const shown = await runCli(['runs', 'show', doc.run_id!], { env: cliEnv(), cwd: work });
