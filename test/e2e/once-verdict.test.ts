@@ -80,6 +80,12 @@ describe('--once finds its key done: the exit status is the key\'s', () => {
     expect(human.code).toBe(7);
     expect(human.stderr).not.toContain('already done');
     expect(human.stderr).toContain('(exit 7)');
+    // --quiet keeps what a failure needs (docs/behaviour.md#output): the verdict in a line and the next step.
+    const quiet = await sendOnce('--quiet');
+    expect(quiet.code).toBe(7);
+    expect(quiet.stderr).toMatch(/^✗ skipped, already ran, not in full \(exit 7\): --once release-9 matches run /);
+    expect(quiet.stderr).toContain('add --include-in-doubt');
+    expect(quiet.stderr).not.toMatch(/^ {2}accepted /m);
   });
 
   it('the resume left all it sent in doubt, the first run had some accepted: partly sent, exit 7, not the resume\'s 5', async () => {
