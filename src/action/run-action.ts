@@ -324,7 +324,7 @@ function targetsResult({ outcome, resumed, attempt, state }: TargetsAsKey): Omit
 
 function cancelledLine(summary: { batches: { total: number; not_sent: number } }): string {
   const { total, not_sent: notSent } = summary.batches;
-  return `stopped by a signal (the job was cancelled): ${total - notSent} of ${counted(total, 'batch')} went out`;
+  return `interrupted (a signal: the job was cancelled): ${total - notSent} of ${counted(total, 'batch')} went out`;
 }
 
 function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {

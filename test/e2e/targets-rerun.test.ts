@@ -225,8 +225,8 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     const cancelled = await running;
     expect(cancelled.code, cancelled.stdout).toBe(7);
     expect(cancelled.outputs.state).toBe('interrupted');
-    expect(cancelled.summary).toMatch(/stopped by a signal \(the job was cancelled\): \d+ of \d+ batches went out/);
-    expect(cancelled.stdout).toMatch(/^::error title=pushctl::.*stopped by a signal \(the job was cancelled\)/m);
+    expect(cancelled.summary).toMatch(/interrupted \(a signal: the job was cancelled\): \d+ of \d+ batches went out/);
+    expect(cancelled.stdout).toMatch(/^::error title=pushctl::.*interrupted \(a signal: the job was cancelled\)/m);
 
     const again = await runStep(work, { ...inputs, rate: '' }, secrets);
     expect(again.code, again.stdout).toBe(0);
