@@ -27,7 +27,7 @@ import { actionRequest, getInput, requestedMode, type ActionMode, type ActionReq
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
-import { acceptedCell, printTargets, sumSummaries, targetsDocument } from '../output/targets.js';
+import { acceptedCell, printTargets, sumSummaries, targetsDocument, targetsState } from '../output/targets.js';
 import { counted } from '../counted.js';
 import { targetsAsKey, type TargetsAsKey } from '../commands/shared/targets-key.js';
 
@@ -292,7 +292,6 @@ function skippedResult(outcome: Extract<SendOutcome, { kind: 'skipped' }>, reque
  */
 function targetsResult({ outcome, resumed, attempt, state }: TargetsAsKey): Omit<ActionResult, 'mode'> {
   const skipped = outcome.targets.every((t) => t.state === 'skipped');
-  const failed = outcome.targets.filter((t) => t.exitCode !== 0);
   const doc = targetsDocument(outcome) as { error?: { message: string; hint?: string } };
   // Every target is sent the same recipients: an audience without client IDs is the output and the table's
   // column, as with one profile (a target stopped before sending still knows it).
@@ -303,7 +302,7 @@ function targetsResult({ outcome, resumed, attempt, state }: TargetsAsKey): Omit
     skipped,
     ...(resumed.length > 0 ? { resumedTargets: resumed } : {}),
     ...(attempt ? { attempt } : {}),
-    state: state !== undefined ? stateWords(state) : skipped ? 'skipped' : outcome.exitCode === 0 ? 'sent' : failed.length < outcome.targets.length ? 'partly sent' : stateWords(failed[0]!.state),
+    state: stateWords(targetsState(outcome.targets, outcome.exitCode, state)),
     messageIds: outcome.targets.flatMap((t) => t.messageIds),
     summary: sumSummaries(outcome.targets.map((t) => t.summary)),
     ...(outcome.family !== undefined ? { runId: outcome.family } : skipped && outcome.targets[0]?.runId !== undefined ? { runId: outcome.targets[0].runId } : {}),
@@ -328,7 +327,7 @@ function targetsResult({ outcome, resumed, attempt, state }: TargetsAsKey): Omit
 
 function cancelledLine(summary: { batches: { total: number; not_sent: number } }): string {
   const { total, not_sent: notSent } = summary.batches;
-  return `stopped by a signal (the job was cancelled): ${total - notSent} of ${counted(total, 'batch')} went out`;
+  return `interrupted (a signal: the job was cancelled): ${total - notSent} of ${counted(total, 'batch')} went out`;
 }
 
 function outcomeLine(summary: { batches: { accepted: number; total: number } }, exitCode: number): string {

@@ -118,8 +118,7 @@ export function actionOutputs(result: ActionResult, delimiter?: string): string 
 export const code = codeSpan;
 
 export function jobSummary(result: ActionResult): string {
-  const verdict = result.skipped ? (result.exitCode === 0 ? 'already done, nothing sent' : `already ran (exit ${result.exitCode}), nothing sent`) : result.exitCode === 0 ? 'succeeded' : `failed (exit ${result.exitCode})`;
-  const lines = [`## pushctl${result.mode ? ` ${result.mode}` : ''}: ${verdict}\n\n`];
+  const lines = [`## pushctl${result.mode ? ` ${result.mode}` : ''}: ${summaryVerdict(result)}\n\n`];
   if (result.checkLine) lines.push(`${code(result.checkLine)}\n\n`);
   if (result.exitCode !== 0) lines.push(`${exitMeaning(result.exitCode) ?? 'unknown exit status'}${result.error?.message ? `: ${code(result.error.message)}` : ''}\n\n`);
   if (result.error?.hint && result.exitCode !== 0) lines.push(`Next step: ${code(result.error.hint)}\n\n`);
@@ -150,6 +149,18 @@ export function jobSummary(result: ActionResult): string {
   if (result.report) lines.push(`**report:** ${code(result.report)}\n\n`);
   if (result.advice) lines.push(resendAdviceMarkdown(result));
   return lines.join('');
+}
+
+/**
+ * The heading's verdict: a run's state in the words of the `state` output and `pushctl runs`
+ * (docs/behaviour.md#run-states), so the summary never names the outcome another way; a step that ran no
+ * send (validate, check, an input refused) says whether it succeeded.
+ */
+function summaryVerdict(result: ActionResult): string {
+  const exit = result.exitCode === 0 ? '' : ` (exit ${result.exitCode})`;
+  if (result.skipped) return `skipped${exit}: ${result.exitCode === 0 ? 'already done' : 'already ran'}, nothing sent now`;
+  if (result.state) return `${result.state}${exit}`;
+  return result.exitCode === 0 ? 'succeeded' : `failed${exit}`;
 }
 
 /** What a resuming attempt sent, apart from the table, which counts every run of the once key. */

@@ -18,7 +18,8 @@ export interface ConfigReport {
   profile: Shown;
   appId: Shown;
   appSecret: { set: boolean; source: string | null };
-  region: Shown;
+  /** `used`: false when a base URL set by a flag, env or file wins over the region's. */
+  region: Shown & { used: boolean };
   baseUrl: Shown;
   timeout: Shown;
   /** The proxy a send would use (password masked), or null with the reason in source. */
@@ -59,7 +60,7 @@ export function formatConfigReport(report: ConfigReport): string {
     row('profile', value(report.profile, 'none')) +
     row('app ID', value(report.appId)) +
     row('app secret', report.appSecret.set ? `set (from ${report.appSecret.source})` : 'unset') +
-    row('region', value(report.region)) +
+    row('region', `${value(report.region)}${report.region.used ? '' : `, not used: the base URL is set (${report.baseUrl.source})`}`) +
     row('base URL', value(report.baseUrl)) +
     row('timeout', value(report.timeout)) +
     row('proxy', report.proxy.value === null ? (report.proxy.source ?? 'none') : value(report.proxy)) +

@@ -53,9 +53,14 @@ export interface DeliveryDocument {
   state: RunState;
   /** The run this one resent (`pushctl resend`, or `--once` resuming). */
   resumed_from?: string;
-  /** `--once` resuming: the state of what the key's runs delivered together, and those runs (as a skip gives them). */
+  /**
+   * `--once` resuming: the state of what the key's runs delivered together (equal to `state`, which then
+   * answers for the key as a skip's does), and those runs (as a skip gives them).
+   */
   run_state?: RunState;
   family_run_ids?: string[];
+  /** `--once` resuming: what this attempt alone sent (the top level counts every run of the key). */
+  attempt?: AttemptDocument;
   /** The one command that sends what is certainly not sent; absent when nothing is. */
   resend_command?: string;
   /** Recipients (batches, for an audience) in doubt, and the command that includes them. */
@@ -64,6 +69,14 @@ export interface DeliveryDocument {
   /** When not ok: the outcome in a line, and what to do next. */
   error?: { message: string; hint?: string };
   /** A message with variants: counts per variant language (docs/behaviour.md#variants). */
+  variants?: VariantSummary[];
+}
+
+/** What one attempt of a `--once` key sent, beside the key's whole outcome (docs/behaviour.md#once). */
+export interface AttemptDocument {
+  state: RunState;
+  summary: DeliverySummary;
+  message_ids: string[];
   variants?: VariantSummary[];
 }
 
@@ -92,14 +105,14 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
   switch (result.status) {
     case 'accepted':
       return dryRun
-        ? `${style.ok('✓ dry run accepted')}: the service checked the message; nothing was delivered (message_id ${result.messageId})\n`
+        ? `${style.ok('✓ sent (dry run)')}: the service checked the message; nothing was delivered (message_id ${result.messageId})\n`
         : `${style.ok('✓ sent')}: message_id ${style.code(result.messageId ?? '')}\n`;
     case 'rejected': {
       const hint = describeStatus(result.code ?? 0).hint;
       return `${style.error('✗ rejected')}: ${describeCode(result.code ?? 0, result.message)}\nhint: ${hint}\n`;
     }
     case 'in_doubt':
-      return `${style.error('? no clear answer')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).\n`;
+      return `${style.error('? in doubt')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).\n`;
     case 'not_sent': {
       const code = result.code !== undefined ? `${describeCode(result.code, result.message)}: ` : '';
       const next = result.code !== undefined ? describeStatus(result.code).hint : fixOf(raw);
@@ -110,35 +123,41 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
 }
 
 /**
- * The outcome of a run in one line: what happened, not what was planned. After a stop it counts the batches
- * that went out. A run to an audience (all devices, a condition) has no client IDs to count: it names the
- * audience and counts requests, never "0 recipients".
+ * The outcome of a run in one line: what happened, not what was planned, headed by the run's state in the
+ * words `runs` and `runs show` give it (docs/behaviour.md#run-states), so one outcome has one word wherever it
+ * is read. After a stop it counts the batches that went out. A run to an audience (all devices, a condition)
+ * has no client IDs to count: it names the audience and counts requests, never "0 recipients".
  */
 export function deliveryHeadline(summary: DeliverySummary, results: readonly BatchResult[], dryRun: boolean, interrupted = false, audience?: string): string {
   const { batches, recipients } = summary;
-  const verb = dryRun ? 'checked' : 'sent';
+  const state = closedState(summary, interrupted, serviceRefused(results));
+  // A dry run's states are a send's, as `runs` lists them beside "(dry)".
+  const word = `${stateWords(state)}${dryRun ? ' (dry run)' : ''}`;
   const of = (part: number) => (audience ? '' : ` (${part} of ${counted(recipients.total, 'recipient')})`);
-  const rest = [batches.rejected && `${batches.rejected} rejected`, batches.in_doubt && `${batches.in_doubt} in doubt`, batches.not_sent && `${batches.not_sent} not sent`].filter(Boolean).join(', ');
-  if (interrupted) {
-    // Gone out: what the service may have taken. A batch answered "not processed" (22001, 503) on every
-    // attempt made requests, yet is left to send, as a resend counts it.
-    const out = results.filter((r) => r.status !== 'not_sent');
-    const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
-    // Every batch under its word: a request a second signal cut is in doubt, and saying only 'accepted, not
-    // sent' would leave it out of the count.
-    return `stopped: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${[`${batches.accepted} accepted`, rest].filter(Boolean).join(', ')}`;
+  const kinds = ([['rejected', batches.rejected], ['in doubt', batches.in_doubt], ['not sent', batches.not_sent]] as const).filter(([, n]) => n > 0);
+  const rest = kinds.map(([kind, n]) => `${n} ${kind}`).join(', ');
+  const total = audience ? ` to ${audience}` : ` (${counted(recipients.total, 'recipient')})`;
+  switch (state) {
+    case 'sent':
+      return `${word}: ${counted(batches.total, 'batch')}${audience ? total : `, ${counted(recipients.total, 'recipient')}`}`;
+    case 'interrupted': {
+      // Gone out: what the service may have taken. A batch answered "not processed" (22001, 503) on every
+      // attempt made requests, yet is left to send, as a resend counts it.
+      const out = results.filter((r) => r.status !== 'not_sent');
+      const outRecipients = out.reduce((n, r) => n + recipientCount(r), 0);
+      // Every batch under its word: a request a second signal cut is in doubt, and saying only 'accepted, not
+      // sent' would leave it out of the count.
+      return `${word}: ${out.length} of ${counted(batches.total, 'batch')} went out${of(outRecipients)}; ${[`${batches.accepted} accepted`, rest].filter(Boolean).join(', ')}`;
+    }
+    case 'partly_sent':
+      return `${word}: ${batches.accepted} of ${counted(batches.total, 'batch')} accepted${of(recipients.accepted)}; ${rest}`;
+    default: {
+      // Nothing accepted: batches all of the state's own kind are "n of total"; otherwise each kind is named (a
+      // batch refused for a setting is not sent, for the resend, though the run reads rejected).
+      const counts = kinds.length === 1 && kinds[0]![0] === stateWords(state) ? String(kinds[0]![1]) : rest;
+      return `${word}: ${counts} of ${counted(batches.total, 'batch')}${total}`;
+    }
   }
-  const whom = audience ? ` to ${audience}` : '';
-  if (batches.accepted === batches.total) return `${verb}: ${counted(batches.total, 'batch')}${audience ? whom : `, ${counted(recipients.total, 'recipient')}`}`;
-  const total = audience ? whom : ` (${counted(recipients.total, 'recipient')})`;
-  if (batches.rejected === batches.total) return `rejected: ${batches.rejected} of ${counted(batches.total, 'batch')}${total}`;
-  // Refused for a setting (the app, the client IDs per request): its batches are not sent, for the resend once
-  // it is fixed, but the service said no, as the state and exit 4 say.
-  if (batches.accepted + batches.in_doubt === 0 && serviceRefused(results)) return `rejected: ${rest} of ${counted(batches.total, 'batch')}${total}`;
-  // A batch rejected or in doubt went out (the service may even have delivered it): 'nothing sent' would deny that.
-  const wentOut = batches.rejected + batches.in_doubt > 0;
-  if (batches.accepted === 0) return `${wentOut ? 'none accepted' : `nothing ${verb}`}: ${rest} of ${counted(batches.total, 'batch')}${total}`;
-  return `partly ${verb}: ${batches.accepted} of ${counted(batches.total, 'batch')} accepted${of(recipients.accepted)}; ${rest}`;
 }
 
 /** The next step a batch's last attempt named, where it is the user's to take (trust a private CA, say). */
@@ -288,17 +307,35 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
 }
 
-/** The `--json` document of a send. */
+/** What this run alone sent: its state, counts, message_ids and languages. */
+function attemptDocument(outcome: DeliveryOutcome): AttemptDocument {
+  const { results, summary } = outcome;
+  return {
+    state: closedState(summary, outcome.interrupted, serviceRefused(results)),
+    summary,
+    message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
+    ...(outcome.variants ? { variants: outcome.variants } : {}),
+  };
+}
+
+/**
+ * The `--json` document of a send. A `--once` re-run that resumed its key answers for the key at the top level
+ * — state, counts, message_ids and languages of every run of the key, as a skip, a run of several targets and
+ * the action's outputs give them, and as its exit status follows — and keeps this attempt's under `attempt`
+ * (docs/behaviour.md#once). `batches` are always this run's own requests.
+ */
 export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
-  const { results, summary, exitCode, dryRun, reportPath, advice } = outcome;
+  const { results, exitCode, dryRun, reportPath, advice, key } = outcome;
+  const own = attemptDocument(outcome);
+  const top = key ? { state: key.state, summary: key.summary, message_ids: key.message_ids, ...(key.variants ? { variants: key.variants } : {}) } : own;
   return {
     ok: exitCode === 0,
     exit_code: exitCode,
     dry_run: dryRun,
     skipped: false,
-    state: closedState(summary, outcome.interrupted, serviceRefused(results)),
-    message_ids: results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : [])),
-    summary,
+    state: top.state,
+    message_ids: top.message_ids,
+    summary: top.summary,
     batches: results.map(batchLine),
     warnings: outcome.warnings,
     notes: outcome.notes,
@@ -306,13 +343,13 @@ export function deliveryDocument(outcome: DeliveryOutcome): DeliveryDocument {
     ...(outcome.runId !== undefined ? { run_id: outcome.runId } : {}),
     ...(outcome.journalPath !== undefined ? { journal: outcome.journalPath } : {}),
     ...(outcome.resumedFrom !== undefined ? { resumed_from: outcome.resumedFrom } : {}),
-    ...(outcome.key ? { run_state: outcome.key.state, family_run_ids: outcome.key.run_ids } : {}),
+    ...(key ? { run_state: key.state, family_run_ids: key.run_ids, attempt: own } : {}),
     ...(reportPath !== undefined ? { report: reportPath } : {}),
     ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
     ...(exitCode === 0 ? {} : { error: deliveryError(outcome) }),
-    ...(outcome.variants ? { variants: outcome.variants } : {}),
+    ...(top.variants ? { variants: top.variants } : {}),
   };
 }
 
@@ -325,10 +362,16 @@ export function printDelivery(outcome: DeliveryOutcome, mode: { json?: boolean; 
   }
   const messageIds = results.flatMap((r) => (r.messageId !== undefined ? [r.messageId] : []));
   if (messageIds.length > 0) io.stdout.write(`${messageIds.map(escapeControl).join('\n')}\n`);
-  const verdict = outcome.batched || results.length > 1 ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds, outcome.audience) : formatSingle(results[0]!, dryRun, style);
-  // Even in quiet mode a failed single request says why, on stderr.
-  if (!mode.quiet) io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}${outcome.key ? `${keyVerdict(outcome.key, exitCode)}\n` : ''}`);
-  else if (exitCode !== 0 && !outcome.batched) io.stderr.write(verdict);
+  const batched = outcome.batched || results.length > 1;
+  const keyLine = outcome.key ? `${keyVerdict(outcome.key, exitCode)}\n` : '';
+  // --quiet keeps what a failure needs (docs/behaviour.md#output): what happened, in the headline's one line or
+  // the single request's verdict, then below the error and the one next step; a success says nothing.
+  if (!mode.quiet) {
+    const verdict = batched ? formatSummary(summary, results, dryRun, style, outcome.interrupted, outcome.elapsedSeconds, outcome.audience) : formatSingle(results[0]!, dryRun, style);
+    io.stderr.write(`${verdict}${formatVariants(outcome.variants, style)}${keyLine}`);
+  } else if (exitCode !== 0) {
+    io.stderr.write(`${batched ? `${deliveryHeadline(summary, results, dryRun, outcome.interrupted, outcome.audience)}\n` : formatSingle(results[0]!, dryRun, style)}${keyLine}`);
+  }
   if (outcome.stopError) io.stderr.write(`${style.error('error')}: ${outcome.stopError.message}\n${outcome.stopError.hint ? `hint: ${outcome.stopError.hint}\n` : ''}`);
   if (reportPath !== undefined && !mode.quiet) io.stderr.write(`report: ${reportPath}\n`);
   if (advice) io.stderr.write(formatResendAdvice(advice));

@@ -64,20 +64,30 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
   const { run, family } = skipped;
   const ids = family.message_ids;
   if (ids.length > 0) io.stdout.write(`${ids.map(escapeControl).join('\n')}\n`);
-  if (mode.quiet) return;
+  // --quiet keeps what a failure needs (docs/behaviour.md#output): the verdict's line and the next step.
+  if (mode.quiet && exitCode === 0) return;
   // The run's words, the family's counts: what every run of it delivered together.
   const o = { ...overview(run), state: family.state, ...family.summary };
   const who = o.audience ?? counted(o.recipients.total, 'recipient');
   const resends = family.run_ids.length > 1 ? `, a family of ${family.run_ids.length} runs: ${family.run_ids.map(escapeControl).join(', ')}` : '';
-  // A run that left recipients in doubt or refused is no success to tick: its exit code and the next step.
-  const verdict = exitCode === 0 ? style.ok('✓ already done') : style.error(`✗ already ran, not in full (exit ${exitCode})`);
-  const rejectedHint = exitCode !== 0 && skipped.left.inDoubt === 0 ? 'hint: what it did not deliver was rejected by the service: fix the cause and send with a new --once key\n' : '';
-  io.stderr.write(
-    `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}${resends}) to ${who}; nothing was sent now\n` +
-      `  accepted ${o.audience ? `${o.batches.accepted} of ${counted(o.batches.total, 'batch')}` : `${o.recipients.accepted} of ${counted(o.recipients.total, 'recipient')}`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n` +
-      (skipped.left.inDoubt > 0 ? `${counted(skipped.left.inDoubt, o.audience ? 'batch' : 'recipient')} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n` : '') +
-      formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), style) +
-      (skipped.report !== undefined ? `report: ${escapeControl(skipped.report)}\n` : '') +
-      rejectedHint,
-  );
+  // Headed by its state, `skipped`, as --json says it; a run that left recipients in doubt or refused is no
+  // success to tick: its exit code and the next step.
+  const verdict = exitCode === 0 ? style.ok('✓ skipped, already done') : style.error(`✗ skipped, already ran, not in full (exit ${exitCode})`);
+  const head = `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}${resends}) to ${who}; nothing was sent now\n`;
+  const counts = `  accepted ${o.audience ? `${o.batches.accepted} of ${counted(o.batches.total, 'batch')}` : `${o.recipients.accepted} of ${counted(o.recipients.total, 'recipient')}`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n`;
+  const next =
+    skipped.left.inDoubt > 0
+      ? `${counted(skipped.left.inDoubt, o.audience ? 'batch' : 'recipient')} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n`
+      : exitCode !== 0
+        ? 'hint: what it did not deliver was rejected by the service: fix the cause and send with a new --once key\n'
+        : '';
+  if (mode.quiet) {
+    io.stderr.write(head + next);
+    return;
+  }
+  const languages = formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), style);
+  // The languages came before the rejected hint: the in-doubt line stays where it was, the hint after them.
+  const inDoubt = skipped.left.inDoubt > 0 ? next : '';
+  const hint = skipped.left.inDoubt > 0 ? '' : next;
+  io.stderr.write(head + counts + inDoubt + languages + (skipped.report !== undefined ? `report: ${escapeControl(skipped.report)}\n` : '') + hint);
 }

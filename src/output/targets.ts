@@ -70,7 +70,21 @@ export interface TargetsOutcome {
    * target found done counts its runs already, one resumed now is read from its journals): the top level of
    * `--json` counts this, never one target's runs added to another's last attempt.
    */
-  key?: { summary: DeliverySummary; messageIds: string[] };
+  key?: { summary: DeliverySummary; messageIds: string[]; state: RunState; attempt?: DeliverySummary };
+}
+
+/**
+ * What a run of several targets came to, in the run states' words (docs/behaviour.md#run-states): the key's
+ * state when a `--once` re-run resumed some target; `skipped` when every target was found done; else `sent`
+ * when every target succeeded, `partly sent` when some did, or the first failed target's own. The `--json`
+ * document and the action's `state` output both read it.
+ */
+export function targetsState(targets: readonly TargetResult[], exitCode: number, keyState?: RunState): RunState | 'skipped' {
+  if (keyState !== undefined) return keyState;
+  if (targets.every((t) => t.state === 'skipped')) return 'skipped';
+  if (exitCode === ExitCode.ok) return 'sent';
+  const failed = targets.filter((t) => t.exitCode !== ExitCode.ok);
+  return failed.length < targets.length ? 'partly_sent' : failed[0]!.state;
 }
 
 /**
@@ -124,10 +138,13 @@ export function formatTargetsTable(outcome: TargetsOutcome, style: Style): strin
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const lines = rows.map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}`);
   const ok = outcome.targets.filter((t) => t.exitCode === ExitCode.ok).length;
-  const verb = outcome.dryRun ? 'checked' : 'sent';
+  const n = outcome.targets.length;
   const skipped = outcome.targets.filter((t) => t.state === 'skipped').length;
-  const done = skipped === outcome.targets.length ? 'already done: --once found every target\'s run; nothing was sent now' : `${outcome.targets.length} targets ${verb}${skipped > 0 ? ` (${skipped} already done)` : ''}`;
-  const head = ok === outcome.targets.length ? style.ok(`✓ ${done}`) : style.error(`✗ ${ok} of ${outcome.targets.length} targets ${verb} in full`);
+  // Headed by the run's state, as `runs` lists the family and --json's `state` says it (docs/behaviour.md#run-states).
+  const word = `${stateWords(targetsState(outcome.targets, outcome.exitCode, outcome.key?.state))}${outcome.dryRun ? ' (dry run)' : ''}`;
+  const found = skipped === n ? "--once found every target's run already done; nothing was sent now" : undefined;
+  const detail = ok === n ? (found ?? `${n} targets${skipped > 0 ? ` (${skipped} already done)` : ''}`) : `${ok} of ${n} targets in full${found ? `; ${found}` : ''}`;
+  const head = ok === n ? style.ok(`✓ ${word}: ${detail}`) : style.error(`✗ ${word}: ${detail}`);
   const family = outcome.family !== undefined ? ` (run ${escapeControl(outcome.family)})` : '';
   const errors = outcome.targets.flatMap((t) => (t.error ? [`  ${escapeControl(t.profile)}: ${escapeControl(t.error.message)}${t.error.hint ? ` (${escapeControl(t.error.hint)})` : ''}\n`] : []));
   return `${head}${family}\n${lines.join('\n')}\n${errors.join('')}`;
@@ -142,9 +159,12 @@ export function targetsDocument(outcome: TargetsOutcome): object {
     exit_code: exitCode,
     dry_run: outcome.dryRun,
     skipped: outcome.targets.every((t) => t.state === 'skipped'),
+    // The top level answers for the key, as a single target's document does; this attempt's counts are `attempt`.
+    state: targetsState(outcome.targets, exitCode, outcome.key?.state),
     ...(outcome.family !== undefined ? { run_id: outcome.family } : {}),
     message_ids: outcome.key?.messageIds ?? outcome.targets.flatMap((t) => t.messageIds),
     summary: outcome.key?.summary ?? sumSummaries(outcome.targets.map((t) => t.summary)),
+    ...(outcome.key?.attempt ? { attempt: { summary: outcome.key.attempt } } : {}),
     targets: outcome.targets.map((t) => ({
       profile: t.profile,
       app_id: t.appId,

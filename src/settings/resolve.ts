@@ -200,7 +200,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   const region: Region = regionText === undefined ? defaultRegion : regionOf(regionText, sources.region ?? 'unknown');
 
   let baseUrl: string = regionUrls[region];
-  sources.baseUrl = `region ${region} (${sources.region})`;
+  sources.baseUrl = `${REGION_SOURCE}${region} (${sources.region})`;
   for (const layer of layers) {
     const url = layer.get('baseUrl');
     if (url !== undefined) {
@@ -277,3 +277,9 @@ export function requireCredentials(resolved: ResolvedSettings, target?: { secret
   }
   throw configError(`no ${missing.join(' and no ')} configured`, `supply ${ways.join('; supply ')}`);
 }
+
+/** How the base URL's source reads when the region chose it (`region global (default)`). */
+const REGION_SOURCE = 'region ';
+
+/** Whether the base URL came from the region: otherwise a base URL set by a flag, env or file wins, and the region is not used. */
+export const baseUrlFromRegion = (baseUrlSource: string | undefined): boolean => baseUrlSource?.startsWith(REGION_SOURCE) === true;

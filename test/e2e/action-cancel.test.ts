@@ -105,8 +105,8 @@ describe('the action cancelled mid-run', () => {
     const summary = readFileSync(join(work, 'summary'), 'utf8');
     // Why the step failed is the cancel, not the reason the first batch left was not sent ('interrupted while
     // waiting for the rate limit (and 11 more batches not accepted)').
-    expect(summary).toMatch(/: `stopped by a signal \(the job was cancelled\): \d+ of \d+ batches went out/);
-    expect(log).toMatch(/^::error title=pushctl::pushctl exited \d+, [^\n]*: stopped by a signal \(the job was cancelled\)/m);
+    expect(summary).toMatch(/: `interrupted \(a signal: the job was cancelled\): \d+ of \d+ batches went out/);
+    expect(log).toMatch(/^::error title=pushctl::pushctl exited \d+, [^\n]*: interrupted \(a signal: the job was cancelled\)/m);
     expect(summary).not.toMatch(/interrupted while waiting|interrupted before this batch/);
     // Signals sent together may arrive in either order; the first stops new requests, the second cuts.
     expect(log).toContain(': stopping: no new requests');

@@ -82,8 +82,10 @@ describe('a send whose every request is in doubt', () => {
     const runId = step.outputs['run-id']!;
     const inbox = (await (await fetch(`${dropping.url}/v1/emulator/messages`)).json()) as { messages: { body: { condition: { client_ids: string[] } } }[] };
     expect(inbox.messages.flatMap((m) => m.body.condition.client_ids).filter((id) => ids.includes(id))).toHaveLength(1001);
-    expect(step.stderr).toContain('none accepted: 2 in doubt of 2 batches (1001 recipients)');
-    expect(`${step.stdout}${step.stderr}`).not.toMatch(/nothing sent/);
+    // One outcome, one word: the headline, the state output and the summary's heading all say "in doubt".
+    expect(step.stderr).toContain('in doubt: 2 of 2 batches (1001 recipients)');
+    expect(step.summary).toContain('## pushctl send: in doubt (exit 5)');
+    expect(`${step.stdout}${step.stderr}`).not.toMatch(/nothing sent|none accepted/);
     expect(runId).not.toBe('');
   });
 
@@ -91,7 +93,7 @@ describe('a send whose every request is in doubt', () => {
     writeFileSync(join(work, 'ids.txt'), 'device-a\ndevice-b\n');
     const step = await runStep(work, inputs({ 'base-url': dropping.url, 'client-ids-file': 'ids.txt' }));
     expect(step.code).toBe(5);
-    expect(step.stderr).toContain('? no clear answer: connection failed after the request was sent (ECONNRESET)');
+    expect(step.stderr).toContain('? in doubt: connection failed after the request was sent (ECONNRESET)');
     expect(step.stderr).toContain('pushctl did not retry, to avoid sending it twice.');
     expect(step.stderr).not.toMatch(/--retry-in-doubt|runs show \S+ the report input/);
   });

@@ -78,7 +78,7 @@ describe('the pushctl GitHub Action', () => {
     // An --all message has no client IDs to count: the counts stay numbers, the audience is its own output.
     expect(run.outputs).toMatchObject({ 'exit-code': '0', accepted: '0', audience: 'all devices', rejected: '0', 'in-doubt': '0', 'not-sent': '0', report: 'report.json', skipped: 'false', state: 'sent' });
     expect(run.outputs['run-id']).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}$/);
-    expect(run.summary).toContain('## pushctl send: succeeded');
+    expect(run.summary).toContain('## pushctl send: sent\n');
     expect(run.summary).toContain(`\`${message!.message_id}\``);
     expect(run.summary).toMatch(/\| accepted \| 1 \| all devices \|/);
     expect(run.stdout).not.toContain('::error');
@@ -92,7 +92,7 @@ describe('the pushctl GitHub Action', () => {
     const [message] = emulator.messages(APP);
     expect(message!.dry_run).toBe(true);
     expect(message!.delivered).toBe(false);
-    expect(run.summary).toContain('## pushctl dry-run: succeeded');
+    expect(run.summary).toContain('## pushctl dry-run: sent\n');
     expectSecretOnlyMasked(run);
   });
 
@@ -148,7 +148,7 @@ describe('the pushctl GitHub Action', () => {
     expect(again.code, again.stderr + again.stdout).toBe(0);
     expect(emulator.messages(APP)).toHaveLength(1);
     expect(again.outputs).toMatchObject({ skipped: 'true', state: 'skipped', 'run-id': first.outputs['run-id'], 'message-ids': first.outputs['message-ids'] });
-    expect(again.summary).toContain('## pushctl send: already done, nothing sent');
+    expect(again.summary).toContain('## pushctl send: skipped: already done, nothing sent now');
     // Another message under the same key is refused, naming both runs, in the action's terms.
     writeFileSync(join(work, 'release.json'), MESSAGE.replace('Version', 'Release'));
     const other = await runAction(inputs);

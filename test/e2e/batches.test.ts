@@ -42,6 +42,24 @@ describe('batched sends (built binary)', () => {
     }
   });
 
+  it('--quiet: the message_ids alone on stdout; a partial failure says on stderr what happened and the one next step, no table', async () => {
+    // Batch 2 (of 3) is answered 503 (not processed) on its one attempt: not sent, exit 7.
+    const server = await startScriptedServer((r) => (batchOf(r)[0] === ids[1000] ? { status: 503, body: '' } : ok(`m-${r.index}`)));
+    try {
+      const r = await send(server.url, ['--quiet', '--concurrency', '1', '--max-attempts', '1']);
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stdout).toMatch(/^(m-\d+\n){2}$/);
+      // docs/behaviour.md#output: the outcome in the headline's one line, then the resend advice; no rows, no report line.
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^partly sent: 2 of 3 batches accepted \(1500 of 2500 recipients\); 1 not sent$/);
+      expect(r.stderr).toMatch(/^ {2}pushctl resend \S+/m);
+      expect(r.stderr).not.toMatch(/^ {2}accepted +\d/m);
+      expect(r.stderr).not.toContain('a report of every recipient');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a mid-run rejection: exit 7, a report that adds up to the input, and a resend command that finishes the job', async () => {
     // Batch 2 (of 3) is rejected; batch 3 gets a 500 (unknown, sent once).
     const script = (r: RecordedRequest): Step => {
@@ -232,7 +250,7 @@ describe('batched summaries state the outcome', () => {
     try {
       const r = await send(server.url, ['--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
       expect(r.code).toBe(7);
-      expect(r.stderr).toMatch(/^stopped: 1 of 5 batches went out \(500 of 2500 recipients\); 1 accepted, 4 not sent/m);
+      expect(r.stderr).toMatch(/^interrupted: 1 of 5 batches went out \(500 of 2500 recipients\); 1 accepted, 4 not sent/m);
     } finally {
       await server.close();
     }
@@ -253,7 +271,7 @@ describe('batched summaries state the outcome', () => {
       const r = await send(server.url, ['--concurrency', '1', '--batch-size', '500'], (c) => (child = c));
       expect(r.code, r.stderr).toBe(7);
       expect(r.stderr).toMatch(/^ {2}in doubt +1 batch +500 recipients$/m);
-      expect(r.stderr).toMatch(/^stopped: 2 of 5 batches went out \(1000 of 2500 recipients\); 1 accepted, 1 in doubt, 3 not sent/m);
+      expect(r.stderr).toMatch(/^interrupted: 2 of 5 batches went out \(1000 of 2500 recipients\); 1 accepted, 1 in doubt, 3 not sent/m);
     } finally {
       await server.close();
     }

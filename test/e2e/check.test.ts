@@ -38,6 +38,23 @@ const env = (extra: Record<string, string | undefined>) => cleanEnv({ HOME: dir,
 const check = (extra: Record<string, string | undefined>, args: string[] = []) => runCli(['check', ...args], { env: env(extra), cwd: dir });
 
 describe('pushctl check', () => {
+  it('a base URL set beside the region: check and config say the region is not used, human and --json', async () => {
+    for (const args of [['--base-url', url], ['--base-url', url, '--region', 'india']]) {
+      const checked = await check({ PUSHCTL_BASE_URL: undefined, PUSHCTL_APP_SECRET: 'demo-secret' }, args);
+      expect(checked.code, checked.stderr).toBe(0);
+      const shown = await runCli(['config', ...args], { env: env({ PUSHCTL_BASE_URL: undefined }), cwd: dir });
+      for (const text of [checked.stdout + checked.stderr, shown.stdout]) {
+        expect(text).toMatch(/^region +(global \(default\)|india \(flag --region\)), not used: the base URL is set \(flag --base-url\)$/m);
+        expect(text).toMatch(/^base URL +http:\/\/127\.0\.0\.1:\d+ \(flag --base-url\)$/m);
+      }
+      const json = JSON.parse((await runCli(['config', '--json', ...args], { env: env({ PUSHCTL_BASE_URL: undefined }), cwd: dir })).stdout) as { region: { used: boolean } };
+      expect(json.region.used).toBe(false);
+    }
+    // Nothing set: the region's URL is the one used, and said so.
+    const plain = await runCli(['config', '--json'], { env: env({ PUSHCTL_BASE_URL: undefined }), cwd: dir });
+    expect((JSON.parse(plain.stdout) as { region: { used: boolean } }).region.used).toBe(true);
+  });
+
   it("checks one profile of a two-region setup with the profile's own secret variable, as --profile a,b reads it", async () => {
     const work = mkdtempSync(join(dir, 'regions-'));
     writeFileSync(join(work, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: 'demo-app', baseUrl: url }, us: { appId: 'demo-app', baseUrl: url } } }));

@@ -40,7 +40,7 @@ describe('send against hostile answers', () => {
   it('marks HTTP 500 {"status":500} unknown (exit 5), not rejected', async () => {
     const r = await send([{ status: 500, body: { status: 500 } }]);
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain('no clear answer');
+    expect(r.stderr).toContain('? in doubt: ');
     expect(r.stderr).not.toContain('rejected');
   });
 

@@ -47,10 +47,10 @@ async function firstRun(): Promise<string> {
 }
 
 /** What `runs show` says the key's family came to, and the exit status it gives that state. */
-async function familyOf(runId: string): Promise<{ state: string; in_doubt: number }> {
+async function familyOf(runId: string): Promise<{ state: string; in_doubt: number; summary: unknown; message_ids: string[] }> {
   const shown = await runCli(['runs', 'show', runId, '--json'], { env: env(), cwd: dir });
-  const run = (JSON.parse(shown.stdout) as { run: { family: { state: string; summary: { recipients: { in_doubt: number } } } } }).run;
-  return { state: run.family.state, in_doubt: run.family.summary.recipients.in_doubt };
+  const run = (JSON.parse(shown.stdout) as { run: { family: { state: string; summary: { recipients: { in_doubt: number } }; message_ids: string[] } } }).run;
+  return { state: run.family.state, in_doubt: run.family.summary.recipients.in_doubt, summary: run.family.summary, message_ids: run.family.message_ids };
 }
 
 describe('--once finds its key done: the exit status is the key\'s', () => {
@@ -60,12 +60,19 @@ describe('--once finds its key done: the exit status is the key\'s', () => {
     const resumed = await sendOnce('--json');
     expect(json(resumed).resumed_from).toBe(root);
     // This attempt delivered all it sent; the key did not: its exit status is the key's, as the next re-run's.
-    expect(json(resumed).summary.recipients).toMatchObject({ rejected: 0, in_doubt: 0, not_sent: 0 });
-    expect(json(resumed)).toMatchObject({ state: 'sent', run_state: 'partly_sent', ok: false, exit_code: 7 });
+    // The document's top level answers for the key, as a skip's, a run of several targets' and the action's
+    // outputs do; this attempt's own counts are under `attempt`.
+    const attempt = json(resumed).attempt as { state: string; summary: { recipients: Counts }; message_ids: string[] };
+    expect(attempt.summary.recipients).toMatchObject({ rejected: 0, in_doubt: 0, not_sent: 0 });
+    expect(attempt.state).toBe('sent');
+    expect(json(resumed)).toMatchObject({ state: 'partly_sent', run_state: 'partly_sent', ok: false, exit_code: 7 });
     expect(resumed.code).toBe(7);
+    const family = await familyOf(root);
+    expect(json(resumed).summary).toEqual(family.summary);
+    expect(json(resumed).message_ids).toEqual(family.message_ids);
+    expect(family.message_ids).toEqual(expect.arrayContaining(attempt.message_ids));
 
     const again = await sendOnce('--json');
-    const family = await familyOf(root);
     expect(family).toMatchObject({ state: 'partly_sent' });
     expect(json(again)).toMatchObject({ skipped: true, run_state: family.state, in_doubt: family.in_doubt, ok: false, exit_code: 7 });
     expect(again.code).toBe(7);
@@ -73,13 +80,19 @@ describe('--once finds its key done: the exit status is the key\'s', () => {
     expect(human.code).toBe(7);
     expect(human.stderr).not.toContain('already done');
     expect(human.stderr).toContain('(exit 7)');
+    // --quiet keeps what a failure needs (docs/behaviour.md#output): the verdict in a line and the next step.
+    const quiet = await sendOnce('--quiet');
+    expect(quiet.code).toBe(7);
+    expect(quiet.stderr).toMatch(/^✗ skipped, already ran, not in full \(exit 7\): --once release-9 matches run /);
+    expect(quiet.stderr).toContain('add --include-in-doubt');
+    expect(quiet.stderr).not.toMatch(/^ {2}accepted /m);
   });
 
   it('the resume left all it sent in doubt, the first run had some accepted: partly sent, exit 7, not the resume\'s 5', async () => {
     const root = await firstRun();
     await setChaos('500=100%');
     const resumed = await sendOnce('--json');
-    expect(json(resumed)).toMatchObject({ state: 'in_doubt', run_state: 'partly_sent', exit_code: 7 });
+    expect(json(resumed)).toMatchObject({ state: 'partly_sent', run_state: 'partly_sent', attempt: { state: 'in_doubt' }, exit_code: 7 });
     expect(resumed.code, resumed.stderr).toBe(7);
 
     const again = await sendOnce('--json');
@@ -109,6 +122,12 @@ describe('--once finds its key done: the exit status is the key\'s', () => {
     expect(rows.find((row) => row.profile === 'g')).toMatchObject({ state: 'partly_sent', exit_code: 7 });
     expect(rows.find((row) => row.profile === 'i')).toMatchObject({ state: 'skipped', exit_code: 0 });
     expect(again.code, again.stderr).toBe(7);
+    // One shape with a single target's resume: the top level answers for the key (its state too), this
+    // attempt's counts are under `attempt`.
+    expect(json(again)).toMatchObject({ state: 'partly_sent', exit_code: 7 });
+    const attempt = (json(again).attempt as { summary: { recipients: Counts & { total: number } } }).summary.recipients;
+    expect(attempt.total).toBeLessThan(json(again).summary.recipients.accepted + json(again).summary.recipients.in_doubt + json(again).summary.recipients.not_sent);
+    expect(attempt).toMatchObject({ rejected: 0, in_doubt: 0, not_sent: 0 });
     const skipped = await targetsOnce();
     expect((json(skipped).targets as { profile: string; exit_code: number }[]).find((row) => row.profile === 'g')).toMatchObject({ exit_code: 7 });
     expect(skipped.code, skipped.stderr).toBe(7);

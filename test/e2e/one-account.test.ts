@@ -127,3 +127,33 @@ describe('send and runs show give one account of a run', () => {
     expect(readFileSync(join(dir, 'sent.json'), 'utf8')).toBe('notes of mine\n');
   });
 });
+
+describe('one outcome, one word: the headline, runs, runs show and --json name the same state', () => {
+  /** The state each account gives of one run: the headline's word, `runs`' column, `runs show`'s line, its --json. */
+  async function accounts(sent: CliResult): Promise<string[]> {
+    const headline = sent.stderr.split('\n').find((line) => /^[a-z ]+: \d/.test(line)) ?? `(no headline in ${sent.stderr})`;
+    const runId = (JSON.parse((await runCli(['runs', '--json'], { env: env(), cwd: dir })).stdout) as { runs: { run_id: string }[] }).runs[0]!.run_id;
+    const listed = (await runCli(['runs'], { env: env(), cwd: dir })).stdout.split('\n').find((line) => line.startsWith(runId))!;
+    const shown = (await runCli(['runs', 'show', runId], { env: env(), cwd: dir })).stdout.split('\n')[0]!;
+    const json = JSON.parse((await runCli(['runs', 'show', runId, '--json'], { env: env(), cwd: dir })).stdout) as { run: { state: string; exit_code: number } };
+    expect(json.run.exit_code).toBe(sent.code);
+    return [headline.split(':')[0]!, listed.slice(runId.length).trim().split(/ {2,}/)[0]!, /^run \S+ \((.+)\)$/.exec(shown)?.[1] ?? shown, json.run.state.replace('_', ' ')];
+  }
+
+  it.each([
+    ['partly sent', '500=30%,503=30%', 7],
+    ['in doubt', '500=100%', 5],
+    ['not sent', '503=100%', 5],
+  ])('%s', async (state, chaos, code) => {
+    emulator = await createEmulator({ port: 0, rate: 0, apps: [{ id: APP, secret: SECRET }], chaos, chaosSeed: 3 });
+    const sent = await runCli(['send', '--base-url', emulator.url, '--title', 'One word', '--client-id', IDS.join(','), '--batch-size', '5', '--concurrency', '1', '--max-attempts', '1'], { env: env(), cwd: dir });
+    expect(sent.code, sent.stderr).toBe(code);
+    expect(await accounts(sent)).toEqual([state, state, state, state]);
+  });
+
+  it('interrupted', async () => {
+    const sent = await sendInterrupted((stop) => ({ newMessageId: () => (stop(), `emu-${Math.random().toString(16).slice(2)}`) }));
+    expect(sent.code, sent.stderr).toBe(7);
+    expect(await accounts(sent)).toEqual(['interrupted', 'interrupted', 'interrupted', 'interrupted']);
+  });
+});

@@ -178,7 +178,7 @@ describe('send --once <key>', () => {
       faults = false;
       const resumed = await send();
       expect(resumed.code, resumed.stderr).toBe(7);
-      expect(json(resumed)).toMatchObject({ state: 'sent', run_state: 'partly_sent', in_doubt: 500 });
+      expect(json(resumed)).toMatchObject({ state: 'partly_sent', run_state: 'partly_sent', attempt: { state: 'sent' }, in_doubt: 500 });
       expect(idsOf(server, 3)).toEqual(ids.slice(1000, 1500));
       // Whichever of the family a later look finds first (a waiter can find the first run before its resume
       // exists), the answer is the family's: its verdict, naming the resume.

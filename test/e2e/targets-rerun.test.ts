@@ -142,7 +142,7 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     expect(doc.run_id).toBe(doc.targets[0]!.run_id);
     const human = await runCli(sendArgs('rel-cli'), { env: cliEnv(), cwd: work });
     // Found done, it names that run; with recipients a kill left in doubt, it says the key is not sent in full.
-    const headline = keyVerdict() === 0 ? `✓ already done: --once found every target's run; nothing was sent now (run ${doc.run_id})` : `✗ 0 of 2 targets sent in full (run ${doc.run_id})`;
+    const headline = keyVerdict() === 0 ? `✓ skipped: --once found every target's run already done; nothing was sent now (run ${doc.run_id})` : `✗ skipped: 0 of 2 targets in full; --once found every target's run already done; nothing was sent now (run ${doc.run_id})`;
     expect(human.stderr).toContain(headline);
     expect(human.code).toBe(keyVerdict());
     const shown = await runCli(['runs', 'show', doc.run_id!], { env: cliEnv(), cwd: work });
@@ -199,8 +199,13 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     expect(waiter.pid).toBeGreaterThan(0);
     expect(stopped.code, stopped.stderr).toBe(130);
     const error = stopped.stderr.split('\n').find((line) => line.startsWith('error: '))!;
-    expect(error).toMatch(/^error: profile (global|india): stopped while waiting for run \S+ \(pid \d+ on .+\); nothing was sent to any target$/);
     expect((await first).code).toBe(0);
+    // The owner is named as `runs`, `runs show` and `resend` take it: the family, then the target whose key
+    // is waited on and its own run (docs/behaviour.md#ownership).
+    const family = (JSON.parse((await runCli(['runs', '--json'], { env: cliEnv(), cwd: work })).stdout) as { runs: { run_id: string; target_runs: { run_id: string; profile: string }[] }[] }).runs[0]!;
+    const owner = `run ${family.run_id} \\(pid \\d+ on [^;]+; target (${family.target_runs.map((t) => `${t.profile}: run ${t.run_id}`).join('|')})\\)`;
+    expect(stopped.stderr).toMatch(new RegExp(`^waiting for ${owner}, which owns --once rel-wait `, 'm'));
+    expect(error).toMatch(new RegExp(`^error: profile (global|india): stopped while waiting for ${owner}; nothing was sent to any target$`));
     expectEachOnce();
   }, 120_000);
 
@@ -220,8 +225,8 @@ describe('a --once announcement to two regions, killed half-way, run again', () 
     const cancelled = await running;
     expect(cancelled.code, cancelled.stdout).toBe(7);
     expect(cancelled.outputs.state).toBe('interrupted');
-    expect(cancelled.summary).toMatch(/stopped by a signal \(the job was cancelled\): \d+ of \d+ batches went out/);
-    expect(cancelled.stdout).toMatch(/^::error title=pushctl::.*stopped by a signal \(the job was cancelled\)/m);
+    expect(cancelled.summary).toMatch(/interrupted \(a signal: the job was cancelled\): \d+ of \d+ batches went out/);
+    expect(cancelled.stdout).toMatch(/^::error title=pushctl::.*interrupted \(a signal: the job was cancelled\)/m);
 
     const again = await runStep(work, { ...inputs, rate: '' }, secrets);
     expect(again.code, again.stdout).toBe(0);

@@ -209,7 +209,7 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     const t = trial('env', 3);
     const result = await runCli(t.send, { env: { ...t.env, PUSHCTL_PROFILE: 'global,india' }, cwd: dir });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^✓ 2 targets sent \(run \d{8}-\d{6}-[0-9a-f]{4}\)$/m);
+    expect(result.stderr).toMatch(/^✓ sent: 2 targets \(run \d{8}-\d{6}-[0-9a-f]{4}\)$/m);
     expect(result.stderr).toMatch(new RegExp(`^  global +${REGIONS.global.app} +${served.get('global')!.url} +\\S+ +sent +3/3 +-$`, 'm'));
     expect(result.stderr).toMatch(new RegExp(`^  india +${REGIONS.india.app} +${served.get('india')!.url} +\\S+ +sent +3/3 +-$`, 'm'));
     // The message_ids on stdout, one a line: one request to each target.

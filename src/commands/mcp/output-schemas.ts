@@ -64,6 +64,8 @@ export const deliveryOutputSchema = z.looseObject({
   resumed_from: z.optional(z.string()),
   /** What the key's runs came to together: a `once` re-run that skipped or resumed its key's run. */
   run_state: z.optional(z.enum(RUN_STATES)),
+  /** A `once` re-run that resumed its key: what this attempt alone sent (the top level counts every run of the key). */
+  attempt: z.optional(z.looseObject({ state: z.optional(z.enum(RUN_STATES)), summary, message_ids: z.optional(z.array(z.string())) })),
   resend_command: z.optional(z.string()),
   in_doubt: z.optional(z.int()),
   include_in_doubt_command: z.optional(z.string()),

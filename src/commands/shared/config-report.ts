@@ -5,6 +5,7 @@ import type { SecretSink } from '../../output/redact.js';
 import type { ConfigReport, Shown } from '../../output/config-report.js';
 import { CliError } from '../../errors.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
+import { baseUrlFromRegion } from '../../settings/resolve.js';
 import { loadSettings, shareAppSecret, type LoadedSettings, type SettingsOptions } from '../../settings/load-settings.js';
 import { displayProxyUrl, resolveProxy } from '../../settings/proxy.js';
 import { choosePushProxy } from './proxy-choice.js';
@@ -36,7 +37,8 @@ export function configReportOf(options: SettingsOptions, loaded: LoadedSettings,
     profile: shown(settings.profile, sources.profile),
     appId: shown(settings.appId, sources.appId),
     appSecret: { set: settings.appSecret !== undefined, source: settings.appSecret === undefined ? null : (sources.appSecret ?? null) },
-    region: shown(settings.region, sources.region),
+    // Said beside a base URL set elsewhere, which is what a send uses: the region would point to another.
+    region: { ...shown(settings.region, sources.region), used: baseUrlFromRegion(sources.baseUrl) },
     baseUrl: shown(displayUrl(settings.baseUrl), sources.baseUrl),
     timeout: shown(settings.timeout, sources.timeout),
     proxy: showProxy(options, loaded, ctx, secrets),

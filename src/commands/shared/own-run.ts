@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { CliError, ExitCode, usageError } from '../../errors.js';
 import { Lease, ownerOf, tryAcquire, type Liveness } from '../../journal/ownership.js';
-import { journalPath, newRunId, runsDir } from '../../journal/runs-dir.js';
+import { journalHeader, journalPath, newRunId, runsDir } from '../../journal/runs-dir.js';
 import { createErrorCode } from '../../journal/run-journal.js';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { currentReader, modeOf, ownedByReader, ownerName, writableByOthers } from '../../settings/trust.js';
@@ -30,9 +30,12 @@ export function onceLockName(key: string, appId: string, baseUrl: string, dryRun
   return `once-${sha256Hex(JSON.stringify([key, appId, baseUrl, dryRun])).slice(0, 40)}`;
 }
 
+/** What a run id read from a file must look like to be used in a name (a lock's, a journal's). */
+const RUN_ID_SHAPE = /^[0-9A-Za-z][0-9A-Za-z-]{0,63}$/;
+
 /** The lock of the family of runs whose first run is `rootRunId`. A run id read from a file is not trusted as a name. */
 export function familyLockName(rootRunId: string): string {
-  return /^[0-9A-Za-z][0-9A-Za-z-]{0,63}$/.test(rootRunId) ? `run-${rootRunId}` : `run-${sha256Hex(rootRunId).slice(0, 40)}`;
+  return RUN_ID_SHAPE.test(rootRunId) ? `run-${rootRunId}` : `run-${sha256Hex(rootRunId).slice(0, 40)}`;
 }
 
 export interface OwnOptions {
@@ -49,10 +52,26 @@ export interface OwnOptions {
   dir?: string;
 }
 
-function ownerWords(liveness: Liveness): string {
+function ownerWords(liveness: Liveness, env: Ctx['env']): string {
   const owner = liveness.state === 'free' ? undefined : liveness.owner;
   if (!owner) return 'another pushctl process';
-  return `run ${escapeControl(owner.run_id)} (pid ${owner.pid}${owner.host ? ` on ${escapeControl(owner.host)}` : ''})`;
+  const where = `pid ${owner.pid}${owner.host ? ` on ${escapeControl(owner.host)}` : ''}`;
+  const target = targetOf(owner.run_id, env);
+  // A target of a run of several is named by its family, as `runs`, `runs show` and `resend` take it.
+  if (target) return `run ${escapeControl(target.family)} (${where}; target ${escapeControl(target.profile)}: run ${escapeControl(owner.run_id)})`;
+  return `run ${escapeControl(owner.run_id)} (${where})`;
+}
+
+/**
+ * The family and profile of run `runId` when it is a target of a run of several, as its journal's header says;
+ * undefined when it is not, or its journal is not (yet) in the runs directory. The id comes from a lock file:
+ * only one shaped as a run id is looked up, so it cannot name a path.
+ */
+function targetOf(runId: string, env: Ctx['env']): { family: string; profile: string } | undefined {
+  if (!RUN_ID_SHAPE.test(runId)) return undefined;
+  const header = journalHeader(journalPath(runsDir(env), runId));
+  if (header?.run_id !== runId || typeof header.targets !== 'string' || typeof header.profile !== 'string') return undefined;
+  return { family: header.targets, profile: header.profile };
 }
 
 /**
@@ -101,7 +120,7 @@ export async function own(name: string, runId: string, options: OwnOptions, ctx:
       throw usageError(`cannot write the lock of ${options.what} in ${dir} (${createErrorCode(dir, error)}); nothing was sent`, hint);
     }
     if (result instanceof Lease) return result;
-    const holder = ownerWords(result);
+    const holder = ownerWords(result, ctx.env);
     if (!options.wait) {
       throw usageError(`${options.what} is being sent by ${holder}`, 'wait for it to end (run again without --no-wait), or see it with pushctl runs');
     }

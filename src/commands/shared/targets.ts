@@ -126,7 +126,7 @@ function withKey(outcome: TargetsOutcome, ctx: Ctx): TargetsOutcome {
   const key = targetsAsKey(outcome, ctx.env);
   if (key.resumed.length === 0) return outcome;
   const rows = key.outcome.targets;
-  return { ...outcome, key: { summary: sumSummaries(rows.map((t) => t.summary)), messageIds: rows.flatMap((t) => t.messageIds) } };
+  return { ...outcome, key: { summary: sumSummaries(rows.map((t) => t.summary)), messageIds: rows.flatMap((t) => t.messageIds), state: key.state!, ...(key.attempt ? { attempt: key.attempt } : {}) } };
 }
 
 /** A target whose --once run was done already: that run, and nothing sent now. */

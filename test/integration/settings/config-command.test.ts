@@ -52,7 +52,7 @@ describe('pushctl config', () => {
     const report = JSON.parse(ctx.out()) as Record<string, unknown>;
     expect(Object.keys(report).slice(0, 2)).toEqual(['ok', 'exit_code']);
     expect(report.app_secret).toEqual({ set: true, source: `config ${file}` });
-    expect(report.region).toEqual({ value: 'india', source: 'flag --region' });
+    expect(report.region).toEqual({ value: 'india', source: 'flag --region', used: true });
     expect(report.app_id).toEqual({ value: 'a', source: `config ${file}` });
     expect(report.warnings).toEqual([]);
     expect(ctx.out() + ctx.err()).not.toContain(canary);

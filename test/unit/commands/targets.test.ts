@@ -13,7 +13,8 @@ import type { RunView } from '../../../src/journal/read-run.js';
 import { joinProfiles, profileSecretEnv, targetEnv, targetProfiles } from '../../../src/commands/shared/target-list.js';
 import { familyState, foldFamilies } from '../../../src/journal/target-family.js';
 import type { RunOverview } from '../../../src/journal/run-state.js';
-import { targetsExitCode } from '../../../src/output/targets.js';
+import { formatTargetsTable, targetsDocument, targetsExitCode, type TargetResult } from '../../../src/output/targets.js';
+import { plainStyle } from '../../../src/output/style.js';
 import { limitersFor } from '../../../src/commands/shared/target-setup.js';
 
 describe('targetProfiles', () => {
@@ -151,5 +152,31 @@ describe('freshRunId', () => {
     } finally {
       random.mockRestore();
     }
+  });
+});
+
+describe("several targets' headline", () => {
+  const counts = (accepted: number, notSent: number) => ({ total: accepted + notSent, accepted, rejected: 0, in_doubt: 0, not_sent: notSent });
+  const row = (profile: string, state: TargetResult['state'], exitCode: number, accepted: number, notSent: number): TargetResult => ({
+    profile,
+    appId: 'a',
+    baseUrl: 'http://127.0.0.1:1',
+    runId: `run-${profile}`,
+    state,
+    exitCode,
+    summary: { batches: counts(accepted, notSent), recipients: counts(accepted, notSent) },
+    messageIds: [],
+  });
+  const cases: [string, TargetResult[], number][] = [
+    ['every target sent', [row('g', 'sent', 0, 2, 0), row('i', 'sent', 0, 2, 0)], 0],
+    ['one partly', [row('g', 'partly_sent', 7, 1, 1), row('i', 'sent', 0, 2, 0)], 7],
+    ['none reached', [row('g', 'not_sent', 5, 0, 2), row('i', 'not_sent', 5, 0, 2)], 5],
+    ['every target found done', [row('g', 'skipped', 0, 2, 0), row('i', 'skipped', 0, 2, 0)], 0],
+  ];
+  it.each(cases)('%s: headed by the state --json and runs give it', (_, targets, exitCode) => {
+    const outcome = { exitCode, dryRun: false, family: 'run-g', targets, warnings: [], notes: [] };
+    const state = (targetsDocument(outcome) as { state: string }).state;
+    const head = formatTargetsTable(outcome, plainStyle).split('\n')[0]!;
+    expect(head).toMatch(new RegExp(`^[✓✗] ${state.replace('_', ' ')}: `));
   });
 });

@@ -3,7 +3,10 @@ import { summarizeBatches } from '../../../src/client/report.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
 import type { ClientIdSource } from '../../../src/message/recipients.js';
 import type { PushMessage } from '../../../src/message/types.js';
-import { formatSummary, printDelivery } from '../../../src/output/delivery.js';
+import { deliveryHeadline, formatSummary, printDelivery } from '../../../src/output/delivery.js';
+import { closedState, stateWords } from '../../../src/journal/read-run.js';
+import { serviceRefused } from '../../../src/client/report.js';
+import type { BatchResult } from '../../../src/client/send-batches.js';
 import { plainStyle } from '../../../src/output/style.js';
 import { accepted, ambiguous, FakeSender, idsOf, rejected, retryable } from '../client/fake-sender.js';
 
@@ -76,7 +79,7 @@ describe('the end-of-run summary', () => {
     // is left to send, so "went out" must not count it, and the rejected and in-doubt batches are named too.
     const { results } = await mixedRun();
     const headline = formatSummary(summarizeBatches(results), results, false, plainStyle, true, 2.5).split('\n')[0];
-    expect(headline).toBe('stopped: 9 of 10 batches went out (9000 of 10000 recipients); 7 accepted, 1 rejected, 1 in doubt, 1 not sent in 2.5 s');
+    expect(headline).toBe('interrupted: 9 of 10 batches went out (9000 of 10000 recipients); 7 accepted, 1 rejected, 1 in doubt, 1 not sent in 2.5 s');
   });
 
   it('names the audience of a run without client IDs and counts its requests, never "0 recipients"', () => {
@@ -89,6 +92,30 @@ describe('the end-of-run summary', () => {
       '  in doubt       1 batch',
     ]);
     const all = [result(0, 'accepted'), result(1, 'accepted')];
-    expect(formatSummary(summarizeBatches(all), all, true, plainStyle, false, undefined, 'all devices')).toBe('checked: 2 batches to all devices\n  accepted       2 batches\n');
+    expect(formatSummary(summarizeBatches(all), all, true, plainStyle, false, undefined, 'all devices')).toBe('sent (dry run): 2 batches to all devices\n  accepted       2 batches\n');
+  });
+});
+
+describe('the headline speaks the run state\'s word (docs/behaviour.md#run-states)', () => {
+  const batch = (index: number, status: BatchResult['status'], extra: Partial<BatchResult> = {}): BatchResult => ({ index, clientIds: [`id-${index}`], status, attempts: 1, ...extra });
+  const runs: [string, BatchResult[], boolean][] = [
+    ['every batch accepted', [batch(0, 'accepted'), batch(1, 'accepted')], false],
+    ['some accepted', [batch(0, 'accepted'), batch(1, 'in_doubt', { reason: 'HTTP 502' })], false],
+    ['nothing reached the service', [batch(0, 'not_sent', { reason: 'ECONNREFUSED' }), batch(1, 'not_sent', { reason: 'ECONNREFUSED' })], false],
+    ['every request in doubt', [batch(0, 'in_doubt', { reason: 'HTTP 502' }), batch(1, 'in_doubt', { reason: 'HTTP 502' })], false],
+    ['rejected and not sent', [batch(0, 'rejected', { code: 21005 }), batch(1, 'not_sent', { reason: 'ECONNREFUSED' })], false],
+    ['refused for the app', [batch(0, 'not_sent', { code: 21004 }), batch(1, 'not_sent', { code: 21004 })], false],
+    ['stopped by a signal', [batch(0, 'accepted'), batch(1, 'not_sent', { attempts: 0 })], true],
+    ['stopped before anything went out', [batch(0, 'not_sent', { attempts: 0 })], true],
+    ['stopped after every batch', [batch(0, 'accepted')], true],
+  ];
+  it.each(runs)('%s: the same word as runs and --json', (_, results, interrupted) => {
+    const summary = summarizeBatches(results);
+    const word = stateWords(closedState(summary, interrupted, serviceRefused(results)));
+    for (const dryRun of [false, true]) {
+      const headline = deliveryHeadline(summary, results, dryRun, interrupted);
+      expect(headline.startsWith(`${word}${dryRun ? ' (dry run)' : ''}: `), headline).toBe(true);
+      expect(deliveryHeadline(summary, results, dryRun, interrupted, 'all devices').startsWith(`${word}${dryRun ? ' (dry run)' : ''}: `)).toBe(true);
+    }
   });
 });
