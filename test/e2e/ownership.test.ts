@@ -77,8 +77,14 @@ async function firstBatchOf(ids: readonly string[]): Promise<void> {
   for (let i = 0; i < 1000 && deliveries(ids).every((n) => n === 0); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
-async function journalOf(journals: string): Promise<string> {
-  for (let i = 0; i < 2000; i++) {
+/**
+ * The id of the run whose journal appears in `journals`. With `writer` (the process expected to write it), waits
+ * as long as that process lives, however loaded the machine, and fails with its own words if it ends first.
+ */
+async function journalOf(journals: string, writer?: Promise<CliResult>): Promise<string> {
+  let ended: CliResult | undefined;
+  void writer?.then((r) => (ended = r));
+  for (let i = 0; writer !== undefined || i < 2000; i++) {
     let entries: import('node:fs').Dirent[] = [];
     try {
       entries = readdirSync(journals, { withFileTypes: true });
@@ -87,6 +93,7 @@ async function journalOf(journals: string): Promise<string> {
     }
     const file = entries.find((f) => f.isFile() && f.name.endsWith('.jsonl'));
     if (file) return file.name.slice(0, -'.jsonl'.length);
+    if (ended) throw new Error(`the process to write a journal in ${journals} ended (exit ${ended.code}) without one: ${ended.stderr}`);
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`no journal appeared in ${journals}`);
@@ -111,7 +118,7 @@ describe('one --once key, several processes at once', () => {
   it('--no-wait refuses at once, naming the owner run and pid (exit 2)', async () => {
     const { file, env, journals } = trialSetup('nowait');
     const owner = start(sendArgs(file, ['--once', 'nowait', '--rate', '2']), env);
-    const runId = await journalOf(journals);
+    const runId = await journalOf(journals, owner.done);
     const refused = await runCli(sendArgs(file, ['--once', 'nowait', '--no-wait']), { env, cwd: dir });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`--once nowait is being sent by run ${runId} (pid ${owner.child.pid}`);
@@ -156,7 +163,7 @@ describe('resends of one run', () => {
 async function resendWhileSending(name: string, rate: number): Promise<CliResult> {
   const { ids, file, env, journals } = trialSetup(name);
   const first = start(sendArgs(file, ['--rate', String(rate)]), env);
-  const runId = await journalOf(journals);
+  const runId = await journalOf(journals, first.done);
   const resend = await runCli(['resend', runId, '--base-url', served.url], { env, cwd: dir });
   expect(resend.code, resend.stderr).toBe(0);
   expect((await first.done).code).toBe(0);
@@ -183,7 +190,7 @@ describe('an owner that dies', () => {
       // sees the first delivery late on a loaded machine (at ten a second, all could start before it did).
       const args = sendArgs(file, ['--once', name, '--rate', '3']);
       const owner = start(args, env);
-      const runId = await journalOf(journals);
+      const runId = await journalOf(journals, owner.done);
       const waiters = [start(args, env), start(args, env), start(args, env)];
       await firstBatchOf(ids);
       owner.child.kill('SIGKILL');
@@ -261,7 +268,7 @@ describe('an owner whose lock is taken over', () => {
   it('send: no further request starts, and the run says who took it (exit 2)', async () => {
     const { ids, file, env, journals } = trialSetup('lost-send');
     const owner = start(sendArgs(file, ['--rate', '1']), env);
-    const runId = await journalOf(journals);
+    const runId = await journalOf(journals, owner.done);
     await firstBatchOf(ids);
     takeOver(journals, `run-${runId}`);
     const r = await owner.done;
@@ -302,7 +309,7 @@ describe('an owner stopped (SIGSTOP) past its stale time', () => {
   it('continued after a resend took its run over, it starts no further request: every ID once', async () => {
     const { ids, file, env, journals } = trialSetup('stopped-owner');
     const owner = start(sendArgs(file, ['--rate', '1']), env);
-    const runId = await journalOf(journals);
+    const runId = await journalOf(journals, owner.done);
     for (let i = 0; i < 2000 && startsIn(journals, runId) < 3; i++) await new Promise((r) => setTimeout(r, 5));
     owner.child.kill('SIGSTOP');
     const stoppedAt = startsIn(journals, runId);
@@ -327,7 +334,7 @@ describe('a send whose client-ID input is the journal of a run still sending', (
   it('is refused (exit 2) naming the run that owns it; every ID once', async () => {
     const { ids, file, env, journals } = trialSetup('input-running');
     const owner = start(sendArgs(file, ['--rate', '2']), env);
-    const runId = await journalOf(journals);
+    const runId = await journalOf(journals, owner.done);
     await firstBatchOf(ids);
     const again = await runCli(['send', '--base-url', served.url, '--app-id', 'app', '--title', 'Owner', '--client-ids-file', join(journals, `${runId}.jsonl`)], { env, cwd: dir });
     expect(again.code, again.stderr).toBe(2);
@@ -343,7 +350,7 @@ describe('a run whose journal directory is not the one of the process that reads
   it('reads as running while it sends, and its resend by path waits for it: every ID once', async () => {
     const { ids, file, env, journals } = trialSetup('elsewhere');
     const owner = start(sendArgs(file, ['--rate', '2']), env);
-    const runId = await journalOf(journals);
+    const runId = await journalOf(journals, owner.done);
     await firstBatchOf(ids);
     const shell = { ...env, PUSHCTL_JOURNAL_DIR: join(dir, 'elsewhere-shell-runs') };
     const path = join(journals, `${runId}.jsonl`);
