@@ -108,15 +108,16 @@ const islands = (self, set, extension) => ({
 });
 
 /**
- * Another island's file, required once by this one: the import is a module of one line that requires the file
- * and hands on its exports. Left external, each module that imports it gets a require() of its own (errors.ts
- * has some 30 importers in send's file), and Node resolves a file afresh at every require() from a file that
- * did not load it itself: the file system looked up again, and on a send enough path work that V8 compiled
- * node:path's normalizeString with its optimizing compiler, about 3% of the run's instructions.
+ * Another island's file, required once by this one: the import is a module of one line that re-exports the
+ * file, so every importer reads the one copy of its exports (as `<module>_exports.name`). Left external, each
+ * module that imports it gets a require() of its own (errors.ts has some 30 importers in send's file), and
+ * Node 20 resolves a file afresh at every require() from a file that did not load it itself: the file system
+ * looked up again, and on a send enough path work that V8 compiled node:path's normalizeString with its
+ * optimizing compiler, about 3% of the run's instructions.
  */
 const requiredOnce = (b) => {
   b.onResolve({ filter: /.*/, namespace: 'required-once' }, (args) => ({ path: args.path, external: true }));
-  b.onLoad({ filter: /.*/, namespace: 'required-once' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  b.onLoad({ filter: /.*/, namespace: 'required-once' }, (args) => ({ contents: `export * from ${JSON.stringify(args.path)};`, loader: 'js' }));
 };
 
 /**
