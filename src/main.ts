@@ -9,6 +9,9 @@ import { SecretScrubber } from './output/redact.js';
 import { annotation } from './output/workflow-commands.js';
 import { runCli } from './cli.js';
 import { stdioSink } from './stdio-sink.js';
+
+// For bin/pushctl.cjs: whether the run's output has all left, so the process may end at once.
+export { stdioFlushed } from './stdio-sink.js';
 import { stopOnSignals } from './stop-on-signals.js';
 
 export async function run(argv: readonly string[]): Promise<number> {

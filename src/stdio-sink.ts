@@ -8,6 +8,23 @@ import type { TextSink } from './context.js';
 
 type StdioFd = 1 | 2;
 
+/** Node's own stdout and stderr streams, as far as the CLI has used them: writes to a pipe may still be queued. */
+const nodeStreamsUsed = new Set<NodeJS.WriteStream>();
+
+/**
+ * Whether everything the CLI wrote has left the process: true unless one of Node's streams it used (a
+ * terminal, a pipe another process made non-blocking, `pushctl mcp`'s protocol) still holds queued output.
+ */
+export function stdioFlushed(): boolean {
+  return [...nodeStreamsUsed].every((stream) => stream.writableLength === 0);
+}
+
+/** Node's stdout stream, for a command that needs a stream (the MCP transport), counted by stdioFlushed. */
+export function nodeStdout(): NodeJS.WriteStream {
+  nodeStreamsUsed.add(process.stdout);
+  return process.stdout;
+}
+
 /**
  * The sink of `fd`. `onClosed` is called when the reader has gone (EPIPE: `pushctl ... | head`); that is
  * the reader's choice, not an error to report.
@@ -53,6 +70,7 @@ function writesDirectly(fd: StdioFd): boolean {
 
 function nodeStream(fd: StdioFd, onClosed: () => void): NodeJS.WriteStream {
   const stream = fd === 1 ? process.stdout : process.stderr;
+  nodeStreamsUsed.add(stream);
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') onClosed();
     else if (fd === 1) throw error;

@@ -2,11 +2,11 @@
 // be what it got from process.stdout: the same bytes to a file as to a pipe, and a reader that goes away
 // early (`pushctl schema | head -1`) is no error of pushctl's.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+import { BIN, cleanEnv, runCli, runProcess } from '../helpers/run-cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -55,5 +55,38 @@ describe("the CLI's stdout and stderr", () => {
       child.on('close', (code) => resolve({ code, stderr }));
     });
     expect(result).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('deliver all the output to a non-blocking pipe that fills up, before the process ends', async () => {
+    // A pipe another process made non-blocking (O_NONBLOCK on the shared file description) refuses a write
+    // once full (EAGAIN); the CLI then queues the rest in Node's stream, and ending the process at once
+    // (bin/pushctl.cjs) would drop it. Node sets its children's stdio blocking, so python3 hands the pipe
+    // over and reads nothing until it is full: the CLI's next write is then sure to find it so.
+    const ids = Array.from({ length: 6000 }, (_, i) => `client-${String(i).padStart(8, '0')}`);
+    const message = join(dir, 'many-ids.json');
+    writeFileSync(message, JSON.stringify({ type: 1, time_to_live: 3600, condition: { type: 2, client_ids: ids }, notification: { title: 'Hi' } }));
+    const harness = [
+      'import array, fcntl, os, subprocess, sys, termios, time',
+      'r, w = os.pipe()',
+      'fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)',
+      'child = subprocess.Popen(sys.argv[1:], stdout=w, stdin=subprocess.DEVNULL)',
+      'os.close(w)',
+      'def queued():',
+      "    n = array.array('i', [0]); fcntl.ioctl(r, termios.FIONREAD, n); return n[0]",
+      'while queued() < 65536 and child.poll() is None: time.sleep(0.01)',
+      'out = b""',
+      'while True:',
+      '    piece = os.read(r, 65536)',
+      '    if not piece: break',
+      '    out += piece',
+      'sys.stdout.buffer.write(out)',
+      'sys.exit(child.wait())',
+    ].join('\n');
+    const result = await runProcess('python3', ['-c', harness, process.execPath, BIN, 'validate', '-f', message, '--json'], { env: cleanEnv(), cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.length).toBeGreaterThan(65536);
+    const document = JSON.parse(result.stdout) as { ok: boolean; body: { condition: { client_ids: string[] } } };
+    expect(document.ok).toBe(true);
+    expect(document.body.condition.client_ids).toEqual(ids);
   });
 });
