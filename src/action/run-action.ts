@@ -27,7 +27,8 @@ import { actionRequest, getInput, requestedMode, type ActionMode, type ActionReq
 import { acceptedAndLeft, actionOutputs, jobSummary, languageRows, type ActionResult } from './summary.js';
 import { actionTermsSink, inActionTerms } from './terms.js';
 import { failureOf } from './failure.js';
-import { acceptedCell, printTargets, sumSummaries, targetsDocument, targetsState } from '../output/targets.js';
+import { acceptedCell, printTargets, targetsDocument, targetsState } from '../output/targets.js';
+import { sumSummaries } from '../client/report.js';
 import { counted } from '../counted.js';
 import { targetsAsKey, type TargetsAsKey } from '../commands/shared/targets-key.js';
 

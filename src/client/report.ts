@@ -76,6 +76,17 @@ export function summarizeBatches(results: readonly BatchResult[]): DeliverySumma
   return summary;
 }
 
+/** Several runs' (or targets') counts together. */
+export function sumSummaries(summaries: readonly DeliverySummary[]): DeliverySummary {
+  const total = { batches: emptyCounts(), recipients: emptyCounts() };
+  for (const summary of summaries) {
+    for (const unit of ['batches', 'recipients'] as const) {
+      for (const key of Object.keys(total[unit]) as (keyof OutcomeCounts)[]) total[unit][key] += summary[unit][key];
+    }
+  }
+  return total;
+}
+
 /**
  * The report of a run. Each entry's `client_ids` is a getter reading its batch's IDs from the result, so
  * writing the report with {@link reportJsonChunks} makes the strings of one batch at a time.

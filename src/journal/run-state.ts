@@ -36,8 +36,8 @@ export interface RunOverview {
   /** A target of a run of several (docs/behaviour.md#targets): the family's id, and this target's profile. */
   targets?: string;
   profile?: string;
-  batches: DeliverySummary['batches'];
-  recipients: DeliverySummary['recipients'];
+  /** Its batches and recipients by outcome, as `send --json` counts them. */
+  summary: DeliverySummary;
 }
 
 /** A run's overview, from what its journal says. */
@@ -62,8 +62,7 @@ export function overview(view: RunHead): RunOverview {
     // A journal is data: only a count is taken as one.
     ...(Number.isSafeInteger(header.in_doubt_before) && header.in_doubt_before! > 0 ? { in_doubt_before: header.in_doubt_before } : {}),
     ...(typeof header.targets === 'string' ? { targets: header.targets, ...(typeof header.profile === 'string' ? { profile: header.profile } : {}) } : {}),
-    batches: view.summary.batches,
-    recipients: view.summary.recipients,
+    summary: view.summary,
   };
 }
 

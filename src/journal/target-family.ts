@@ -1,6 +1,7 @@
 // The runs of one send to several targets (docs/behaviour.md#targets), taken as one: every target's journal
 // names the family (its first target's run id) in its header. `pushctl runs` lists the family on one line,
 // `runs show` and `resend` take any member's id for the whole family.
+import { sumSummaries } from '../client/report.js';
 import type { HeaderRecord } from './records.js';
 import type { RunOverview, RunState } from './run-state.js';
 import { journalHeader, listRunFiles } from './runs-dir.js';
@@ -37,11 +38,6 @@ function familyExitCode(codes: readonly (number | null)[]): number | null {
 /** A family's line: the members' counts added up, its id the family's, its app and host each target's. */
 export function familyOverview(members: readonly RunOverview[]): RunOverview & { target_runs: RunOverview[] } {
   const lead = members.find((m) => m.run_id === m.targets) ?? members[0]!;
-  const sum = (unit: 'batches' | 'recipients') => {
-    const total = { ...lead[unit] };
-    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] = members.reduce((n, m) => n + m[unit][key], 0);
-    return total;
-  };
   const codes = members.map((m) => m.exit_code);
   return {
     ...lead,
@@ -52,8 +48,7 @@ export function familyOverview(members: readonly RunOverview[]): RunOverview & {
     ...(members.some((m) => m.profile !== undefined) ? { profile: members.map((m) => m.profile ?? '?').join(', ') } : {}),
     state: familyState(members.map((m) => m.state)),
     exit_code: familyExitCode(codes),
-    batches: sum('batches'),
-    recipients: sum('recipients'),
+    summary: sumSummaries(members.map((m) => m.summary)),
     target_runs: [...members],
   };
 }

@@ -13,11 +13,12 @@ import { plainStyle } from './style.js';
 import { counted } from '../counted.js';
 import type { VariantSummary } from '../client/variant-summary.js';
 import type { FamilyOutcome } from '../journal/family-outcome.js';
+import type { OutcomeCounts } from '../client/report.js';
 
 /** What a run's accepted column says: `4000/5000`, or the audience for a run without client IDs. */
 function acceptedCell(r: RunOverview): string {
-  if (r.audience) return r.batches.accepted === r.batches.total && r.batches.total > 0 ? (r.audience === 'all devices' ? 'all devices' : 'condition') : 'none';
-  return `${r.recipients.accepted}/${r.recipients.total}`;
+  if (r.audience) return r.summary.batches.accepted === r.summary.batches.total && r.summary.batches.total > 0 ? (r.audience === 'all devices' ? 'all devices' : 'condition') : 'none';
+  return `${r.summary.recipients.accepted}/${r.summary.recipients.total}`;
 }
 
 /** The runs a line stands for: a send to several targets' target runs, or the run itself. */
@@ -31,7 +32,7 @@ function leftCell(r: RunOverview): string {
   let left = 0;
   for (const m of membersOf(r)) {
     if (m.resent_by?.length || m.replaced_by !== undefined) continue;
-    const counts = m.audience ? m.batches : m.recipients;
+    const counts = m.audience ? m.summary.batches : m.summary.recipients;
     // A resend's line counts what the runs it resent left in doubt too: the family's left is on its line.
     left += counts.not_sent + counts.in_doubt + (m.in_doubt_before ?? 0);
   }
@@ -89,7 +90,7 @@ export const leftOutLine = (leftOut: readonly string[] | undefined): string =>
     ? `its journal also names ${leftOut.map(escapeControl).join(', ')}: left out, as a journal never chooses a host or a file for you; add those that are yours\n`
     : '';
 
-const countsLine = (label: string, c: RunOverview['recipients']) =>
+const countsLine = (label: string, c: OutcomeCounts) =>
   `  ${label.padEnd(11)}${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, in doubt ${c.in_doubt}, not sent ${c.not_sent}\n`;
 
 /** Why batches did not get through, grouped by cause: the service's codes, and the reasons in words. */
@@ -128,8 +129,8 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.replaces !== undefined) out += `  replaces   run ${e(run.replaces)} (cut short while it wrote its plan; nothing of it was sent)\n`;
   if (run.incomplete) out += `  incomplete ${e(run.incomplete)}${run.input_given_again_by !== undefined ? `; its input was given again to run ${e(run.input_given_again_by)}` : ''}\n`;
   if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;
-  out += countsLine('batches', run.batches);
-  if (!run.audience) out += countsLine('recipients', run.recipients);
+  out += countsLine('batches', run.summary.batches);
+  if (!run.audience) out += countsLine('recipients', run.summary.recipients);
   // The labels are language tags the journal holds: escaped like the rest of it.
   out += formatVariants(run.variants?.map((v) => ({ ...v, label: e(v.label) })), plainStyle).replace(/^(?=.)/gm, '  ');
   for (const reason of failureReasons(results)) out += `  ${reason}\n`;

@@ -67,14 +67,15 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
   // --quiet keeps what a failure needs (docs/behaviour.md#output): the verdict's line and the next step.
   if (mode.quiet && exitCode === 0) return;
   // The run's words, the family's counts: what every run of it delivered together.
-  const o = { ...overview(run), state: family.state, ...family.summary };
-  const who = o.audience ?? counted(o.recipients.total, 'recipient');
+  const o = { ...overview(run), state: family.state };
+  const { batches, recipients } = family.summary;
+  const who = o.audience ?? counted(recipients.total, 'recipient');
   const resends = family.run_ids.length > 1 ? `, a family of ${family.run_ids.length} runs: ${family.run_ids.map(escapeControl).join(', ')}` : '';
   // Headed by its state, `skipped`, as --json says it; a run that left recipients in doubt or refused is no
   // success to tick: its exit code and the next step.
   const verdict = exitCode === 0 ? style.ok('✓ skipped, already done') : style.error(`✗ skipped, already ran, not in full (exit ${exitCode})`);
   const head = `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}${resends}) to ${who}; nothing was sent now\n`;
-  const counts = `  accepted ${o.audience ? `${o.batches.accepted} of ${counted(o.batches.total, 'batch')}` : `${o.recipients.accepted} of ${counted(o.recipients.total, 'recipient')}`}${o.recipients.rejected + o.batches.rejected > 0 ? `, rejected ${o.audience ? o.batches.rejected : o.recipients.rejected}` : ''}\n`;
+  const counts = `  accepted ${o.audience ? `${batches.accepted} of ${counted(batches.total, 'batch')}` : `${recipients.accepted} of ${counted(recipients.total, 'recipient')}`}${recipients.rejected + batches.rejected > 0 ? `, rejected ${o.audience ? batches.rejected : recipients.rejected}` : ''}\n`;
   const next =
     skipped.left.inDoubt > 0
       ? `${counted(skipped.left.inDoubt, o.audience ? 'batch' : 'recipient')} in doubt (the service may already have delivered); add --include-in-doubt to send to them, at the risk of sending twice\n`

@@ -3,7 +3,7 @@
 import type { VariantSummary } from '../client/variant-summary.js';
 import { formatVariants } from './variant-lines.js';
 import type { TextSink } from '../context.js';
-import { serviceRefused, type DeliverySummary } from '../client/report.js';
+import { serviceRefused, sumSummaries, type DeliverySummary } from '../client/report.js';
 import { ExitCode } from '../errors.js';
 import { closedState, stateWords, type RunState } from '../journal/read-run.js';
 import { failureCause, keyVerdict, type DeliveryOutcome } from './delivery.js';
@@ -96,18 +96,6 @@ export function targetsExitCode(codes: readonly number[]): number {
   if (codes.every((code) => code === ExitCode.ok)) return ExitCode.ok;
   if (codes.some((code) => code === ExitCode.ok || code === ExitCode.partial)) return ExitCode.partial;
   return codes.find((code) => code !== ExitCode.ok)!;
-}
-
-/** The counts of every target together. */
-export function sumSummaries(summaries: readonly DeliverySummary[]): DeliverySummary {
-  const zero = () => ({ total: 0, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 0 });
-  const total: DeliverySummary = { batches: zero(), recipients: zero() } as DeliverySummary;
-  for (const summary of summaries) {
-    for (const unit of ['batches', 'recipients'] as const) {
-      for (const key of Object.keys(total[unit]) as (keyof DeliverySummary['batches'])[]) total[unit][key] += summary[unit][key];
-    }
-  }
-  return total;
 }
 
 /**

@@ -48,7 +48,7 @@ describe('a run the service refused for the app, then fixed and resent', () => {
     // Nothing was delivered, so every recipient is left to send once the secret is right.
     expect(json(wrong)).toMatchObject({ summary: { recipients: { total: IDS.length, accepted: 0, not_sent: IDS.length } } });
     const shown = json(await runCli(['runs', 'show', runId, '--json'], { env: env(SECRET) })).run as Record<string, unknown>;
-    expect(shown).toMatchObject({ recipients: { total: IDS.length, not_sent: IDS.length } });
+    expect(shown).toMatchObject({ summary: { recipients: { total: IDS.length, not_sent: IDS.length } } });
 
     // The printed advice, with the right secret.
     const resent = await runCli(['resend', runId, '--base-url', served.url, '--app-id', APP, '--json'], { env: env(SECRET) });
@@ -92,9 +92,9 @@ describe('a run the service refused for the app, then fixed and resent', () => {
     lines[lines.length - 1] = JSON.stringify(end);
     writeFileSync(path, `${lines.join('\n')}\n`);
 
-    const listed = (json(await runCli(['runs', '--json'], { env })).runs as { run_id: string; state: string; recipients: object }[]).find((r) => r.run_id === runId);
-    const shown = json(await runCli(['runs', 'show', runId, '--json'], { env })).run as { state: string; recipients: object };
-    expect(shown).toMatchObject({ state: 'rejected', recipients: { not_sent: IDS.length, rejected: 0 } });
-    expect(listed).toMatchObject({ state: shown.state, recipients: shown.recipients });
+    const listed = (json(await runCli(['runs', '--json'], { env })).runs as { run_id: string; state: string; summary: object }[]).find((r) => r.run_id === runId);
+    const shown = json(await runCli(['runs', 'show', runId, '--json'], { env })).run as { state: string; summary: object };
+    expect(shown).toMatchObject({ state: 'rejected', summary: { recipients: { not_sent: IDS.length, rejected: 0 } } });
+    expect(listed).toMatchObject({ state: shown.state, summary: shown.summary });
   });
 });

@@ -110,7 +110,7 @@ describe('an outcome pushctl never writes', () => {
 
   it('"accepted" with no message_id is no answer pushctl records: its batch reads in doubt, not sent', async () => {
     const path = await withLines([{ t: 'start', b: 1, a: 1 }, { t: 'outcome', b: 1, a: 1, kind: 'accepted' }]);
-    const shown = JSON.parse((await cli(['runs', 'show', path, '--json'])).stdout) as { run: { recipients: Record<string, number> } };
-    expect(shown.run.recipients).toMatchObject({ accepted: 0, in_doubt: 2, not_sent: 2 });
+    const shown = JSON.parse((await cli(['runs', 'show', path, '--json'])).stdout) as { run: { summary: { recipients: Record<string, number> } } };
+    expect(shown.run.summary.recipients).toMatchObject({ accepted: 0, in_doubt: 2, not_sent: 2 });
   });
 });

@@ -86,7 +86,7 @@ describe('pushctl mcp: the secret, whatever the client calls first', () => {
 interface RunLine {
   run_id: string;
   state: string;
-  recipients: { total: number; accepted: number; not_sent: number };
+  summary: { recipients: { total: number; accepted: number; not_sent: number } };
 }
 
 /** list_runs' line for one run id (or the only one), asked until `until` holds for it. */
@@ -105,7 +105,7 @@ describe('pushctl mcp: a send the client cancels', () => {
     const clientIds = Array.from({ length: 60_000 }, (_, i) => `device-${i}`);
     const cancel = new AbortController();
     const sending = client.callTool({ name: 'send_message', arguments: { clientId: clientIds, title: 'cancel me' } }, undefined, { signal: cancel.signal });
-    await runLine(client, (run) => run.state === 'running' && run.recipients.accepted > 0);
+    await runLine(client, (run) => run.state === 'running' && run.summary.recipients.accepted > 0);
     cancel.abort('the user changed their mind');
     await expect(sending).rejects.toThrow(/changed their mind/);
     // The server says when the call ended (its result goes nowhere: the client cancelled it).
@@ -114,11 +114,11 @@ describe('pushctl mcp: a send the client cancels', () => {
     expect(stderr()).toContain('send_message: exit 7');
     const run = await runLine(client, () => true);
     expect(run.state).toBe('interrupted');
-    expect(run.recipients.accepted).toBeLessThan(clientIds.length);
-    expect(run.recipients.not_sent).toBeGreaterThan(0);
+    expect(run.summary.recipients.accepted).toBeLessThan(clientIds.length);
+    expect(run.summary.recipients.not_sent).toBeGreaterThan(0);
     // What the journal says was accepted is what the emulator took, no more.
     const inbox = (await (await fetch(`${slow.url}/v1/emulator/messages?limit=1000`)).json()) as { messages: { body: { condition: { client_ids: string[] } } }[] };
-    expect(inbox.messages.reduce((n, m) => n + m.body.condition.client_ids.length, 0)).toBe(run.recipients.accepted);
+    expect(inbox.messages.reduce((n, m) => n + m.body.condition.client_ids.length, 0)).toBe(run.summary.recipients.accepted);
     // The command it gives finishes the run where it went: the server's --base-url and --app-id are in it.
     const shown = await callTool(client, 'show_run', { run: run.run_id });
     const command = (shown.structuredContent as { run: { resend_command: string } }).run.resend_command;

@@ -124,7 +124,7 @@ describe('pushctl mcp: a client that stops reading mid-send', () => {
     expect(await exited, stderr).toBe(0);
     expect(stderr).not.toMatch(/EPIPE.*\n\s+at /);
     const listed = await runCli(['runs', '--json'], { cwd: home, env });
-    expect(JSON.parse(listed.stdout)).toMatchObject({ runs: [{ state: 'sent', title: 'gone', recipients: { total: 10_000, accepted: 10_000 } }] });
+    expect(JSON.parse(listed.stdout)).toMatchObject({ runs: [{ state: 'sent', title: 'gone', summary: { recipients: { total: 10_000, accepted: 10_000 } } }] });
     rmSync(runs, { recursive: true, force: true });
   });
 });

@@ -294,9 +294,9 @@ describe('pushctl mcp: several targets, as in the CLI', () => {
     // show_run of the family, as runs show: every target, not the first alone.
     const shown = await call(client, 'show_run', { run: first.structuredContent.run_id as string });
     expect(shown.isError, textOf(shown)).toBeFalsy();
-    const run = shown.structuredContent.run as { state: string; target_runs?: { profile: string }[]; recipients: { accepted: number } };
+    const run = shown.structuredContent.run as { state: string; target_runs?: { profile: string }[]; summary: { recipients: { accepted: number } } };
     expect(run.target_runs?.map((t) => t.profile)).toEqual(['eu', 'us']);
-    expect(run).toMatchObject({ state: 'sent', recipients: { accepted: 4 } });
+    expect(run).toMatchObject({ state: 'sent', summary: { recipients: { accepted: 4 } } });
     expect(textOf(shown)).toMatch(/target eu[\s\S]*target us/);
 
     const second = await call(client, 'send_message', args);
@@ -357,12 +357,12 @@ describe('pushctl mcp: runs', () => {
 
     const shown = await call(client, 'show_run', { run: runId });
     expect(shown.isError, textOf(shown)).toBeFalsy();
-    const detail = shown.structuredContent.run as { state: string; message_ids: string[]; resend_command: string; recipients: { total: number; accepted: number } };
+    const detail = shown.structuredContent.run as { state: string; message_ids: string[]; resend_command: string; summary: { recipients: { total: number; accepted: number } } };
     expect(detail.state).toBe('killed');
-    expect(detail.recipients.total).toBe(ids.length);
+    expect(detail.summary.recipients.total).toBe(ids.length);
     // What the journal holds as accepted, the emulator did take; a batch in flight at the kill is no message_id.
     expect(detail.message_ids.length).toBeGreaterThanOrEqual(2);
-    expect(detail.recipients.accepted).toBe(detail.message_ids.length);
+    expect(detail.summary.recipients.accepted).toBe(detail.message_ids.length);
     expect(slow.messages(APP).map((m) => m.message_id)).toEqual(expect.arrayContaining(detail.message_ids));
     // The run's own settings flags come along: a resend sends only where the settings in force point.
     expect(detail.resend_command).toBe(`pushctl resend ${runId} --base-url ${slow.url} --app-id ${APP}`);

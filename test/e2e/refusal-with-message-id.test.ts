@@ -33,7 +33,7 @@ describe('a refusal that carries a message_id', () => {
     expect(written.in_doubt).toEqual([{ batch: 1, reason: expect.stringMatching(/^21008 unknown status \(service: "some client IDs are illegal"\) with message_id m-partial/), client_ids: ['b'] }]);
     // A refusal without a message_id is still the service's plain no.
     expect(written.rejected).toMatchObject([{ batch: 2, code: 21005 }]);
-    const shown = JSON.parse((await runCli(['runs', 'show', JSON.parse(r.stdout).run_id as string, '--json'], { env })).stdout) as { run: { batches: Record<string, number> } };
-    expect(shown.run.batches).toMatchObject({ accepted: 1, in_doubt: 1, rejected: 1 });
+    const shown = JSON.parse((await runCli(['runs', 'show', JSON.parse(r.stdout).run_id as string, '--json'], { env })).stdout) as { run: { summary: { batches: Record<string, number> } } };
+    expect(shown.run.summary.batches).toMatchObject({ accepted: 1, in_doubt: 1, rejected: 1 });
   });
 });

@@ -85,8 +85,7 @@ const runOverview = z.looseObject({
   title: z.string(),
   audience: z.optional(z.string()),
   once: z.optional(z.string()),
-  batches: counts,
-  recipients: counts,
+  summary,
 });
 
 export const runsOutputSchema = z.looseObject({ ...envelope, runs_dir: z.optional(z.string()), runs: z.optional(z.array(runOverview)) });

@@ -8,7 +8,8 @@ import { closedState, readRun, type RunState } from '../../journal/read-run.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
 import { familyOf } from './resume.js';
 import { locksDir } from './own-run.js';
-import { sumSummaries, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
+import { sumSummaries } from '../../client/report.js';
+import type { TargetResult, TargetsOutcome } from '../../output/targets.js';
 
 export interface TargetsAsKey {
   /** The outcome with every resumed target's row counting its key's whole family. */

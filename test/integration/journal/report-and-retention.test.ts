@@ -81,7 +81,7 @@ describe('--journal and --no-journal', () => {
     await runCli(['dry-run', '--base-url', emu.url, '--client-id', 'a', '--title', 'x'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
     const listed = await runCli(['runs', '--json'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });
     expect(listed.code).toBe(0);
-    const doc = JSON.parse(listed.stdout) as { ok: boolean; exit_code: number; runs: { dry_run: boolean; state: string; app_id: string; recipients: { accepted: number } }[] };
+    const doc = JSON.parse(listed.stdout) as { ok: boolean; exit_code: number; runs: { dry_run: boolean; state: string; app_id: string; summary: { recipients: { accepted: number } } }[] };
     expect(doc).toMatchObject({ ok: true, exit_code: 0 });
     expect(doc.runs.map((r) => [r.dry_run, r.state, r.app_id])).toEqual([[true, 'sent', 'app'], [false, 'sent', 'app']]);
     const human = await runCli(['runs'], { env: env({ PUSHCTL_JOURNAL_DIR: journals }), cwd: dir });

@@ -84,16 +84,15 @@ describe('the runs list', () => {
     state: 'sent',
     exit_code: 0,
     title: 'Hi',
-    batches: counts(1, 1),
-    recipients: counts(10, 10),
+    summary: { batches: counts(1, 1), recipients: counts(10, 10) },
     ...extra,
   });
 
   it('folds a family into one line where its newest member stood, its counts added up', () => {
-    const listed = foldFamilies([run('c'), run('b2', { targets: 'b1', profile: 'india', state: 'partly_sent', exit_code: 7, recipients: counts(4, 10) }), run('b1', { targets: 'b1', profile: 'global' }), run('a')]);
+    const listed = foldFamilies([run('c'), run('b2', { targets: 'b1', profile: 'india', state: 'partly_sent', exit_code: 7, summary: { batches: counts(1, 1), recipients: counts(4, 10) } }), run('b1', { targets: 'b1', profile: 'global' }), run('a')]);
     expect(listed.map((r) => r.run_id)).toEqual(['c', 'b1', 'a']);
     const family = listed[1] as RunOverview & { target_runs: RunOverview[] };
-    expect(family).toMatchObject({ state: 'partly_sent', exit_code: 7, app_id: 'app-b1, app-b2', recipients: { total: 20, accepted: 14, not_sent: 6 } });
+    expect(family).toMatchObject({ state: 'partly_sent', exit_code: 7, app_id: 'app-b1, app-b2', summary: { batches: { total: 2, accepted: 2 }, recipients: { total: 20, accepted: 14, not_sent: 6 } } });
     expect(family.target_runs.map((r) => r.profile)).toEqual(['global', 'india']);
   });
 

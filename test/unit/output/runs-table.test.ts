@@ -12,7 +12,7 @@ describe('the runs table', () => {
   it('fits 80 columns with every state, dry runs, big counts and long titles', () => {
     const runs: RunOverview[] = RUN_STATES.map((state, i) => ({
       run_id: `20261124-10000${i}-abcd`, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: i % 2 === 1, state, exit_code: null,
-      title: `A release announcement with a very long title number ${i} that goes on and on`, batches: counts(10_000), recipients: counts(10_000_000),
+      title: `A release announcement with a very long title number ${i} that goes on and on`, summary: { batches: counts(10_000), recipients: counts(10_000_000) },
     }));
     const table = formatRunTable(runs, 80);
     for (const line of table.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
@@ -23,7 +23,7 @@ describe('the runs table', () => {
 
   it('a run that was resent says so, and leaves what is left to its resend\'s line', () => {
     const run = (id: string, state: RunOverview['state'], more: Partial<RunOverview> = {}): RunOverview => ({
-      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state, exit_code: null, title: 'Hello', batches: counts(10), recipients: counts(2000), ...more,
+      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state, exit_code: null, title: 'Hello', summary: { batches: counts(10), recipients: counts(2000) }, ...more,
     });
     const table = formatRunTable([run('20261124-100001-bbbb', 'killed', { parent: '20261124-100000-aaaa' }), run('20261124-100000-aaaa', 'killed', { resent_by: ['20261124-100001-bbbb'] })], 80);
     const [, resend, resent] = table.split('\n');
@@ -32,8 +32,8 @@ describe('the runs table', () => {
   });
 
   it('a run to an audience counts its requests left, and says they are requests: it has no recipients to count', () => {
-    const run = (id: string, batches: RunOverview['batches']): RunOverview => ({
-      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state: 'not_sent', exit_code: null, title: 'Hello', audience: 'all devices', batches, recipients: counts(0),
+    const run = (id: string, batches: RunOverview['summary']['batches']): RunOverview => ({
+      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state: 'not_sent', exit_code: null, title: 'Hello', audience: 'all devices', summary: { batches, recipients: counts(0) },
     });
     const none = { total: 1, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 1 };
     const table = formatRunTable([run('20261124-100000-aaaa', none), run('20261124-100001-bbbb', { ...none, total: 3, not_sent: 2, in_doubt: 1 })], 80);
@@ -43,8 +43,8 @@ describe('the runs table', () => {
   });
 
   it("a send to several targets whose target was resent: LEFT is only what the other targets left, and the line says resent", () => {
-    const member = (id: string, state: RunOverview['state'], recipients: RunOverview['recipients'], more: Partial<RunOverview> = {}): RunOverview => ({
-      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state, exit_code: null, title: 'Hello', targets: '20261124-100000-aaaa', batches: counts(1), recipients, ...more,
+    const member = (id: string, state: RunOverview['state'], recipients: RunOverview['summary']['recipients'], more: Partial<RunOverview> = {}): RunOverview => ({
+      run_id: id, path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state, exit_code: null, title: 'Hello', targets: '20261124-100000-aaaa', summary: { batches: counts(1), recipients }, ...more,
     });
     const sent = { total: 4, accepted: 4, rejected: 0, in_doubt: 0, not_sent: 0 };
     const none = { total: 4, accepted: 0, rejected: 0, in_doubt: 0, not_sent: 4 };
@@ -59,7 +59,7 @@ describe('the runs table', () => {
   });
 
   it('a resend of one target of several counts "1 target"', () => {
-    const one: RunOverview = { run_id: '20261124-100001-cccc', path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state: 'sent', exit_code: 0, title: 'Hello', targets: '20261124-100001-cccc', batches: counts(1), recipients: counts(4) };
+    const one: RunOverview = { run_id: '20261124-100001-cccc', path: '/x', started_at: 'x', app_id: 'app', host: 'h', dry_run: false, state: 'sent', exit_code: 0, title: 'Hello', targets: '20261124-100001-cccc', summary: { batches: counts(1), recipients: counts(4) } };
     expect(formatRunTable(foldFamilies([one]), 80).split('\n')[1]).toMatch(/^20261124-100001-cccc +sent, 1 target +/);
   });
 });

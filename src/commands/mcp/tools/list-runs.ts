@@ -13,7 +13,7 @@ const args = z.strictObject({ limit: z.optional(z.int()) });
 export const listRunsTool = defineTool({
   name: 'list_runs',
   title: 'List recent runs',
-  description: 'The newest send and dry-run runs from their journals, as `pushctl runs` lists them: state (sent, partly_sent, rejected, not_sent, in_doubt, interrupted, killed, incomplete, running), exit code, and counts of recipients and batches accepted, rejected, in doubt (unknown) and not sent.',
+  description: 'The newest send and dry-run runs from their journals, as `pushctl runs` lists them: state (sent, partly_sent, rejected, not_sent, in_doubt, interrupted, killed, incomplete, running), exit code, and its summary: recipients and batches accepted, rejected, in doubt and not sent, as send_message counts them.',
   args,
   result: runsOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -48,7 +48,7 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   // A target of a run of several: resend takes the family without --profile (each target's is in its journal).
   const voucher = voucherFor(path, ctx, given);
   const { flags, leftOut } = voucher(typeof run.header.targets === 'string' ? familyFlags(run.header.argv) : settingsFlags(run.header.argv));
-  const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience, (family?.summary ?? base).batches.total, run.header.dry_run) : undefined;
+  const advice = left ? resendAdvice(resendRun(ref, undefined, flags), left, base.audience, (family?.summary ?? base.summary).batches.total, run.header.dry_run) : undefined;
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref, voucher);
   const leftOutOf = withInput !== undefined ? vouchedInput(run, voucher).leftOut : leftOut;
