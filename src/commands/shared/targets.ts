@@ -15,11 +15,8 @@ import { sumSummaries } from '../../client/report.js';
 import { deliveredRow, targetsExitCode, type TargetResult, type TargetsOutcome } from '../../output/targets.js';
 import { targetsAsKey } from './targets-key.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
-import type { ClientIdSource } from '../../message/recipients.js';
 import type { SettingsOptions } from '../../settings/load-settings.js';
-import type { SkippedRun } from '../../output/skipped-run.js';
-import type { Connection } from './connect.js';
-import type { RunClaim } from './claim.js';
+import { claimRun, type RunClaim } from './claim.js';
 import type { DeliveryOptions } from './delivery-options.js';
 import type { PreparedMessage } from './prepare-message.js';
 import { deliveryTuning } from './delivery-options.js';
@@ -38,21 +35,16 @@ type Prepared = Extract<PreparedMessage, { ok: true }>;
 type Deliver = typeof import('./deliver.js').deliver;
 /** What send takes that a run of several targets reads. */
 export type TargetSendOptions = SettingsOptions & DeliveryOptions & { dryRun: boolean; argv: readonly string[]; once?: string; batchSize?: number };
-/** A claim whose skip is send's outcome: a skip (`skipped`) or any other (never, from a claim). */
-type Claim = RunClaim<{ kind: string; exitCode: number; skipped?: SkippedRun }>;
-/** send's claimRun (commands/send/run.ts), handed in: shared code imports no command. */
-type ClaimRun<O> = (options: O, body: object, clientIds: ClientIdSource | undefined, connection: Connection, leases: Lease[], ctx: Ctx) => Promise<Claim>;
 
 /** A target with what this process owns of it: its claim (absent with --no-journal) and leases. */
 interface Owned {
   target: Target;
-  claim?: Claim;
+  claim?: RunClaim;
   leases: Lease[];
 }
 
 /** Sends one prepared message to every profile's target; the send command prints what it returns. */
-export async function sendTargets<O extends TargetSendOptions>(prepared: Prepared, profiles: readonly string[], options: O, ctx: Ctx, scrubber: SecretScrubber, style: Style, run: { claimRun: ClaimRun<O>; config: RunConfig }): Promise<TargetsOutcome> {
-  const { claimRun } = run;
+export async function sendTargets<O extends TargetSendOptions>(prepared: Prepared, profiles: readonly string[], options: O, ctx: Ctx, scrubber: SecretScrubber, style: Style, config: RunConfig): Promise<TargetsOutcome> {
   checkTargetOptions(options, profiles, ctx.env);
   const { human } = deliveryTuning(options);
   // Variants become lanes of client IDs or one request per language, the same for every target.
@@ -60,11 +52,11 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
   const warnings = [...prepared.warnings, ...arranged.warnings];
   if (human) ctx.stderr.write(formatIssueList('warnings:', warnings, style, style.warn));
   const [{ connect }, { deliver }] = await Promise.all([import('./connect.js'), import('./deliver.js')]);
-  const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined }, (...target) => connect(...target, run.config));
+  const targets = await resolveTargets(profiles, options, ctx, scrubber, { dryRun: options.dryRun, human, announce: options.once === undefined }, (...target) => connect(...target, config));
   const owned: Owned[] = targets.map((target) => ({ target, leases: [] }));
   const sending = new Set<Target>();
   try {
-    if (options.journal !== false) await claimAll(owned, options, arranged, ctx, claimRun);
+    if (options.journal !== false) await claimAll(owned, options, arranged, ctx);
     // With --once, only the targets that send now are said to be sent to (docs/behaviour.md#once).
     if (human && options.once !== undefined) for (const o of owned) if (!o.claim?.skipped) ctx.stderr.write(announcement(o.target));
     // What each target does with the key's earlier run, in a single target's words, named by its profile.
@@ -106,7 +98,7 @@ export async function sendTargets<O extends TargetSendOptions>(prepared: Prepare
  * are taken in the order of their lock names, the same in every process, so two runs of overlapping targets
  * wait for each other rather than each holding half.
  */
-async function claimAll<O extends TargetSendOptions>(owned: Owned[], options: O, arranged: ArrangedDelivery, ctx: Ctx, claimRun: ClaimRun<O>): Promise<void> {
+async function claimAll(owned: Owned[], options: TargetSendOptions, arranged: ArrangedDelivery, ctx: Ctx): Promise<void> {
   // The key's fingerprint covers every variant, as a single target's does.
   const { body, clientIds, variants } = arranged;
   const claimed = variants ? { ...body, variants: Object.fromEntries(variants.messages) } : body;
