@@ -304,7 +304,8 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   const own = cause !== undefined ? `${single!.status.replace('_', ' ')}: ${cause}` : deliveryHeadline(outcome.summary, outcome.results, outcome.dryRun, outcome.interrupted, outcome.audience);
   // A resume fails for what the key's runs left together, which may be more than this attempt left.
   const message = outcome.key ? `${own}; ${keyVerdict(outcome.key, outcome.exitCode)}` : own;
-  return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
+  // One line of clauses: a hint written as a sentence (the service codes' are) loses its full stop in the list.
+  return hints.length > 0 ? { message, hint: hints.map((hint) => hint.replace(/\.$/, '')).join('; ') } : { message };
 }
 
 /** What this run alone sent: its state, counts, message_ids and languages. */

@@ -3,7 +3,7 @@ import { summarizeBatches } from '../../../src/client/report.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
 import type { ClientIdSource } from '../../../src/message/recipients.js';
 import type { PushMessage } from '../../../src/message/types.js';
-import { deliveryHeadline, formatSummary, printDelivery } from '../../../src/output/delivery.js';
+import { deliveryDocument, deliveryHeadline, formatSummary, printDelivery } from '../../../src/output/delivery.js';
 import { closedState, stateWords } from '../../../src/journal/read-run.js';
 import { serviceRefused } from '../../../src/client/report.js';
 import type { BatchResult } from '../../../src/client/send-batches.js';
@@ -58,6 +58,14 @@ describe('the end-of-run summary', () => {
         "hint: 22001: The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too).",
         '',
       ].join('\n'),
+    );
+  });
+
+  it("--json's hint holds every next step, one clause each, without a sentence's full stop inside the list", async () => {
+    const { results } = await mixedRun();
+    const document = deliveryDocument({ results, summary: summarizeBatches(results), exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false });
+    expect(document.error?.hint).toBe(
+      "21005: The service refused the body; run `pushctl validate` and compare with the interface document; 22001: The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too)",
     );
   });
 
