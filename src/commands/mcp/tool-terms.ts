@@ -58,6 +58,8 @@ function flagTerm(written: string, flag: string, args: ReadonlySet<string>): str
   const name = camel(flag);
   if (args.has(name)) return `\`${name}\``;
   if (flag === 'dry-run') return 'the dry_run tool';
+  // Every answer is JSON already, its structured content: what --json would print, whole.
+  if (flag === 'json') return 'the structured content';
   if (SERVER_FLAGS.test(flag)) return `the server's ${written}`;
   return written;
 }

@@ -36,6 +36,8 @@ describe('inToolTerms', () => {
     ['client IDs are printable text; check the file given to --client-ids-file', "client IDs are printable text; check the audience's client_ids_file"],
     ['this is a bug in pushctl; rerun with --verbose and report what it prints', "this is a bug in pushctl; rerun with the server's --verbose and report what it prints"],
     ['the service refused the number of client IDs; resend with a lower --batch-size', 'the service refused the number of client IDs; resend them from a shell with a lower batch size (pushctl resend <run> --batch-size <n>)'],
+    // Every answer carries its structured content, which lists what the text shortens: there is no --json to give.
+    ['  message_ids a, b (+28 more; --json lists all)', '  message_ids a, b (+28 more; the structured content lists all)'],
     // No call retries a request in doubt.
     ['pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).', 'pushctl did not retry, to avoid sending it twice.'],
   ])('%s', (cli, tool) => {
