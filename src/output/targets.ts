@@ -117,6 +117,20 @@ function leftCell(target: TargetResult): string {
   return left === 0 ? '-' : String(left);
 }
 
+/**
+ * The run's headline, led by its state as `runs` lists the family and --json's `state` says it
+ * (docs/behaviour.md#run-states): the table's first line, and --json's error when a target did not succeed.
+ */
+function targetsHeadline(outcome: TargetsOutcome): string {
+  const ok = outcome.targets.filter((t) => t.exitCode === ExitCode.ok).length;
+  const n = outcome.targets.length;
+  const skipped = outcome.targets.filter((t) => t.state === 'skipped').length;
+  const word = `${stateWords(targetsState(outcome.targets, outcome.exitCode, outcome.key?.state))}${outcome.dryRun ? ' (dry run)' : ''}`;
+  const found = skipped === n ? "--once found every target's run already done; nothing was sent now" : undefined;
+  const detail = ok === n ? (found ?? `${n} targets${skipped > 0 ? ` (${skipped} already done)` : ''}`) : `${ok} of ${n} targets in full${found ? `; ${found}` : ''}`;
+  return `${word}: ${detail}`;
+}
+
 /** The table: a row per target. Everything in it that a journal or a config file gave is escaped. */
 export function formatTargetsTable(outcome: TargetsOutcome, style: Style): string {
   const rows = [
@@ -125,14 +139,7 @@ export function formatTargetsTable(outcome: TargetsOutcome, style: Style): strin
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const lines = rows.map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}`);
-  const ok = outcome.targets.filter((t) => t.exitCode === ExitCode.ok).length;
-  const n = outcome.targets.length;
-  const skipped = outcome.targets.filter((t) => t.state === 'skipped').length;
-  // Headed by the run's state, as `runs` lists the family and --json's `state` says it (docs/behaviour.md#run-states).
-  const word = `${stateWords(targetsState(outcome.targets, outcome.exitCode, outcome.key?.state))}${outcome.dryRun ? ' (dry run)' : ''}`;
-  const found = skipped === n ? "--once found every target's run already done; nothing was sent now" : undefined;
-  const detail = ok === n ? (found ?? `${n} targets${skipped > 0 ? ` (${skipped} already done)` : ''}`) : `${ok} of ${n} targets in full${found ? `; ${found}` : ''}`;
-  const head = ok === n ? style.ok(`✓ ${word}: ${detail}`) : style.error(`✗ ${word}: ${detail}`);
+  const head = outcome.targets.every((t) => t.exitCode === ExitCode.ok) ? style.ok(`✓ ${targetsHeadline(outcome)}`) : style.error(`✗ ${targetsHeadline(outcome)}`);
   const family = outcome.family !== undefined ? ` (run ${escapeControl(outcome.family)})` : '';
   const errors = outcome.targets.flatMap((t) => (t.error ? [`  ${escapeControl(t.profile)}: ${escapeControl(t.error.message)}${t.error.hint ? ` (${escapeControl(t.error.hint)})` : ''}\n`] : []));
   return `${head}${family}\n${lines.join('\n')}\n${errors.join('')}`;
@@ -174,7 +181,7 @@ export function targetsDocument(outcome: TargetsOutcome): object {
     ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
-    ...(exitCode === ExitCode.ok ? {} : { error: { message: `${failed.length} of ${outcome.targets.length} targets did not succeed: ${failed.join(', ')}`, ...nextStep(outcome) } }),
+    ...(exitCode === ExitCode.ok ? {} : { error: { message: `${targetsHeadline(outcome)}; not in full: ${failed.join(', ')}`, ...nextStep(outcome) } }),
   };
 }
 

@@ -63,7 +63,7 @@ describe('the end-of-run summary', () => {
 
   it("--json's hint holds every next step, one clause each, without a sentence's full stop inside the list", async () => {
     const { results } = await mixedRun();
-    const document = deliveryDocument({ results, summary: summarizeBatches(results), exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false });
+    const document = deliveryDocument({ results, summary: summarizeBatches(results), exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false, elapsedSeconds: 1 });
     expect(document.error?.hint).toBe(
       "21005: The service refused the body; run `pushctl validate` and compare with the interface document; 22001: The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too)",
     );
