@@ -13,6 +13,7 @@ import { processStartTicks } from './process-start.js';
 import { JournalWriter, JournalWriteError, type Scrub } from './writer.js';
 import { MAX_LINE } from './journal-file.js';
 import { missingDirHint } from '../missing-dir-hint.js';
+import { isoTime } from '../iso-time.js';
 
 export interface RunJournalOptions {
   /** `--journal <path>`; else a new file in the runs directory. */
@@ -98,7 +99,7 @@ export class RunJournal {
       format: JOURNAL_FORMAT,
       v: 1,
       run_id: runId,
-      started_at: now.toISOString(),
+      started_at: isoTime(now),
       version: options.version,
       pid: process.pid,
       ...(pidStart !== undefined ? { pid_start: pidStart } : {}),
@@ -219,7 +220,7 @@ export class RunJournal {
    * client-ID input was read no further, when the plan did not reach its end.
    */
   end(summary: DeliverySummary, exitCode: number, interrupted: boolean, inputStopped?: string): void {
-    const record: EndRecord = { t: 'end', ended_at: new Date().toISOString(), interrupted, exit_code: exitCode, summary, ...(inputStopped !== undefined ? { input_stopped: inputStopped } : {}) };
+    const record: EndRecord = { t: 'end', ended_at: isoTime(new Date()), interrupted, exit_code: exitCode, summary, ...(inputStopped !== undefined ? { input_stopped: inputStopped } : {}) };
     this.quietly(() => this.writer.write(record));
     this.writer.close();
     if (this.dir !== undefined && !this.writer.failure) pruneRuns(this.dir, Date.now());

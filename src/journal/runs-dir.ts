@@ -11,6 +11,7 @@ import { homeDir } from '../settings/paths.js';
 import { headerProblem, type HeaderRecord } from './records.js';
 import { MAX_LINE, openJournalFile } from './journal-file.js';
 import { pruneLocks } from './ownership.js';
+import { isoTime } from '../iso-time.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -46,7 +47,7 @@ export function checkRunsDir(dir: string, env: Env): void {
 
 /** `20261122-231502-4f1c`: sorts by start time, short enough to type. */
 export function newRunId(now: Date, random: () => number = Math.random): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const stamp = isoTime(now).replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${stamp}-${Math.floor(random() * 0x10000).toString(16).padStart(4, '0')}`;
 }
 
