@@ -55,4 +55,13 @@ it('a target the service refused for its app gives the run\'s error its own next
   const human = await runCli(['send', '--client-id', 'b', '--title', 'Hi', '--profile', 'eu,us'], { env, cwd: dir });
   expect(human.code, human.stderr).toBe(7);
   expect(human.stderr).toMatch(/^✗ partly sent: 1 of 2 targets in full \(run \S+\)$/m);
+
+  // runs show of the family, or of one of its targets, gives the one command that finishes every target: a
+  // target's entry carries none of its own (a resend of a target's journal is the family's resend too).
+  const shown = await runCli(['runs', 'show', document.resend_command!.split(' ')[2]!, '--json'], { env, cwd: dir });
+  const { run } = JSON.parse(shown.stdout) as { run: { resend_command?: string; target_runs: Record<string, unknown>[] } };
+  expect(run.resend_command).toBe(document.resend_command);
+  for (const target of run.target_runs) {
+    for (const key of ['resend_command', 'include_in_doubt_command', 'in_doubt', 'left_out_of_command']) expect(target, key).not.toHaveProperty(key);
+  }
 });

@@ -25,6 +25,15 @@ export function locateFamily(run: string, ctx: Pick<Ctx, 'env' | 'cwd'>): { fami
   return { family, paths: familyMembers([dirname(path), runsDir(ctx.env)], family).map((member) => member.path) };
 }
 
+/**
+ * A target's detail without a next step of its own: the family's one command finishes every target, and a
+ * resend of one target's journal is that same resend, so a second command would only say it again.
+ */
+function withoutNextStep(detail: RunDetail): RunDetail {
+  const { resend_command: _command, include_in_doubt_command: _inDoubtCommand, in_doubt: _inDoubt, left_out_of_command: _leftOut, ...rest } = detail;
+  return rest;
+}
+
 export interface FamilyShown {
   run: RunDetail & { target_runs: RunDetail[] };
   text: string;
@@ -36,7 +45,10 @@ export interface FamilyShown {
  */
 export async function showFamily(found: { family: string; paths: string[] }, ctx: Pick<Ctx, 'env' | 'cwd'>, scrubber: SecretScrubber, showRun: ShowRun, given: readonly string[] = []): Promise<FamilyShown> {
   const shown = [];
-  for (const path of found.paths) shown.push(await showRun({ run: path }, ctx, scrubber, given));
+  for (const path of found.paths) {
+    const { detail, ...rest } = await showRun({ run: path }, ctx, scrubber, given);
+    shown.push({ ...rest, detail: withoutNextStep(detail) });
+  }
   const lead = shown[0]!.detail;
   const left = shown.reduce((sum, s) => ({ notSent: sum.notSent + (s.advice?.notSent ?? 0), inDoubt: sum.inDoubt + (s.advice?.inDoubt ?? 0) }), { notSent: 0, inDoubt: 0 });
   const argv = (journalHeader(lead.path)?.argv ?? []) as string[];
