@@ -181,7 +181,7 @@ export function targetsDocument(outcome: TargetsOutcome): object {
     ...(advice?.command !== undefined ? { resend_command: advice.command } : {}),
     ...(advice && advice.inDoubt > 0 ? { in_doubt: advice.inDoubt } : {}),
     ...(advice?.includeInDoubtCommand !== undefined ? { include_in_doubt_command: advice.includeInDoubtCommand } : {}),
-    ...(exitCode === ExitCode.ok ? {} : { error: { message: `${targetsHeadline(outcome)}; not in full: ${failed.join(', ')}`, ...nextStep(outcome) } }),
+    ...(exitCode === ExitCode.ok ? {} : { error: { message: `${targetsHeadline(outcome)}${failed.length > 0 ? `; not in full: ${failed.join(', ')}` : ''}`, ...nextStep(outcome) } }),
   };
 }
 

@@ -177,5 +177,10 @@ describe("several targets' headline", () => {
     const state = (targetsDocument(outcome) as { state: string }).state;
     const head = formatTargetsTable(outcome, plainStyle).split('\n')[0]!;
     expect(head).toMatch(new RegExp(`^[✓✗] ${state.replace('_', ' ')}: `));
+    // --json's error is that headline (without the mark and the run), then the targets not sent in full.
+    const { error } = targetsDocument(outcome) as { error?: { message: string } };
+    const failed = targets.filter((t) => t.exitCode !== 0).map((t) => t.profile);
+    if (exitCode === 0) expect(error).toBeUndefined();
+    else expect(error?.message).toBe(`${head.slice(2).replace(/ \(run run-g\)$/, '')}; not in full: ${failed.join(', ')}`);
   });
 });
