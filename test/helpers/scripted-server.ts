@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** What the server does with one request. */
 export type Step =
@@ -27,6 +27,11 @@ export interface ScriptedServer {
   requests: RecordedRequest[];
   /** TCP connections accepted so far (to check keep-alive). */
   connections(): number;
+  /**
+   * Resolves once every connection accepted so far has closed. After a client is killed, the requests it
+   * had written may still be arriving; once its connections are closed, each has been recorded or never will be.
+   */
+  quiet(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,11 +62,21 @@ export async function startScriptedServer(script: Step[] | ((request: RecordedRe
     });
   });
   let connections = 0;
-  server.on('connection', () => (connections += 1));
+  const open = new Set<Socket>();
+  const onQuiet: (() => void)[] = [];
+  server.on('connection', (socket) => {
+    connections += 1;
+    open.add(socket);
+    socket.on('close', () => {
+      open.delete(socket);
+      if (open.size === 0) for (const resolve of onQuiet.splice(0)) resolve();
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     connections: () => connections,
+    quiet: () => (open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => onQuiet.push(resolve))),
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
