@@ -33,7 +33,11 @@ const MESSAGE_FLAG_FIXES: [RegExp, Replacement][] = [
 /** First whole phrases (a list of ways to give one setting is one input), then single flags and variables. */
 const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   ...MESSAGE_FLAG_FIXES,
-  [/set PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put "appSecret" in .*?\(mode 600\)/g, 'set the app-secret input to a repository secret'],
+  // A chosen profile's own variable (read first) is set in the step's env; the input sets the other.
+  [
+    /set (?:(PUSHCTL_APP_SECRET_\w+) or )?PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put "appSecret" in .*?\(mode 600\)/g,
+    (_, own?: string) => (own ? `set ${own} in the step's env, or the app-secret input to a repository secret` : 'set the app-secret input to a repository secret'),
+  ],
   [/pass --app-id, set PUSHCTL_APP_ID, or put "appId" in .*?(?=;|$)/g, 'set the app-id input'],
   [/, or pass --insecure if you really mean it/g, ''],
   // A profile lives in a config file of the repository: the action runs no init and has no config input.

@@ -262,7 +262,7 @@ export function requireCredentials(resolved: ResolvedSettings, target?: { secret
     ways.push(
       target
         ? `the app secret: put "appSecret" in ${where} (mode 600), or set ${target.secretEnv}`
-        : `the app secret: set ${envNames.appSecret}, pass --app-secret-file <path>${reads.secretFromStdin ? ' or --app-secret-stdin' : ''}, ` + `or put "appSecret" in ${where} (mode 600)`,
+        : `the app secret: set ${secretVariables(settings.profile)}, pass --app-secret-file <path>${reads.secretFromStdin ? ' or --app-secret-stdin' : ''}, ` + `or put "appSecret" in ${where} (mode 600)`,
     );
   }
   if (missing.length === 0) return settings as Credentials & Settings;
@@ -277,6 +277,9 @@ export function requireCredentials(resolved: ResolvedSettings, target?: { secret
   }
   throw configError(`no ${missing.join(' and no ')} configured`, `supply ${ways.join('; supply ')}`);
 }
+
+/** The variables the secret is read from: a chosen profile's own first (resolveSettings reads it first). */
+const secretVariables = (profile: string | undefined): string => (profile === undefined ? envNames.appSecret : `${profileSecretEnv(profile)} or ${envNames.appSecret}`);
 
 /** How the base URL's source reads when the region chose it (`region global (default)`). */
 const REGION_SOURCE = 'region ';

@@ -18,4 +18,12 @@ describe('inActionTerms', () => {
     expect(span.startsWith('``')).toBe(true);
     expect(inActionTerms(`run ${span} --region`)).toBe(`run ${span} the region input`);
   });
+
+  it("names a chosen profile's own secret variable, which the step's env sets, beside the app-secret input", () => {
+    const where = '"appSecret" in "profiles.india" of /repo/.pushctlrc.json (mode 600)';
+    expect(inActionTerms(`supply the app secret: set PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put ${where}`)).toBe('supply the app secret: set the app-secret input to a repository secret');
+    expect(inActionTerms(`supply the app secret: set PUSHCTL_APP_SECRET_INDIA or PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put ${where}`)).toBe(
+      "supply the app secret: set PUSHCTL_APP_SECRET_INDIA in the step's env, or the app-secret input to a repository secret",
+    );
+  });
 });

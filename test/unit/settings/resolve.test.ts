@@ -199,6 +199,12 @@ describe('requireCredentials', () => {
     for (const word of ['PUSHCTL_APP_SECRET', '--app-secret-file', '--app-secret-stdin', '"appSecret"']) expect(error.hint).toContain(word);
   });
 
+  it("offers the chosen profile's own secret variable, which is read before PUSHCTL_APP_SECRET", () => {
+    const error = thrown(() => requireCredentials(resolve({ flags: { profile: 'india' }, file: file({ profiles: { india: { appId: 'a' } } }) })));
+    expect(error.message).toBe('no app secret configured');
+    expect(error.hint).toContain('set PUSHCTL_APP_SECRET_INDIA or PUSHCTL_APP_SECRET,');
+  });
+
   it('names both when both are missing, and the profile when one is selected', () => {
     const error = thrown(() => requireCredentials(resolve({ flags: { profile: 'ci' }, file: file({ profiles: { ci: {} } }) })));
     expect(error.message).toBe('no app ID and no app secret configured');
