@@ -24,11 +24,6 @@ export function planBatches(recipients: number, size: number = MAX_BATCH_SIZE): 
   return recipients > 0 ? batchRanges(recipients, size) : [[0, 0]];
 }
 
-/** Split IDs into consecutive batches of `size` (the last may be shorter), keeping their order. */
-export function chunkClientIds<T>(ids: { readonly length: number; slice(start: number, end: number): T[] }, size: number = MAX_BATCH_SIZE): T[][] {
-  return batchRanges(ids.length, size).map(([start, end]) => ids.slice(start, end));
-}
-
 /**
  * The batches of a run as its recipients become known (docs/behaviour.md#performance: the first request leaves while the
  * input is still being read). Ranges are only ever appended, in order; the delivery engine sends each as soon

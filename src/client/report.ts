@@ -129,22 +129,8 @@ export function buildReport(results: readonly BatchResult[], runId?: string): De
   return report;
 }
 
-/**
- * The IDs worth sending again: the in-doubt ones, then the not_sent ones, each in input order (the order of
- * the report's sections, so a report can be read back one line at a time).
- */
-export function resendClientIds(results: readonly BatchResult[]): string[] {
-  const of = (status: BatchResult['status']) => results.filter((result) => result.status === status).flatMap((result) => result.clientIds);
-  return [...of('in_doubt'), ...of('not_sent')];
-}
-
 /** What resending needs of a report: the batch and IDs of each in_doubt and not_sent entry. */
 export type ResendSections = Record<'in_doubt' | 'not_sent', readonly { batch: number; client_ids: readonly string[] }[]>;
-
-/** The same list from a report read back from disk. */
-export function resendClientIdsFromReport(report: ResendSections): string[] {
-  return [...report.in_doubt, ...report.not_sent].flatMap((entry) => entry.client_ids);
-}
 
 const SECTIONS = ['accepted', 'rejected', 'in_doubt', 'not_sent'] as const;
 

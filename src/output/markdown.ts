@@ -35,10 +35,3 @@ export function codeBlock(text: string, info = ''): string {
   return `${fence}${info}\n${lines}\n${fence}\n`;
 }
 
-/**
- * `text` as plain prose: on one line, with every ASCII punctuation character backslash-escaped, so no
- * emphasis, link, HTML tag, entity or table cell boundary in it takes effect; it reads as it was written.
- */
-export function markdownText(text: string): string {
-  return oneLine(text).replace(/[!-/:-@[-`{-~]/g, (ch) => `\\${ch}`);
-}

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PushClient } from '../../../src/client/push-client.js';
 import { RateLimiter } from '../../../src/client/rate-limiter.js';
-import { buildReport, resendClientIds } from '../../../src/client/report.js';
+import { buildReport } from '../../../src/client/report.js';
+import { leftIds } from '../../helpers/left-ids.js';
 import { sendBatches } from '../../../src/client/send-batches.js';
 import type { PushMessage } from '../../../src/message/types.js';
 import { closedPort, ok, startScriptedServer, type ScriptedServer, type Step } from '../../helpers/scripted-server.js';
@@ -63,7 +64,7 @@ describe('sendBatches against a scripted server', () => {
     const results = await sendBatches({ client: clientFor(server.url), body, clientIds: ['a', 'b'], sleep: async () => undefined });
     expect(results).toMatchObject([{ status: 'in_doubt', attempts: 1 }]);
     expect(server.requests).toHaveLength(1);
-    expect(resendClientIds(results)).toEqual(['a', 'b']);
+    expect(leftIds(results)).toEqual(['a', 'b']);
   });
 
   it('marks a batch whose server never answers unknown, sent once within the timeout', async () => {
@@ -103,7 +104,7 @@ describe('sendBatches against a scripted server', () => {
     expect(results[0]).toMatchObject({ code: 21004, attempts: 1 });
     expect(results[1]!.reason).toContain('21004 App Secret illegal');
     // Once the app is fixed, the resend reaches everyone: the refused batch's recipients too.
-    expect(resendClientIds(results)).toEqual(input);
+    expect(leftIds(results)).toEqual(input);
   });
 
   it('keeps going after a rejection of one batch only (21005)', async () => {
@@ -135,7 +136,7 @@ describe('sendBatches against a scripted server', () => {
     const report = buildReport(results);
     expect(report.summary.batches).toMatchObject({ accepted: 3, not_sent: 7 });
     expect(server.requests).toHaveLength(3);
-    expect(resendClientIds(results)).toEqual(ids(100).slice(30));
+    expect(leftIds(results)).toEqual(ids(100).slice(30));
   });
 
   it('delivers 50,000 IDs without a rate limit (bounded load)', async () => {

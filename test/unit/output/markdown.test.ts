@@ -2,7 +2,7 @@
 // GitHub renders a summary before sanitising): nothing hostile may take effect, and it reads as it arrived.
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { codeBlock, codeSpan, markdownText } from '../../../src/output/markdown.js';
+import { codeBlock, codeSpan } from '../../../src/output/markdown.js';
 import { jobSummary, languageRows } from '../../../src/action/summary.js';
 
 const md = new MarkdownIt({ html: true, linkify: true });
@@ -36,12 +36,6 @@ describe('Markdown escaping of text from outside', () => {
     expectInert(html, /^<(p|code)>$/);
     expect(html.match(/<code>/g)).toHaveLength(1);
     expect(visible(html)).toContain(text.replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
-  });
-
-  it.each(HOSTILE)('markdownText shows %j literally, on one line, as plain text', (text) => {
-    const html = render(`said: ${markdownText(text)}`);
-    expectInert(html, /^<p>$/);
-    expect(visible(html).trim()).toBe(`said: ${text.replace(/\r/g, '\\r').replace(/\n/g, '\\n')}`.trim());
   });
 
   it('codeBlock keeps a command with backtick fences inside its block', () => {
