@@ -28,13 +28,8 @@ export function inboxOf(device: Device, newestFirst: Iterable<StoredMessage>): I
   return items;
 }
 
-/** How many messages each device's inbox lists (at most INBOX_SIZE), in one pass over the kept messages. */
-export function inboxCounts(devices: readonly Device[], newestFirst: Iterable<StoredMessage>): number[] {
-  return inboxSummaries(devices, newestFirst).counts;
-}
-
 /**
- * Each device's inbox size and its newest message (the variant it got last: title and language), in one
+ * Each device's inbox size (at most INBOX_SIZE) and its newest message (the variant it got last: title and language), in one
  * pass over the kept messages.
  */
 export function inboxSummaries(devices: readonly Device[], newestFirst: Iterable<StoredMessage>): { counts: number[]; newest: (InboxItem | undefined)[] } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fleetOf } from '../../../src/emulator/devices/fleet.js';
-import { inboxCounts, inboxOf } from '../../../src/emulator/devices/inbox.js';
+import { inboxOf, inboxSummaries } from '../../../src/emulator/devices/inbox.js';
 import { parseDevices } from '../../../src/emulator/devices/load-devices.js';
 import { syntheticFleet } from '../../../src/emulator/devices/synthetic.js';
 import { reaches, type Device } from '../../../src/emulator/devices/match.js';
@@ -100,7 +100,7 @@ describe('Fleet', () => {
     expect(fleet.audience({ type: 0 })).toEqual({ reached: 2, unknown_client_ids: 0, fleet_size: 2 });
     const kept = [message({ type: 2, client_ids: ['a', 'zzz'] }), message({ type: 1, targeting: { country: ['US'] } }), message({ type: 0 }, true)];
     expect(inboxOf(fleet.find('a')!, kept).map((m) => m.title)).toEqual(['Hi']);
-    expect(inboxCounts([fleet.find('a')!, fleet.find('b')!], kept)).toEqual([1, 1]);
+    expect(inboxSummaries([fleet.find('a')!, fleet.find('b')!], kept).counts).toEqual([1, 1]);
     expect(fleet.list({ q: 'us' })).toMatchObject({ devices: [{ client_id: 'b' }], total: 1 });
     expect(fleet.find('zzz')).toBeUndefined();
   });
