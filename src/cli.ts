@@ -51,17 +51,21 @@ export const commandNames = (): readonly string[] => COMMANDS.map((c) => c.name)
 /** The program's commands as defined, subcommands within (for tests that check every command's shape). */
 export const commandDefinitions = (): readonly CommandDefinition[] => COMMANDS;
 
+/** How much of a command the program defines: every option, a name and a summary (for the top-level help), or nothing. */
+type Definition = 'full' | 'summary' | 'none';
+
 /**
- * Which subcommands to define in full. Defining every option of every command costs milliseconds on each
- * start, so only the command being run is; the rest stay a name and a summary, enough for the top-level
- * help. Unknown commands (for suggestions) and `completion` (which describes the whole tree) get all.
+ * How much of each command to define. Every option of every command, and even a bare commander Command for
+ * each, costs milliseconds on each start, so a run of a known command defines that command alone. The
+ * top-level help lists the rest by name and summary; unknown commands (for suggestions) and `completion`
+ * (which describes the whole tree) get all.
  */
-function commandsToDefine(argv: readonly string[]): (name: string) => boolean {
+function commandsToDefine(argv: readonly string[]): (name: string) => Definition {
   const invoked = argv.find((a) => !a.startsWith('-'));
   const known = COMMANDS.some((c) => c.name === invoked);
-  if (invoked === undefined || !known) return () => !argv.includes('--help') && !argv.includes('-h') && invoked !== undefined;
-  if (invoked === 'completion') return () => true;
-  return (name) => name === invoked;
+  if (invoked === undefined || !known) return () => (!argv.includes('--help') && !argv.includes('-h') && invoked !== undefined ? 'full' : 'summary');
+  if (invoked === 'completion') return () => 'full';
+  return (name) => (name === invoked ? 'full' : 'none');
 }
 
 /**
@@ -206,15 +210,16 @@ function typed(argv: readonly string[], flag: string): boolean {
 }
 
 /** Defines a command (and its subcommands) on `parent`; its action runs it and keeps the outcome. */
-function install(parent: Command, definition: CommandDefinition, full: boolean, ran: (definition: CommandDefinition, command: Command) => Promise<void>): void {
+function install(parent: Command, definition: CommandDefinition, how: Definition, ran: (definition: CommandDefinition, command: Command) => Promise<void>): void {
+  if (how === 'none') return;
   const cmd = parent.command(definition.name).description(definition.description);
-  if (!full) return;
+  if (how === 'summary') return;
   definition.define(cmd).action(async (...args: unknown[]) => {
     // commander passes the command last, after the arguments and the options.
     const command = args.at(-1);
     if (command instanceof Command) await ran(definition, command);
   });
-  for (const sub of definition.subcommands ?? []) install(cmd, sub, true, ran);
+  for (const sub of definition.subcommands ?? []) install(cmd, sub, 'full', ran);
 }
 
 /** The program: its own flags and help, and every command (those not run as a name and a summary only). */
