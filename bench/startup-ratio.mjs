@@ -6,14 +6,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { max, median, min } from './stats.mjs';
 
-/** `commands`: [{ argv }] run on h.node; returns each one's samples (ms) and `ratio(i, base)`. */
+/** `commands`: [{ argv, env? }] run on h.node; returns each one's samples (ms) and `ratio(i, base)`. */
 export async function startupSamples(h, commands) {
   const { runs, warmups } = h.options;
   const times = commands.map(() => []);
   for (let round = 0; round < warmups + runs; round++) {
     for (let k = 0; k < commands.length; k++) {
       const i = (round + k) % commands.length;
-      const r = await h.run(h.node, commands[i].argv);
+      const r = await h.run(h.node, commands[i].argv, commands[i].env ? { env: commands[i].env } : undefined);
       if (r.code !== 0) throw new Error(`${commands[i].argv.join(' ')} exited ${r.code ?? r.signal}: ${r.stderr.slice(0, 500)}`);
       if (round >= warmups) times[i].push(r.ms);
     }

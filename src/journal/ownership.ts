@@ -268,6 +268,9 @@ export function pruneLocks(dir: string, beforeMs: number): void {
   for (const entry of listDir(dir)) {
     const path = join(dir, entry);
     try {
+      // A lock touched within the day stays whatever it says: its time, not its content, decides. Every
+      // run leaves one, so a day of runs is read by its times alone.
+      if (statSync(path).mtimeMs >= beforeMs) continue;
       const read = readGeneration(path);
       if (!read || read.touchedMs >= beforeMs) continue;
       if (read.owner?.released) unlinkSync(path);

@@ -185,7 +185,7 @@ function headersIn(dirs: readonly string[]): Map<string, { path: string; header:
   const byId = new Map<string, { path: string; header: HeaderRecord }>();
   for (const dir of new Set(dirs)) {
     for (const file of listRunFiles(dir)) {
-      const header = journalHeader(file.path);
+      const header = journalHeader(file);
       if (header && !byId.has(header.run_id)) byId.set(header.run_id, { path: file.path, header });
     }
   }

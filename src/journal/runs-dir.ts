@@ -1,27 +1,22 @@
-// Where run journals live and how long they stay (docs/behaviour.md#journal). Retention: a journal older than 30 days
-// is removed; younger ones are removed only past the newest 100, and only when their run left nothing
-// in doubt or not sent and holds no `--once` key — a run someone may still need to finish, or that a CI re-run
-// must find, is kept at least 30 days. Only pushctl's own journals are ever removed: a file whose name is a
-// run id and whose first line is a pushctl journal header. Anything else in the directory is left alone.
-import { closeSync, fstatSync, lstatSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+// Where run journals live (docs/behaviour.md#journal): the runs directory, the names of its journals, and
+// their headers and closing records read without reading a journal whole. How long they stay: retention.ts.
+import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { configError } from '../errors.js';
 import { join } from 'node:path';
 import { listDir } from '../list-dir.js';
 import { homeDir } from '../settings/paths.js';
 import { headerProblem, type HeaderRecord } from './records.js';
 import { MAX_LINE, openJournalFile } from './journal-file.js';
-import { pruneLocks } from './ownership.js';
 import { isoTime } from '../iso-time.js';
 
 type Env = Record<string, string | undefined>;
 
-export const KEEP_RUNS = 100;
-export const KEEP_DAYS = 30;
-const DAY_MS = 86_400_000;
-const SUFFIX = '.jsonl';
+export const SUFFIX = '.jsonl';
 /** The names pushctl gives journals in the runs directory: `<run id>.jsonl`. */
-const RUN_FILE = /^\d{8}-\d{6}-[0-9a-f]{4}\.jsonl$/;
+export const RUN_FILE = /^\d{8}-\d{6}-[0-9a-f]{4}\.jsonl$/;
 const HEADER_START = /^\{"t":"header","format":"pushctl-journal"/;
+/** How much of a file is read to see whether it starts as a journal: most headers fit whole. */
+const HEADER_PEEK = 64 * 1024;
 
 /** `PUSHCTL_JOURNAL_DIR`, else `$XDG_STATE_HOME/pushctl/runs`, else `~/.local/state/pushctl/runs`. */
 export function runsDir(env: Env): string {
@@ -57,6 +52,8 @@ export interface RunFile {
   id: string;
   path: string;
   modifiedMs: number;
+  /** Its size when listed: with modifiedMs, whether it was written since (a file's time moves in steps of milliseconds). */
+  bytes: number;
 }
 
 /**
@@ -65,14 +62,14 @@ export interface RunFile {
  */
 export function listRunFiles(dir: string): RunFile[] {
   const files: RunFile[] = [];
+  const uid = process.getuid?.();
   for (const name of listDir(dir)) {
     if (!RUN_FILE.test(name)) continue;
     const path = join(dir, name);
     try {
       const info = lstatSync(path);
-      const uid = process.getuid?.();
       if (!info.isFile() || (uid !== undefined && info.uid !== uid)) continue;
-      files.push({ id: name.slice(0, -SUFFIX.length), path, modifiedMs: info.mtimeMs });
+      files.push({ id: name.slice(0, -SUFFIX.length), path, modifiedMs: info.mtimeMs, bytes: info.size });
     } catch {
       // Removed while listing: nothing to show.
     }
@@ -105,16 +102,21 @@ export function lastLine(path: string, maxBytes = 64 * 1024): string {
 export function firstLine(path: string, maxBytes = MAX_LINE): string {
   const fd = openJournalFile(path);
   try {
-    const chunks: Buffer[] = [];
-    let total = 0;
+    // Most first lines fit the first read: that one goes into a buffer kept for it, not a new 64 KiB one
+    // per journal (a `--once` looks through every journal of the directory).
+    const read = readSync(fd, firstRead, 0, Math.min(firstRead.length, maxBytes), 0);
+    const end = firstRead.subarray(0, read).indexOf(0x0a);
+    if (end !== -1 || read < Math.min(firstRead.length, maxBytes) || read >= maxBytes) return firstRead.toString('utf8', 0, end === -1 ? read : end);
+    const chunks: Buffer[] = [Buffer.from(firstRead.subarray(0, read))];
+    let total = read;
     while (total < maxBytes) {
       const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - total));
-      const read = readSync(fd, buffer, 0, buffer.length, total);
-      if (read === 0) break;
-      const end = buffer.subarray(0, read).indexOf(0x0a);
-      chunks.push(buffer.subarray(0, end === -1 ? read : end));
-      total += read;
-      if (end !== -1) break;
+      const more = readSync(fd, buffer, 0, buffer.length, total);
+      if (more === 0) break;
+      const at = buffer.subarray(0, more).indexOf(0x0a);
+      chunks.push(buffer.subarray(0, at === -1 ? more : at));
+      total += more;
+      if (at !== -1) break;
     }
     return Buffer.concat(chunks).toString('utf8');
   } finally {
@@ -122,62 +124,60 @@ export function firstLine(path: string, maxBytes = MAX_LINE): string {
   }
 }
 
+const firstRead = Buffer.allocUnsafe(64 * 1024);
+
 /** Whether a file is one of pushctl's journals: its first line is a journal header. Never throws. */
 export function isJournalFile(path: string): boolean {
   try {
-    return HEADER_START.test(firstLine(path, 64 * 1024));
+    return HEADER_START.test(firstLine(path, HEADER_PEEK));
   } catch {
     return false;
   }
 }
 
 /** A journal's header, from its first line alone; undefined for a file that is not a journal. Never throws. */
-export function journalHeader(path: string): HeaderRecord | undefined {
-  const header = anyHeader(path);
+export function journalHeader(file: string | RunFile): HeaderRecord | undefined {
+  const header = anyHeader(file);
   // A header edited to hold fields of the wrong kind is no run to list, follow or resend (readRun names the field).
   return header && headerProblem(header) === undefined ? (header as HeaderRecord) : undefined;
 }
 
 /**
- * The first line when it is a header of ours, whatever its fields hold: enough for retention to decide, and
- * for `--once` to know a key is taken by a journal it cannot read. Never throws.
+ * Headers this process has read, by path, with the time and size their file had then. A header never changes
+ * once written, and one command may look through a directory's headers more than once (a `--once` finds its
+ * run, then the run's family): each is read once while its file stays as it was.
  */
-export function anyHeader(path: string): Partial<HeaderRecord> | undefined {
+const headersRead = new Map<string, { modifiedMs: number; bytes: number; header: Partial<HeaderRecord> }>();
+const MAX_HEADERS_KEPT = 10_000;
+
+/**
+ * The first line when it is a header of ours, whatever its fields hold: enough for retention to decide, and
+ * for `--once` to know a key is taken by a journal it cannot read. A listed file (listRunFiles) is read once
+ * while unchanged. Never throws.
+ */
+export function anyHeader(file: string | RunFile): Partial<HeaderRecord> | undefined {
+  if (typeof file === 'string') return readAnyHeader(file);
+  const known = headersRead.get(file.path);
+  if (known && known.modifiedMs === file.modifiedMs && known.bytes === file.bytes) return known.header;
+  const header = readAnyHeader(file.path);
+  // Only a header is kept: a file not yet one (created, its header still to come) is read again.
+  if (header === undefined) return undefined;
+  // A bound for a process that lives long (`pushctl mcp`): its directories' journals come and go.
+  if (headersRead.size >= MAX_HEADERS_KEPT) headersRead.clear();
+  headersRead.set(file.path, { modifiedMs: file.modifiedMs, bytes: file.bytes, header });
+  return header;
+}
+
+function readAnyHeader(path: string): Partial<HeaderRecord> | undefined {
   try {
-    // A file that does not start as a header is not read on to the end of its first line (up to 64 MiB).
-    if (!HEADER_START.test(firstLine(path, 64 * 1024))) return undefined;
-    const header = JSON.parse(firstLine(path)) as Partial<HeaderRecord>;
+    // A file that does not start as a header is not read on to the end of its first line (up to 64 MiB);
+    // a header shorter than the first read is whole already.
+    const start = firstLine(path, HEADER_PEEK);
+    if (!HEADER_START.test(start)) return undefined;
+    const header = JSON.parse(Buffer.byteLength(start) < HEADER_PEEK ? start : firstLine(path)) as Partial<HeaderRecord>;
     return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Whether a journal is kept for 30 days even when settled: it holds a `--once` key (a CI re-run looks for it),
- * or it resent a run (docs/behaviour.md#resend). The run it resent left recipients, so it is kept; without its
- * resend it would read as still owing them, and a resend of it would send them the message again.
- */
-function keptWithItsFamily(path: string): boolean {
-  const header = anyHeader(path);
-  return typeof header?.once === 'string' || typeof header?.parent === 'string';
-}
-
-/**
- * Whether a journal's run closed with every batch accepted or rejected (nothing left to resend). Batches, not
- * recipients: a message to all devices or by condition has no client IDs to count, only its requests.
- */
-function settled(path: string): boolean {
-  try {
-    type Left = { in_doubt?: number; unknown?: number; not_sent?: number };
-    const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { batches?: Left; recipients?: Left } };
-    const { batches, recipients } = end.summary ?? {};
-    // `unknown` is the in-doubt count of journals written before 0.3.
-    const recipientsLeft = (recipients?.in_doubt ?? recipients?.unknown) !== 0 || recipients?.not_sent !== 0;
-    const batchesLeft = (batches?.in_doubt ?? batches?.unknown ?? 0) !== 0 || (batches?.not_sent ?? 0) !== 0;
-    return end.t === 'end' && !recipientsLeft && !batchesLeft;
-  } catch {
-    return false;
   }
 }
 
@@ -185,30 +185,4 @@ function settled(path: string): boolean {
 export function startedAtMs(id: string): number | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})/.exec(id);
   return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : undefined;
-}
-
-/** Applies the retention policy to `dir`; returns the paths removed. Never throws. */
-export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[] {
-  const removed: string[] = [];
-  // Every run leaves its released lock behind (docs/behaviour.md#ownership); a day later nobody waits on it.
-  pruneLocks(join(dir, '.locks'), nowMs - DAY_MS);
-  // The common case costs one readdir: few enough runs, and the oldest (ids sort by start time) still young.
-  const names = listDir(dir).filter((name) => RUN_FILE.test(name)).sort();
-  const oldest = names.length > 0 ? startedAtMs(names[0]!.slice(0, -SUFFIX.length)) : undefined;
-  if (names.length <= keep && (oldest === undefined || nowMs - oldest <= KEEP_DAYS * DAY_MS)) return removed;
-  listRunFiles(dir).forEach((file, rank) => {
-    const old = nowMs - file.modifiedMs > KEEP_DAYS * DAY_MS;
-    if (!old && rank < keep) return;
-    // A name like ours is not proof: only a file that starts with a pushctl journal header is ours to remove.
-    if (!isJournalFile(file.path)) return;
-    if (old || (settled(file.path) && !keptWithItsFamily(file.path))) {
-      try {
-        unlinkSync(file.path);
-        removed.push(file.path);
-      } catch {
-        // Someone else removed it, or it is not ours to remove: leave it.
-      }
-    }
-  });
-  return removed;
 }

@@ -11,7 +11,7 @@ export function familyMembers(dirs: readonly string[], family: string): { path: 
   const members = new Map<string, { path: string; header: HeaderRecord }>();
   for (const dir of new Set(dirs)) {
     for (const file of listRunFiles(dir)) {
-      const header = journalHeader(file.path);
+      const header = journalHeader(file);
       if (header?.targets === family && !members.has(header.run_id)) members.set(header.run_id, { path: file.path, header });
     }
   }

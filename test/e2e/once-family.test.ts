@@ -14,7 +14,7 @@ import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
 import { serveCli, type ServedCli } from '../helpers/serve-cli.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 import { processStartTicks } from '../../src/journal/process-start.js';
-import { pruneRuns } from '../../src/journal/runs-dir.js';
+import { pruneRuns } from '../../src/journal/retention.js';
 
 const SECRET = 'once-family-S3CR3T-4c2d';
 const APP = 'fam-app';

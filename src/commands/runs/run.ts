@@ -26,7 +26,7 @@ export function listRuns(options: Pick<RunsOptions, 'limit'>, ctx: Pick<Ctx, 'en
       // A target's run starts in its family's first second or later (the family's id is its first run's), and
       // the files come newest first: past every listed family's first second, none of theirs is left.
       if (![...families].some((family) => file.id.slice(0, 15) >= family.slice(0, 15))) break;
-      const family = journalHeader(file.path)?.targets;
+      const family = journalHeader(file)?.targets;
       if (family === undefined || !families.has(family)) continue;
     }
     const view = readRunHead(file.path, locksDir(ctx.env));

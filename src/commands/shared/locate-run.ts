@@ -27,7 +27,7 @@ export function locateRun(run: string, ctx: Pick<Ctx, 'cwd' | 'env'>): { path: s
  */
 function oneFamily(matches: RunFile[]): RunFile[] {
   if (matches.length < 2) return matches;
-  const families = new Set(matches.map((file) => journalHeader(file.path)?.targets));
+  const families = new Set(matches.map((file) => journalHeader(file)?.targets));
   const [family] = families;
   if (families.size !== 1 || family === undefined) return matches;
   return [matches.find((file) => file.id === family) ?? matches.at(-1)!];

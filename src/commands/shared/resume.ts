@@ -283,7 +283,7 @@ export function sameDestination(header: HeaderRecord, appId: string, baseUrl: st
  */
 export function findOnceRun(dir: string, key: string, dryRun: boolean, destination: { appId: string; baseUrl: string }): { path: string; header: HeaderRecord } | undefined {
   for (const file of listRunFiles(dir)) {
-    const seen = anyHeader(file.path);
+    const seen = anyHeader(file);
     if (seen?.once !== key) continue;
     // A journal that holds the key but cannot be read as a run may stand for a send: sending again could reach
     // its recipients twice, so the key is refused until the journal is restored or moved away.

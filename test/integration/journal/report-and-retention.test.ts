@@ -1,10 +1,10 @@
 // Reports that cannot be destroyed, journals that keep secrets out, and the retention policy (issue 10).
-import { mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
-import { KEEP_DAYS, pruneRuns } from '../../../src/journal/runs-dir.js';
+import { KEEP_DAYS, pruneRuns, RETENTION_MARK } from '../../../src/journal/retention.js';
 import { cleanEnv, runCli } from '../../helpers/run-cli.js';
 import { startScriptedServer } from '../../helpers/scripted-server.js';
 
@@ -95,6 +95,8 @@ describe('--journal and --no-journal', () => {
 });
 
 describe('retention', () => {
+  /** The journals in `folder` (retention also keeps its own record of what it read there). */
+  const runFiles = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.jsonl')).sort();
   const age = (path: string, ageDays: number) => {
     const when = (Date.now() - ageDays * 86_400_000) / 1000;
     utimesSync(path, when, when);
@@ -116,7 +118,7 @@ describe('retention', () => {
     pruneRuns(folder, Date.now(), 2);
     // All start in the same second, so newest is by last write: 0009 and 0001 are the newest two; of the
     // older ones the unsettled young 0002 stays, the settled 0003 and the 31-day-old 0004 go.
-    expect(readdirSync(folder).sort()).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl', '20260101-000000-0009.jsonl']);
+    expect(runFiles(folder)).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl', '20260101-000000-0009.jsonl']);
   });
 
   it('removes only pushctl journals: other files in the directory stay, however old, whatever their name', () => {
@@ -135,7 +137,7 @@ describe('retention', () => {
     write(folder, '20250101-000000-0001', 0, KEEP_DAYS + 400);
     const removed = pruneRuns(folder, Date.now(), 1);
     expect(removed.map((p) => p.split('/').pop())).toEqual(['20250101-000000-0001.jsonl']);
-    expect(readdirSync(folder).sort()).toEqual(Object.keys(others).sort());
+    expect(readdirSync(folder).filter((name) => name !== RETENTION_MARK).sort()).toEqual(Object.keys(others).sort());
   });
 
   it('keeps a message to all devices or by condition that was not sent, or is in doubt, 30 days: its batches say so, it has no client IDs to count', () => {
@@ -152,7 +154,7 @@ describe('retention', () => {
     audience('20260101-000000-0003', 'in_doubt', 3);
     audience('20260101-000000-0004', 'accepted', 4);
     pruneRuns(folder, Date.now(), 1);
-    expect(readdirSync(folder).sort()).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl', '20260101-000000-0003.jsonl']);
+    expect(runFiles(folder)).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl', '20260101-000000-0003.jsonl']);
   });
 
   it('keeps a settled run that holds a --once key for 30 days, past the newest N (a CI re-run must find it)', () => {
@@ -162,6 +164,77 @@ describe('retention', () => {
     write(folder, '20260101-000000-0003', 0, 3);
     write(folder, '20260101-000000-0004', 0, KEEP_DAYS + 1, ',"once":"release-1.3"');
     pruneRuns(folder, Date.now(), 1);
-    expect(readdirSync(folder).sort()).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl']);
+    expect(runFiles(folder)).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl']);
+  });
+
+  it('reads a run it kept no more until the run changes: a directory of kept runs costs each run end a listing, not a read of every journal', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    write(folder, '20260102-000000-0001', 0, 0);
+    write(folder, '20260101-000000-0002', 0, 2, ',"once":"release-1.4"');
+    const kept = join(folder, '20260101-000000-0002.jsonl');
+    pruneRuns(folder, Date.now(), 1);
+    expect(runFiles(folder)).toEqual(['20260101-000000-0002.jsonl', '20260102-000000-0001.jsonl']);
+    // Rewritten without its key, its time as it was: a pass that read it again would remove it.
+    const { mtime } = statSync(kept);
+    writeFileSync(kept, readFileSync(kept, 'utf8').replace(',"once":"release-1.4"', ''));
+    utimesSync(kept, mtime, mtime);
+    pruneRuns(folder, Date.now(), 1);
+    expect(runFiles(folder)).toEqual(['20260101-000000-0002.jsonl', '20260102-000000-0001.jsonl']);
+    // Written since the last pass (a run ends with its closing record): read again, and removed.
+    age(kept, 0);
+    pruneRuns(folder, Date.now(), 1);
+    expect(runFiles(folder)).toEqual(['20260102-000000-0001.jsonl']);
+  });
+
+  it('still removes a run past 30 days that an earlier pass kept', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    write(folder, '20260102-000000-0001', 0, 0);
+    write(folder, '20260101-000000-0002', 0, 2, ',"once":"release-1.4"');
+    const days = (n: number) => Date.now() + n * 86_400_000;
+    pruneRuns(folder, days(0), 1);
+    pruneRuns(folder, days(KEEP_DAYS - 3), 1);
+    expect(runFiles(folder)).toEqual(['20260101-000000-0002.jsonl', '20260102-000000-0001.jsonl']);
+    pruneRuns(folder, days(KEEP_DAYS - 1), 1);
+    expect(runFiles(folder)).toEqual(['20260102-000000-0001.jsonl']);
+  });
+
+  it('removes a lock released over a day ago at a run end; once the directory is past the newest N, at most hourly', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    mkdirSync(join(folder, '.locks'));
+    const released = (name: string) => {
+      const path = join(folder, '.locks', name);
+      writeFileSync(path, JSON.stringify({ run_id: '20260101-000000-0001', pid: 1, released: true }));
+      age(path, 2);
+    };
+    const locks = () => readdirSync(join(folder, '.locks')).sort();
+    const hours = (n: number) => Date.now() + n * 3_600_000;
+    // Runs of today: a directory of few young runs needs no more than a listing to pass.
+    const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    write(folder, `${today}-000001-0001`, 0, 0);
+    released('run-a.1');
+    pruneRuns(folder, hours(0), 1);
+    expect(locks()).toEqual([]);
+    write(folder, `${today}-000000-0002`, 0, 0, ',"once":"release-1.4"');
+    released('run-b.1');
+    pruneRuns(folder, hours(0), 1);
+    expect(locks()).toEqual([]);
+    released('run-c.1');
+    pruneRuns(folder, hours(0.5), 1);
+    expect(locks()).toEqual(['run-c.1']);
+    pruneRuns(folder, hours(1.1), 1);
+    expect(locks()).toEqual([]);
+  });
+
+  it.each([
+    ['a directory', (path: string) => mkdirSync(path)],
+    ['not JSON', (path: string) => writeFileSync(path, '{"before":')],
+    ['of the wrong form', (path: string) => writeFileSync(path, '{"before":"2099","atMs":"9999999999999"}')],
+  ])('its record of what it read, when %s, is not used: every run past the newest N is read', (_, make) => {
+    const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
+    write(folder, '20260102-000000-0001', 0, 0);
+    write(folder, '20260101-000000-0002', 0, 2);
+    make(join(folder, RETENTION_MARK));
+    pruneRuns(folder, Date.now(), 1);
+    expect(runFiles(folder)).toEqual(['20260102-000000-0001.jsonl']);
   });
 });
