@@ -24,8 +24,17 @@ export class JournalFileError extends Error {
   }
 }
 
+/** This process's user: asked once, not once for every journal of a directory looked through. */
+let processUid: number | undefined | null = null;
+const ownUid = () => (processUid === null ? (processUid = process.getuid?.()) : processUid);
+
 /** Opens `path` for reading if it is a regular file owned by this user; throws a JournalFileError otherwise. */
 export function openJournalFile(path: string): number {
+  return openJournalFileWithStats(path).fd;
+}
+
+/** openJournalFile, with what the file was when opened: its time and size, as a listing would give them. */
+export function openJournalFileWithStats(path: string): { fd: number; modifiedMs: number; bytes: number } {
   let fd: number;
   try {
     // Non-blocking: opening a FIFO with no writer would otherwise wait for one.
@@ -37,9 +46,9 @@ export function openJournalFile(path: string): number {
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) throw new JournalFileError(path, 'ENOTREG', 'is not a regular file');
-    const uid = process.getuid?.();
+    const uid = ownUid();
     if (uid !== undefined && info.uid !== uid) throw new JournalFileError(path, 'EOWNER', `is owned by another user (uid ${info.uid}); journals of other users are not read as runs`);
-    return fd;
+    return { fd, modifiedMs: info.mtimeMs, bytes: info.size };
   } catch (error) {
     closeSync(fd);
     throw error;

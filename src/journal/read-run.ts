@@ -8,7 +8,7 @@ import { ExitCode, usageError } from '../errors.js';
 import type { CollectIds, IncompletePlan } from './reader.js';
 import { headerProblem, isEndRecord, type EndRecord, type HeaderRecord } from './records.js';
 import { runProcessAlive } from './process-start.js';
-import { journalHeader, lastLine, listRunFiles } from './runs-dir.js';
+import { journalHeader, lastLine, listRunNames } from './runs-dir.js';
 import { JournalFileError, readJournalFile } from './journal-file.js';
 import { planProblem } from './plan-agreement.js';
 import { lockLiveness, type Liveness } from './ownership.js';
@@ -180,15 +180,30 @@ function closingRecord(path: string): EndRecord | undefined {
   }
 }
 
-/** The journals of `dirs` by run id, read by their first line only. */
-function headersIn(dirs: readonly string[]): Map<string, { path: string; header: HeaderRecord }> {
+type Headers = ReadonlyMap<string, { path: string; header: HeaderRecord }>;
+
+/**
+ * The last look through directories' headers, by the journals they held: one command looks a family up more
+ * than once (its root to lock it, then its members), and a header never changes once written.
+ */
+let lastHeaders: { names: string; byId: Headers } | undefined;
+
+/** The journals of `dirs` by run id, read by their first line only; the newest where two name one run. */
+function headersIn(dirs: readonly string[]): Headers {
+  const listed = [...new Set(dirs)].map((dir) => ({ dir, runs: listRunNames(dir) }));
+  const names = listed.map(({ dir, runs }) => `${dir}\n${runs.map((run) => run.id).join(' ')}`).join('\n');
+  if (lastHeaders?.names === names) return lastHeaders.byId;
   const byId = new Map<string, { path: string; header: HeaderRecord }>();
-  for (const dir of new Set(dirs)) {
-    for (const file of listRunFiles(dir)) {
-      const header = journalHeader(file);
-      if (header && !byId.has(header.run_id)) byId.set(header.run_id, { path: file.path, header });
+  let whole = true;
+  for (const { runs } of listed) {
+    for (const run of runs) {
+      const header = journalHeader(run.file ?? run.path);
+      if (header === undefined) whole = false;
+      else if (!byId.has(header.run_id)) byId.set(header.run_id, { path: run.path, header });
     }
   }
+  // A journal whose header is not there yet (its run is starting) is looked for again next time.
+  lastHeaders = whole ? { names, byId } : undefined;
   return byId;
 }
 
@@ -217,7 +232,7 @@ export function familyRoot(dirs: readonly string[], run: Pick<RunView, 'header'>
   return rootIn(headersIn(dirs), run.header);
 }
 
-function rootIn(byId: Map<string, { header: HeaderRecord }>, header: HeaderRecord): string {
+function rootIn(byId: ReadonlyMap<string, { header: HeaderRecord }>, header: HeaderRecord): string {
   let root = header.run_id;
   const seen = new Set([root]);
   for (let parent = header.parent; parent !== undefined && byId.has(parent) && !seen.has(parent); parent = byId.get(parent)!.header.parent) {
@@ -232,14 +247,14 @@ function rootIn(byId: Map<string, { header: HeaderRecord }>, header: HeaderRecor
  * audience, sent in several runs. `run` may be any member; its first ancestor found is the start.
  */
 export function runFamily(dirs: readonly string[], run: RunHead): string[] {
-  const byId = headersIn(dirs);
+  const byId = new Map(headersIn(dirs));
   byId.set(run.header.run_id, { path: run.path, header: run.header });
   const root = rootIn(byId, run.header);
   return [byId.get(root)!, ...descendants(byId, root)].sort(byStart).map(({ path }) => path);
 }
 
 /** The runs that resent run `runId`, and those that resent them, in the order found. */
-function descendants(byId: Map<string, { path: string; header: HeaderRecord }>, runId: string): { path: string; header: HeaderRecord }[] {
+function descendants(byId: ReadonlyMap<string, { path: string; header: HeaderRecord }>, runId: string): { path: string; header: HeaderRecord }[] {
   const ids = [runId];
   for (let i = 0; i < ids.length; i++) {
     for (const { header } of byId.values()) if (header.parent === ids[i] && !ids.includes(header.run_id)) ids.push(header.run_id);

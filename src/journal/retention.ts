@@ -5,17 +5,17 @@
 // pushctl journal header. Anything else in the directory is left alone.
 //
 // Every run's end applies the policy, so its cost is paid by every send. What decides a young journal's fate
-// (its header, its closing record) does not change once written, so a journal read and kept by one pass is
-// not read again by the next unless it was written since: a record beside the journals (RETENTION_MARK) says
-// which were read, and when. A directory of a month of `--once` runs then costs a run's end a listing, not a
-// read of every journal. The record can only make a pass read less, and what is not read is kept: at worst
-// a journal stays until it is 30 days old, which is checked on every pass from the listing alone.
+// does not change once its run has ended (its header and closing record are written for good), so a
+// journal read and kept by one pass is not read, nor even stat-ed, by the next: a record beside the journals
+// (RETENTION_MARK) says which were read — every one from a start second before the record's — and which of
+// them had not ended then (those are read again). A directory of a month of `--once` runs then costs a run's
+// end a listing. The record can only make a pass read less, and what is not read is kept: at worst a journal
+// stays until it is 30 days old, which the listing shows (a journal is written after its run started).
 import { readSync, renameSync, unlinkSync, writeFileSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { listDir } from '../list-dir.js';
 import { openJournalFile } from './journal-file.js';
 import { pruneLocks } from './ownership.js';
-import { anyHeader, isJournalFile, lastLine, listRunFiles, RUN_FILE, startedAtMs, SUFFIX, type RunFile } from './runs-dir.js';
+import { anyHeader, isJournalFile, lastLine, listRunNames, runFileAt, startedAtMs, SUFFIX, type RunFile } from './runs-dir.js';
 
 export const KEEP_RUNS = 100;
 export const KEEP_DAYS = 30;
@@ -26,25 +26,28 @@ export const RETENTION_MARK = '.retention.json';
 
 /**
  * What the last pass read: every journal whose start second (the first 15 characters of its id) is before
- * `before`, as it was at `atMs`; and when it last read the locks.
+ * `before`; of those, the ones whose run had not ended (`open`, ids); and when it last read the locks.
  */
 interface Mark {
   before: string;
-  atMs: number;
+  open: string[];
   locksAtMs: number;
 }
 
 const START_SECOND = /^\d{8}-\d{6}$/;
+const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
+/** A record larger than this is none of ours: 10,000 runs not ended are far past what a pass keeps open. */
+const MAX_MARK_BYTES = 256 * 1024;
 
 /** The record of the last pass, when it is a regular file of this user's that says what a pass writes. */
 function readMark(dir: string): Mark | undefined {
   try {
     const fd = openJournalFile(join(dir, RETENTION_MARK));
     try {
-      const buffer = Buffer.alloc(256);
-      const mark = JSON.parse(buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0))) as Partial<Mark>;
-      const { before, atMs, locksAtMs } = mark;
-      return typeof before === 'string' && (before === '' || START_SECOND.test(before)) && Number.isFinite(atMs) && Number.isFinite(locksAtMs) ? { before, atMs: atMs!, locksAtMs: locksAtMs! } : undefined;
+      const buffer = Buffer.alloc(MAX_MARK_BYTES);
+      const { before, open, locksAtMs } = JSON.parse(buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0))) as Partial<Mark>;
+      const valid = typeof before === 'string' && (before === '' || START_SECOND.test(before)) && Array.isArray(open) && open.every((id) => typeof id === 'string' && RUN_ID.test(id)) && Number.isFinite(locksAtMs);
+      return valid ? { before, open, locksAtMs: locksAtMs! } : undefined;
     } finally {
       closeSync(fd);
     }
@@ -80,20 +83,22 @@ function keptWithItsFamily(file: RunFile): boolean {
 }
 
 /**
- * Whether a journal's run closed with every batch accepted or rejected (nothing left to resend). Batches, not
- * recipients: a message to all devices or by condition has no client IDs to count, only its requests.
+ * How a journal's run closed: `settled` with every batch accepted or rejected (nothing left to resend),
+ * `left` with something in doubt or not sent, `open` not yet (running, or killed). Batches, not recipients:
+ * a message to all devices or by condition has no client IDs to count, only its requests.
  */
-function settled(path: string): boolean {
+function closing(path: string): 'settled' | 'left' | 'open' {
   try {
     type Left = { in_doubt?: number; unknown?: number; not_sent?: number };
     const end = JSON.parse(lastLine(path)) as { t?: string; summary?: { batches?: Left; recipients?: Left } };
+    if (end.t !== 'end') return 'open';
     const { batches, recipients } = end.summary ?? {};
     // `unknown` is the in-doubt count of journals written before 0.3.
     const recipientsLeft = (recipients?.in_doubt ?? recipients?.unknown) !== 0 || recipients?.not_sent !== 0;
     const batchesLeft = (batches?.in_doubt ?? batches?.unknown ?? 0) !== 0 || (batches?.not_sent ?? 0) !== 0;
-    return end.t === 'end' && !recipientsLeft && !batchesLeft;
+    return recipientsLeft || batchesLeft ? 'left' : 'settled';
   } catch {
-    return false;
+    return 'open';
   }
 }
 
@@ -108,31 +113,41 @@ export function pruneRuns(dir: string, nowMs: number, keep = KEEP_RUNS): string[
   if (locksDue) pruneLocks(join(dir, '.locks'), nowMs - DAY_MS);
   const locksAtMs = locksDue ? nowMs : mark.locksAtMs;
   // The common case costs one readdir: few enough runs, and the oldest (ids sort by start time) still young.
-  const names = listDir(dir).filter((name) => RUN_FILE.test(name)).sort();
-  const oldest = names.length > 0 ? startedAtMs(names[0]!.slice(0, -SUFFIX.length)) : undefined;
-  if (names.length <= keep && (oldest === undefined || nowMs - oldest <= KEEP_DAYS * DAY_MS)) {
+  const runs = listRunNames(dir);
+  const oldest = runs.length > 0 ? startedAtMs(runs[runs.length - 1]!.id) : undefined;
+  if (runs.length <= keep && (oldest === undefined || nowMs - oldest <= KEEP_DAYS * DAY_MS)) {
     if (mark && locksDue) writeMark(dir, { ...mark, locksAtMs });
     return removed;
   }
-  const files = listRunFiles(dir);
-  files.forEach((file, rank) => {
+  const open = new Set(mark?.open);
+  const stillOpen: string[] = [];
+  const uid = process.getuid?.();
+  runs.forEach((run, rank) => {
+    // Read by the last pass, and ended then: what it decided stands.
+    const known = mark !== undefined && run.id.slice(0, 15) < mark.before && !open.has(run.id);
+    // A journal is written after its run started: one that started within 30 days is not 30 days old.
+    const mayBeOld = nowMs - (startedAtMs(run.id) ?? 0) > KEEP_DAYS * DAY_MS;
+    if (!mayBeOld && (rank < keep || known)) return;
+    const file = run.file ?? runFileAt(dir, `${run.id}${SUFFIX}`, uid);
+    if (file === undefined) return;
     const old = nowMs - file.modifiedMs > KEEP_DAYS * DAY_MS;
-    if (!old && rank < keep) return;
-    if (!old && mark && file.id.slice(0, 15) < mark.before && file.modifiedMs < mark.atMs) return;
+    if (!old && (rank < keep || known)) return;
     // A name like ours is not proof: only a file that starts with a pushctl journal header is ours to remove.
     if (!isJournalFile(file.path)) return;
-    if (old || (!keptWithItsFamily(file) && settled(file.path))) {
-      try {
-        unlinkSync(file.path);
-        removed.push(file.path);
-      } catch {
-        // Someone else removed it, or it is not ours to remove: leave it.
-      }
+    // A key or a resent run keeps a journal 30 days whatever its run comes to: that stands.
+    const fate = old ? 'old' : keptWithItsFamily(file) ? 'kept' : closing(file.path);
+    if (fate === 'open') stillOpen.push(run.id);
+    if (fate !== 'old' && fate !== 'settled') return;
+    try {
+      unlinkSync(file.path);
+      removed.push(file.path);
+    } catch {
+      // Someone else removed it, or it is not ours to remove: leave it.
     }
   });
-  // Every journal from a start second before the newest `keep`'s oldest one was read (those of that second
-  // may not all have been). With fewer journals than `keep`, none young was.
-  const newestKept = files[keep - 1];
-  writeMark(dir, { before: newestKept ? newestKept.id.slice(0, 15) : '', atMs: nowMs, locksAtMs });
+  // Every journal from a start second before the newest `keep`'s oldest one was read or known (those of that
+  // second may not all have been). With fewer journals than `keep`, none young was.
+  const newestKept = runs[keep - 1];
+  writeMark(dir, { before: newestKept ? newestKept.id.slice(0, 15) : '', open: stillOpen, locksAtMs });
   return removed;
 }

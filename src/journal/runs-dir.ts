@@ -3,10 +3,9 @@
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { configError } from '../errors.js';
 import { join } from 'node:path';
-import { listDir } from '../list-dir.js';
 import { homeDir } from '../settings/paths.js';
 import { headerProblem, type HeaderRecord } from './records.js';
-import { MAX_LINE, openJournalFile } from './journal-file.js';
+import { MAX_LINE, openJournalFile, openJournalFileWithStats } from './journal-file.js';
 import { isoTime } from '../iso-time.js';
 
 type Env = Record<string, string | undefined>;
@@ -57,26 +56,73 @@ export interface RunFile {
 }
 
 /**
+ * The names in `dir` shaped like journals (`<run id>.jsonl`) that are regular files, from the directory's
+ * listing alone: no file is opened or stat-ed. None when the directory does not exist yet.
+ */
+function journalNames(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && RUN_FILE.test(entry.name))
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** The journal `name` in `dir` as listed: undefined unless it is a regular file of this user (docs/behaviour.md#trust). */
+export function runFileAt(dir: string, name: string, uid: number | undefined): RunFile | undefined {
+  const path = join(dir, name);
+  try {
+    const info = lstatSync(path);
+    if (!info.isFile() || (uid !== undefined && info.uid !== uid)) return undefined;
+    return { id: name.slice(0, -SUFFIX.length), path, modifiedMs: info.mtimeMs, bytes: info.size };
+  } catch {
+    // Removed while listing: nothing to show.
+    return undefined;
+  }
+}
+
+/** Newest first: ids sort by start second; within one second the later write is the newer run. */
+const newestFirst = (a: RunFile, b: RunFile) => (a.id.slice(0, 15) < b.id.slice(0, 15) ? 1 : a.id.slice(0, 15) > b.id.slice(0, 15) ? -1 : b.modifiedMs - a.modifiedMs);
+
+/**
  * The journals in `dir`, newest first; none when the directory does not exist yet. Only regular files of
  * this user count (docs/behaviour.md#trust): a link, a FIFO or another user's file is not a run of ours.
  */
 export function listRunFiles(dir: string): RunFile[] {
-  const files: RunFile[] = [];
   const uid = process.getuid?.();
-  for (const name of listDir(dir)) {
-    if (!RUN_FILE.test(name)) continue;
-    const path = join(dir, name);
-    try {
-      const info = lstatSync(path);
-      if (!info.isFile() || (uid !== undefined && info.uid !== uid)) continue;
-      files.push({ id: name.slice(0, -SUFFIX.length), path, modifiedMs: info.mtimeMs, bytes: info.size });
-    } catch {
-      // Removed while listing: nothing to show.
+  const files = journalNames(dir).flatMap((name) => runFileAt(dir, name, uid) ?? []);
+  // A plain comparison: localeCompare would load ICU's collation tables, milliseconds at the end of every send.
+  return files.sort(newestFirst);
+}
+
+/** A journal as the directory names it; `file` when it was stat-ed to be ordered (see listRunNames). */
+export interface RunName {
+  id: string;
+  path: string;
+  file?: RunFile;
+}
+
+/**
+ * The journals in `dir` in listRunFiles' order, with only the runs that share a start second stat-ed (their
+ * order is by last write): a look through a month of runs costs a listing, not a stat of every journal. A
+ * name is not yet a run of ours: whoever reads one opens it as a journal (openJournalFile), which checks.
+ */
+export function listRunNames(dir: string): RunName[] {
+  const names = journalNames(dir).sort().reverse();
+  const uid = process.getuid?.();
+  const out: RunName[] = [];
+  for (let from = 0; from < names.length; ) {
+    let to = from + 1;
+    while (to < names.length && names[to]!.slice(0, 15) === names[from]!.slice(0, 15)) to++;
+    if (to - from === 1) out.push({ id: names[from]!.slice(0, -SUFFIX.length), path: join(dir, names[from]!) });
+    else {
+      const files = names.slice(from, to).flatMap((name) => runFileAt(dir, name, uid) ?? []);
+      out.push(...files.sort(newestFirst).map((file) => ({ id: file.id, path: file.path, file })));
     }
+    from = to;
   }
-  // Ids sort by start second; within one second the later write is the newer run. A plain comparison:
-  // localeCompare would load ICU's collation tables, milliseconds at the end of every send.
-  return files.sort((a, b) => (a.id.slice(0, 15) < b.id.slice(0, 15) ? 1 : a.id.slice(0, 15) > b.id.slice(0, 15) ? -1 : b.modifiedMs - a.modifiedMs));
+  return out;
 }
 
 /** The last line of a file, read from its end (a journal's closing record), without reading the whole file. */
@@ -102,26 +148,30 @@ export function lastLine(path: string, maxBytes = 64 * 1024): string {
 export function firstLine(path: string, maxBytes = MAX_LINE): string {
   const fd = openJournalFile(path);
   try {
-    // Most first lines fit the first read: that one goes into a buffer kept for it, not a new 64 KiB one
-    // per journal (a `--once` looks through every journal of the directory).
-    const read = readSync(fd, firstRead, 0, Math.min(firstRead.length, maxBytes), 0);
-    const end = firstRead.subarray(0, read).indexOf(0x0a);
-    if (end !== -1 || read < Math.min(firstRead.length, maxBytes) || read >= maxBytes) return firstRead.toString('utf8', 0, end === -1 ? read : end);
-    const chunks: Buffer[] = [Buffer.from(firstRead.subarray(0, read))];
-    let total = read;
-    while (total < maxBytes) {
-      const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - total));
-      const more = readSync(fd, buffer, 0, buffer.length, total);
-      if (more === 0) break;
-      const at = buffer.subarray(0, more).indexOf(0x0a);
-      chunks.push(buffer.subarray(0, at === -1 ? more : at));
-      total += more;
-      if (at !== -1) break;
-    }
-    return Buffer.concat(chunks).toString('utf8');
+    return firstLineOf(fd, maxBytes);
   } finally {
     closeSync(fd);
   }
+}
+
+function firstLineOf(fd: number, maxBytes: number): string {
+  // Most first lines fit the first read: that one goes into a buffer kept for it, not a new 64 KiB one
+  // per journal (a `--once` looks through every journal of the directory).
+  const read = readSync(fd, firstRead, 0, Math.min(firstRead.length, maxBytes), 0);
+  const end = firstRead.subarray(0, read).indexOf(0x0a);
+  if (end !== -1 || read < Math.min(firstRead.length, maxBytes) || read >= maxBytes) return firstRead.toString('utf8', 0, end === -1 ? read : end);
+  const chunks: Buffer[] = [Buffer.from(firstRead.subarray(0, read))];
+  let total = read;
+  while (total < maxBytes) {
+    const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes - total));
+    const more = readSync(fd, buffer, 0, buffer.length, total);
+    if (more === 0) break;
+    const at = buffer.subarray(0, more).indexOf(0x0a);
+    chunks.push(buffer.subarray(0, at === -1 ? more : at));
+    total += more;
+    if (at !== -1) break;
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const firstRead = Buffer.allocUnsafe(64 * 1024);
@@ -152,33 +202,39 @@ const MAX_HEADERS_KEPT = 10_000;
 
 /**
  * The first line when it is a header of ours, whatever its fields hold: enough for retention to decide, and
- * for `--once` to know a key is taken by a journal it cannot read. A listed file (listRunFiles) is read once
- * while unchanged. Never throws.
+ * for `--once` to know a key is taken by a journal it cannot read. A journal is read once while it stays
+ * as it was (its time and size as listed, or as opened). Never throws.
  */
 export function anyHeader(file: string | RunFile): Partial<HeaderRecord> | undefined {
-  if (typeof file === 'string') return readAnyHeader(file);
-  const known = headersRead.get(file.path);
-  if (known && known.modifiedMs === file.modifiedMs && known.bytes === file.bytes) return known.header;
-  const header = readAnyHeader(file.path);
-  // Only a header is kept: a file not yet one (created, its header still to come) is read again.
-  if (header === undefined) return undefined;
-  // A bound for a process that lives long (`pushctl mcp`): its directories' journals come and go.
-  if (headersRead.size >= MAX_HEADERS_KEPT) headersRead.clear();
-  headersRead.set(file.path, { modifiedMs: file.modifiedMs, bytes: file.bytes, header });
-  return header;
-}
-
-function readAnyHeader(path: string): Partial<HeaderRecord> | undefined {
+  const path = typeof file === 'string' ? file : file.path;
+  const known = headersRead.get(path);
+  if (known && typeof file !== 'string' && known.modifiedMs === file.modifiedMs && known.bytes === file.bytes) return known.header;
   try {
-    // A file that does not start as a header is not read on to the end of its first line (up to 64 MiB);
-    // a header shorter than the first read is whole already.
-    const start = firstLine(path, HEADER_PEEK);
-    if (!HEADER_START.test(start)) return undefined;
-    const header = JSON.parse(Buffer.byteLength(start) < HEADER_PEEK ? start : firstLine(path)) as Partial<HeaderRecord>;
-    return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
+    const { fd, modifiedMs, bytes } = openJournalFileWithStats(path);
+    try {
+      if (known && known.modifiedMs === modifiedMs && known.bytes === bytes) return known.header;
+      const header = headerIn(fd);
+      // Only a header is kept: a file not yet one (created, its header still to come) is read again.
+      if (header === undefined) return undefined;
+      // A bound for a process that lives long (`pushctl mcp`): its directories' journals come and go.
+      if (headersRead.size >= MAX_HEADERS_KEPT) headersRead.clear();
+      headersRead.set(path, { modifiedMs, bytes, header });
+      return header;
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
+}
+
+function headerIn(fd: number): Partial<HeaderRecord> | undefined {
+  // A file that does not start as a header is not read on to the end of its first line (up to 64 MiB);
+  // a header shorter than the first read is whole already.
+  const start = firstLineOf(fd, HEADER_PEEK);
+  if (!HEADER_START.test(start)) return undefined;
+  const header = JSON.parse(Buffer.byteLength(start) < HEADER_PEEK ? start : firstLineOf(fd, MAX_LINE)) as Partial<HeaderRecord>;
+  return header.t === 'header' && header.format === 'pushctl-journal' && typeof header.run_id === 'string' ? header : undefined;
 }
 
 /** When a run started, from its id (`20261122-231502-…`); undefined for a name pushctl did not make. */

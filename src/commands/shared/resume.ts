@@ -7,7 +7,7 @@ import { runAudience } from '../../journal/run-state.js';
 import { dirname } from 'node:path';
 import { readRun, readRunLeft, replacementOf, runFamily, type RunView } from '../../journal/read-run.js';
 import { familyResults } from '../../journal/family-outcome.js';
-import { anyHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import { anyHeader, listRunNames, runsDir } from '../../journal/runs-dir.js';
 import { headerProblem, type HeaderRecord } from '../../journal/records.js';
 import { escapeControl } from '../../output/escape-control.js';
 import { locksDir } from './own-run.js';
@@ -282,15 +282,16 @@ export function sameDestination(header: HeaderRecord, appId: string, baseUrl: st
  * emulator never stands for the real send. Reads only each journal's first line.
  */
 export function findOnceRun(dir: string, key: string, dryRun: boolean, destination: { appId: string; baseUrl: string }): { path: string; header: HeaderRecord } | undefined {
-  for (const file of listRunFiles(dir)) {
-    const seen = anyHeader(file);
+  // Every journal's header is read (a new key is in none): by name, no journal stat-ed first.
+  for (const run of listRunNames(dir)) {
+    const seen = anyHeader(run.file ?? run.path);
     if (seen?.once !== key) continue;
     // A journal that holds the key but cannot be read as a run may stand for a send: sending again could reach
     // its recipients twice, so the key is refused until the journal is restored or moved away.
     const problem = headerProblem(seen);
-    if (problem) throw usageError(`--once ${escapeControl(key)}: ${file.path} holds this key but cannot be read as a run: ${problem}`, 'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours');
+    if (problem) throw usageError(`--once ${escapeControl(key)}: ${run.path} holds this key but cannot be read as a run: ${problem}`, 'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours');
     const header = seen as HeaderRecord;
-    if (header.dry_run === dryRun && sameDestination(header, destination.appId, destination.baseUrl)) return { path: file.path, header };
+    if (header.dry_run === dryRun && sameDestination(header, destination.appId, destination.baseUrl)) return { path: run.path, header };
   }
   return undefined;
 }

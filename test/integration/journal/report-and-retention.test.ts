@@ -1,5 +1,5 @@
 // Reports that cannot be destroyed, journals that keep secrets out, and the retention policy (issue 10).
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,23 +167,25 @@ describe('retention', () => {
     expect(runFiles(folder)).toEqual(['20260101-000000-0001.jsonl', '20260101-000000-0002.jsonl']);
   });
 
-  it('reads a run it kept no more until the run changes: a directory of kept runs costs each run end a listing, not a read of every journal', () => {
+  it('reads a run it kept no more, unless its run had not ended: a directory of kept runs costs each run end a listing', () => {
     const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
-    write(folder, '20260102-000000-0001', 0, 0);
-    write(folder, '20260101-000000-0002', 0, 2, ',"once":"release-1.4"');
-    const kept = join(folder, '20260101-000000-0002.jsonl');
+    // Runs of today, so that what decides is the record, not their age.
+    const today = new Date().toISOString().slice(0, 10).replace(/-/g, '');
+    write(folder, `${today}-000003-0001`, 0, 0);
+    write(folder, `${today}-000002-0002`, 0, 0, ',"once":"release-1.4"');
+    // A run still sending: its header, no closing record yet.
+    const running = join(folder, `${today}-000001-0003.jsonl`);
+    writeFileSync(running, `{"t":"header","format":"pushctl-journal","v":1,"run_id":"${today}-000001-0003"}\n`);
     pruneRuns(folder, Date.now(), 1);
-    expect(runFiles(folder)).toEqual(['20260101-000000-0002.jsonl', '20260102-000000-0001.jsonl']);
-    // Rewritten without its key, its time as it was: a pass that read it again would remove it.
-    const { mtime } = statSync(kept);
+    expect(runFiles(folder)).toEqual([`${today}-000001-0003.jsonl`, `${today}-000002-0002.jsonl`, `${today}-000003-0001.jsonl`]);
+    // The kept run rewritten without its key: a pass that read it again would remove it; its run had ended,
+    // so the pass before decided for good.
+    const kept = join(folder, `${today}-000002-0002.jsonl`);
     writeFileSync(kept, readFileSync(kept, 'utf8').replace(',"once":"release-1.4"', ''));
-    utimesSync(kept, mtime, mtime);
+    // The running one ends with nothing left: it had not ended at the last pass, so it is read again, and removed.
+    appendFileSync(running, '{"t":"end","summary":{"batches":{},"recipients":{"total":1,"accepted":1,"rejected":0,"in_doubt":0,"not_sent":0}}}\n');
     pruneRuns(folder, Date.now(), 1);
-    expect(runFiles(folder)).toEqual(['20260101-000000-0002.jsonl', '20260102-000000-0001.jsonl']);
-    // Written since the last pass (a run ends with its closing record): read again, and removed.
-    age(kept, 0);
-    pruneRuns(folder, Date.now(), 1);
-    expect(runFiles(folder)).toEqual(['20260102-000000-0001.jsonl']);
+    expect(runFiles(folder)).toEqual([`${today}-000002-0002.jsonl`, `${today}-000003-0001.jsonl`]);
   });
 
   it('still removes a run past 30 days that an earlier pass kept', () => {
@@ -228,7 +230,8 @@ describe('retention', () => {
   it.each([
     ['a directory', (path: string) => mkdirSync(path)],
     ['not JSON', (path: string) => writeFileSync(path, '{"before":')],
-    ['of the wrong form', (path: string) => writeFileSync(path, '{"before":"2099","atMs":"9999999999999"}')],
+    ['of the wrong form', (path: string) => writeFileSync(path, '{"before":"2099","open":[],"locksAtMs":0}')],
+    ['naming what is no run', (path: string) => writeFileSync(path, '{"before":"20991231-235959","open":[1],"locksAtMs":0}')],
   ])('its record of what it read, when %s, is not used: every run past the newest N is read', (_, make) => {
     const folder = mkdtempSync(join(tmpdir(), 'pushctl-retention-'));
     write(folder, '20260102-000000-0001', 0, 0);
