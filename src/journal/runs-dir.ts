@@ -12,7 +12,7 @@ type Env = Record<string, string | undefined>;
 
 export const SUFFIX = '.jsonl';
 /** The names pushctl gives journals in the runs directory: `<run id>.jsonl`. */
-export const RUN_FILE = /^\d{8}-\d{6}-[0-9a-f]{4}\.jsonl$/;
+const RUN_FILE = /^\d{8}-\d{6}-[0-9a-f]{4}\.jsonl$/;
 const HEADER_START = /^\{"t":"header","format":"pushctl-journal"/;
 /** How much of a file is read to see whether it starts as a journal: most headers fit whole. */
 const HEADER_PEEK = 64 * 1024;
