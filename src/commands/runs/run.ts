@@ -2,7 +2,7 @@
 import type { Ctx } from '../../context.js';
 import { ExitCode } from '../../errors.js';
 import { readRunHead } from '../../journal/read-run.js';
-import { checkRunsDir, journalHeader, listRunFiles, runsDir } from '../../journal/runs-dir.js';
+import { checkRunsDir, journalHeader, listRunNames, runsDir } from '../../journal/runs-dir.js';
 import { overview, type RunOverview } from '../../journal/run-state.js';
 import { foldFamilies } from '../../journal/target-family.js';
 import { printRuns, type RunsOutcome } from '../../output/runs.js';
@@ -21,12 +21,13 @@ export function listRuns(options: Pick<RunsOptions, 'limit'>, ctx: Pick<Ctx, 'en
   // The limit counts lines, and a send to several targets is one line whose targets are read whole.
   const lines = new Set<string>();
   const families = new Set<string>();
-  for (const file of listRunFiles(dir)) {
+  // By name: the newest few are read, not every journal of a month stat-ed to be ordered.
+  for (const file of listRunNames(dir)) {
     if (lines.size >= limit) {
       // A target's run starts in its family's first second or later (the family's id is its first run's), and
       // the files come newest first: past every listed family's first second, none of theirs is left.
       if (![...families].some((family) => file.id.slice(0, 15) >= family.slice(0, 15))) break;
-      const family = journalHeader(file)?.targets;
+      const family = journalHeader(file.file ?? file.path)?.targets;
       if (family === undefined || !families.has(family)) continue;
     }
     const view = readRunHead(file.path, locksDir(ctx.env));
