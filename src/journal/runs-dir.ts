@@ -88,10 +88,13 @@ const newestFirst = (a: RunFile, b: RunFile) => (a.id.slice(0, 15) < b.id.slice(
 /**
  * The journals in `dir`, newest first; none when the directory does not exist yet. Only regular files of
  * this user count (docs/behaviour.md#trust): a link, a FIFO or another user's file is not a run of ours.
+ * `idStart`: only the runs whose id starts so, picked by name before any is stat-ed (a run named among a
+ * month of them costs a listing, not a stat of each).
  */
-export function listRunFiles(dir: string): RunFile[] {
+export function listRunFiles(dir: string, idStart = ''): RunFile[] {
   const uid = process.getuid?.();
-  const files = journalNames(dir).flatMap((name) => runFileAt(dir, name, uid) ?? []);
+  const named = journalNames(dir).filter((name) => name.slice(0, -SUFFIX.length).startsWith(idStart));
+  const files = named.flatMap((name) => runFileAt(dir, name, uid) ?? []);
   // A plain comparison: localeCompare would load ICU's collation tables, milliseconds at the end of every send.
   return files.sort(newestFirst);
 }

@@ -13,7 +13,7 @@ export function locateRun(run: string, ctx: Pick<Ctx, 'cwd' | 'env'>): { path: s
   // Every run id starts with "", and "" resolves to the working directory: a blank name is no run at all.
   if (run.trim() === '') throw usageError('the run to read is empty', 'give a run id from `pushctl runs`, or the path of a journal file');
   const dir = runsDir(ctx.env);
-  const byId = oneFamily(listRunFiles(dir).filter((file) => file.id === run || file.id.startsWith(run)));
+  const byId = oneFamily(listRunFiles(dir, run));
   if (byId.length === 1 && !run.includes('/')) return { path: byId[0]!.path, ref: byId[0]!.id };
   const asPath = resolve(ctx.cwd, run);
   if (existsSync(asPath)) return { path: asPath, ref: asPath };
