@@ -75,7 +75,8 @@ export async function send(given: SendOptions, ctx: CommandCtx): Promise<SendOut
 }
 
 async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, options: SendOptions & { dryRun: boolean }, ctx: CommandCtx, config: RunConfig): Promise<SendOutcome> {
-  const { human } = deliveryTuning(options);
+  const tuning = deliveryTuning(options);
+  const { human } = tuning;
   const { scrubber } = ctx;
   const style = ctx.style ?? (await styleFor(ctx.stderr, ctx.env));
   const { notes } = prepared;
@@ -120,7 +121,7 @@ async function sendPrepared(prepared: Extract<PreparedMessage, { ok: true }>, op
         dryRun: options.dryRun,
         argv: ctx.argv,
         batchSize,
-        ...deliveryTuning(options),
+        ...tuning,
         ...(claim?.once ? { once: claim.once } : {}),
         ...(claim ? { runId: claim.runId, lock: claim.lock } : {}),
         ...(resume ? { parent: resume.parent, inheritedInDoubt: resume.inDoubt } : {}),
