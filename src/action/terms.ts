@@ -2,6 +2,7 @@
 // Every message the action prints is said in the action's terms (docs/behaviour.md#action): its inputs, and a re-run
 // of the job rather than a command on a runner that is gone when the job ends.
 import type { TextSink } from '../context.js';
+import { QUOTED_VALUE, quotesFlagLike, rewordOutside } from '../reword.js';
 
 /**
  * The fixes of a message's findings offer the message flags too (`or pass --ttl`), which the action has none
@@ -86,16 +87,10 @@ const COMMAND_SPAN = /(?<!`)(`+)(?!`) ?pushctl [^\n]*?(?<!`)\1(?!`)/g;
 
 /**
  * `text` with the CLI's flags and variables named as the action's inputs, but for the commands in it
- * (COMMAND_SPAN), kept as they are.
+ * (COMMAND_SPAN) and the values it quotes back (src/reword.ts), kept as they are.
  */
 export function inActionTerms(text: string): string {
-  let out = '';
-  let from = 0;
-  for (const span of text.matchAll(COMMAND_SPAN)) {
-    out += inputTerms(text.slice(from, span.index)) + span[0];
-    from = span.index + span[0].length;
-  }
-  return out + inputTerms(text.slice(from));
+  return rewordOutside(text, COMMAND_SPAN, (prose) => rewordOutside(prose, QUOTED_VALUE, inputTerms, quotesFlagLike));
 }
 
 function inputTerms(text: string): string {

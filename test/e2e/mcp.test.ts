@@ -406,6 +406,10 @@ describe('pushctl mcp: failures are results, never a crashed server', () => {
     const typo = await call(client, 'dry_run', { all: true, titel: 'x' });
     expect(typo.isError).toBe(true);
     expect((typo.structuredContent.error as { message: string }).message).toContain('unknown argument "titel" (did you mean "title"?)');
+    // A flag's name tried as an argument is quoted back as given, not reworded into the argument it stands for.
+    const flagName = await call(client, 'dry_run', { all: true, '--desc': 'x' });
+    expect((flagName.structuredContent.error as { message: string }).message).toContain('unknown argument "--desc" (did you mean "desc"?)');
+    expect(textOf(flagName)).toContain('unknown argument "--desc" (did you mean "desc"?)');
     const notAnObject = await call(client, 'show_run', { run: ['a'] });
     expect(notAnObject.isError).toBe(true);
     await expect(client.callTool({ name: 'dry_runn', arguments: {} })).rejects.toThrow(/unknown tool "dry_runn" \(did you mean "dry_run"\?\)/);

@@ -5,6 +5,8 @@
 // argument (`--client-id` → `clientId`, the argument names being the options' own), a flag the server was
 // started with is named as the server's, and a command printed to run in a shell keeps its flags. Pure.
 
+import { QUOTED_VALUE, quotesFlagLike, rewordOutside } from '../../reword.js';
+
 type Replacement = string | ((match: string, ...groups: string[]) => string);
 
 /** kebab-case → camelCase, as commander names an option and the tools name their arguments. */
@@ -64,7 +66,10 @@ function flagTerm(written: string, flag: string, args: ReadonlySet<string>): str
   return written;
 }
 
-function proseTerms(text: string, args: ReadonlySet<string>): string {
+/** Prose in the tools' terms, but for the values it quotes back to the call (see src/reword.ts). */
+const proseTerms = (text: string, args: ReadonlySet<string>): string => rewordOutside(text, QUOTED_VALUE, (prose) => phraseTerms(prose, args), quotesFlagLike);
+
+function phraseTerms(text: string, args: ReadonlySet<string>): string {
   let out = text;
   for (const [pattern, replacement] of PHRASES) out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
   return out.replace(/(?<![\w`'-])--([a-z][a-z-]*)(?: <[a-z-]+>)?/g, (written: string, flag: string) => flagTerm(written, flag, args));
@@ -111,13 +116,7 @@ export function inToolTerms(given: string, args: ReadonlySet<string>, data: read
 function wordsInToolTerms(given: string, args: ReadonlySet<string>): string {
   let text = given;
   for (const [pattern, tool] of TOOL_COMMANDS) text = typeof tool === 'string' ? text.replace(pattern, tool) : text.replace(pattern, tool);
-  let out = '';
-  let from = 0;
-  for (const command of text.matchAll(COMMAND)) {
-    out += proseTerms(text.slice(from, command.index), args) + command[0];
-    from = command.index + command[0].length;
-  }
-  return out + proseTerms(text.slice(from), args);
+  return rewordOutside(text, COMMAND, (prose) => proseTerms(prose, args));
 }
 
 /** The keys of an answer's document whose strings are pushctl's words; the rest (a body, a title, a path, a command) are data. */

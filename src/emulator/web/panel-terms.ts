@@ -1,6 +1,7 @@
 // The compose panel's findings come from the CLI's own rules, which speak of flags (`--ttl "1w"`, `add
 // --title`) and of the message's JSON paths. The panel has fields: each finding names the field it is about
 // and marks that input. Pure.
+import { QUOTED_VALUE, quotesFlagLike, rewordOutside } from '../../reword.js';
 
 /** A field of the panel: its input's name and the label it shows. */
 export interface PanelField {
@@ -75,8 +76,13 @@ export function fieldOfMessage(text: string): { flag: string; field: PanelField 
   return found && { flag: found.flag, field: found.field };
 }
 
-/** `--ttl "1w" is not a duration` → `TTL "1w" is not a duration`; `add --title` → `add title`. */
-export function inPanelTerms(text: string): string {
+/**
+ * `--ttl "1w" is not a duration` → `TTL "1w" is not a duration`; `add --title` → `add title`. What a field was
+ * given, quoted back (`--ttl "--title"`), stays as typed (src/reword.ts).
+ */
+export const inPanelTerms = (text: string): string => rewordOutside(text, QUOTED_VALUE, fieldTerms, quotesFlagLike);
+
+function fieldTerms(text: string): string {
   let out = text.replace(/\bpushctl validate\b/g, 'the check').replace(/\buse pushctl dry-run\b/g, 'tick "dry run"');
   for (const [flag, field] of FIELD_OF_FLAG) out = out.replace(new RegExp(`${flag}(?![\\w-])(?:=| )?`, 'g'), (match) => `${field.label}${match.length > flag.length ? ' ' : ''}`);
   return out;

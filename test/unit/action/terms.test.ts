@@ -26,4 +26,11 @@ describe('inActionTerms', () => {
       "supply the app secret: set PUSHCTL_APP_SECRET_INDIA in the step's env, or the app-secret input to a repository secret",
     );
   });
+
+  // A value the workflow gave, quoted back to it, is what it gave: reworded, `--to "--file"` read as if the
+  // to input had been set to "the file input", a value nobody wrote.
+  it('keeps a quoted value as given', () => {
+    expect(inActionTerms('--to "--file": no such audience; pass --to <name>')).toBe('the to input "--file": no such audience; pass the to input');
+    expect(inActionTerms('a client ID "-f" on line 2 of --client-ids-file ids.txt')).toBe('a client ID "-f" on line 2 of the client-ids-file input ids.txt');
+  });
 });

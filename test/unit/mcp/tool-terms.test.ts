@@ -55,6 +55,17 @@ describe('inToolTerms, with the data an answer shows', () => {
   it("never rewords the message's own words where the text shows them (a run's title in a table)", () => {
     expect(inToolTerms('title      Use --all now (runs show x)\nhint: pass --all', ARGS, ['Use --all now (runs show x)'])).toBe('title      Use --all now (runs show x)\nhint: give `all`');
   });
+
+  // What a call gave, quoted back to it, is what it gave: `unknown argument "--desc"` reworded as "`desc`"
+  // (did you mean "desc"?) named an argument the call never passed, and hid the mistake it made.
+  it.each([
+    ['send_message: unknown argument "--desc" (did you mean "desc"?)', 'send_message: unknown argument "--desc" (did you mean "desc"?)'],
+    ['--to "--all": no such audience', '`to` "--all": no such audience'],
+    ['--ttl "-f 1h" is not a duration; use --ttl 1h', '`ttl` "-f 1h" is not a duration; use `ttl` 1h'],
+    ['title "say \\"--all\\" here" is too long; pass --all', 'title "say \\"--all\\" here" is too long; give `all`'],
+  ])('keeps a quoted value as given: %s', (cli, tool) => {
+    expect(inToolTerms(cli, new Set([...ARGS, 'title', 'desc']))).toBe(tool);
+  });
 });
 
 describe('dataStrings', () => {
