@@ -72,7 +72,8 @@ const proseTerms = (text: string, args: ReadonlySet<string>): string => rewordOu
 function phraseTerms(text: string, args: ReadonlySet<string>): string {
   let out = text;
   for (const [pattern, replacement] of PHRASES) out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement);
-  return out.replace(/(?<![\w`'-])--([a-z][a-z-]*)(?: <[a-z-]+>)?/g, (written: string, flag: string) => flagTerm(written, flag, args));
+  // A phrase quotes the value it names (`--to x` → `to` "x"): that value is the call's too.
+  return rewordOutside(out, QUOTED_VALUE, (prose) => prose.replace(/(?<![\w`'-])--([a-z][a-z-]*)(?: <[a-z-]+>)?/g, (written: string, flag: string) => flagTerm(written, flag, args)), quotesFlagLike);
 }
 
 /**

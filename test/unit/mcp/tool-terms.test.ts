@@ -61,6 +61,8 @@ describe('inToolTerms, with the data an answer shows', () => {
   it.each([
     ['send_message: unknown argument "--desc" (did you mean "desc"?)', 'send_message: unknown argument "--desc" (did you mean "desc"?)'],
     ['--to "--all": no such audience', '`to` "--all": no such audience'],
+    // The value of `--to <name>`, quoted by the rewording itself, is as much the call's.
+    ['--to --all: no such audience', '`to` "--all": no such audience'],
     ['--ttl "-f 1h" is not a duration; use --ttl 1h', '`ttl` "-f 1h" is not a duration; use `ttl` 1h'],
     ['title "say \\"--all\\" here" is too long; pass --all', 'title "say \\"--all\\" here" is too long; give `all`'],
   ])('keeps a quoted value as given: %s', (cli, tool) => {
