@@ -24,3 +24,9 @@ export function rewordOutside(text: string, kept: RegExp, reword: (prose: string
   }
   return out + reword(text.slice(from));
 }
+
+/** `text` as a pattern that matches it literally. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A pattern matching any of `texts` as written; where two start at one place, the longer is matched whole. */
+export const anyOf = (texts: readonly string[]): RegExp => new RegExp([...texts].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');

@@ -5,7 +5,7 @@
 // argument (`--client-id` → `clientId`, the argument names being the options' own), a flag the server was
 // started with is named as the server's, and a command printed to run in a shell keeps its flags. Pure.
 
-import { QUOTED_VALUE, quotesFlagLike, rewordOutside } from '../../reword.js';
+import { anyOf, QUOTED_VALUE, quotesFlagLike, rewordOutside } from '../../reword.js';
 
 type Replacement = string | ((match: string, ...groups: string[]) => string);
 
@@ -98,20 +98,7 @@ const TOOL_COMMANDS: [RegExp, Replacement][] = [
  */
 export function inToolTerms(given: string, args: ReadonlySet<string>, data: readonly string[] = []): string {
   if (data.length === 0) return wordsInToolTerms(given, args);
-  let out = '';
-  let from = 0;
-  for (;;) {
-    // The next occurrence of any of the data, the longest where two start alike.
-    let at = -1;
-    let found = '';
-    for (const shown of data) {
-      const index = given.indexOf(shown, from);
-      if (index !== -1 && (at === -1 || index < at || (index === at && shown.length > found.length))) [at, found] = [index, shown];
-    }
-    if (at === -1) return out + wordsInToolTerms(given.slice(from), args);
-    out += wordsInToolTerms(given.slice(from, at), args) + found;
-    from = at + found.length;
-  }
+  return rewordOutside(given, anyOf(data), (prose) => wordsInToolTerms(prose, args));
 }
 
 function wordsInToolTerms(given: string, args: ReadonlySet<string>): string {

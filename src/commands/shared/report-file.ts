@@ -6,6 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { usageError } from '../../errors.js';
 import { missingDirHint } from '../../missing-dir-hint.js';
+import { escapeRegExp } from '../../reword.js';
 import { buildReport, reportJsonChunks } from '../../client/report.js';
 import type { BatchResult } from '../../client/send-batches.js';
 import type { SecretScrubber } from '../../output/redact.js';
@@ -29,7 +30,6 @@ const why = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(
 /** The temporary file a writer with process id `pid` uses for `target`. */
 const tempName = (target: string, pid: number) => join(dirname(target), `.${basename(target)}.${pid}.tmp`);
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Removes the temporary files a killed writer left in `dir` (a SIGKILL gives no chance to clean up, and each
