@@ -56,7 +56,7 @@ const siblingZones = [
   { target: ['src/client/**'], from: ['src/emulator/**'], message: 'the client and the emulator are siblings: share code through src/message/ instead.' },
   { target: ['src/emulator/**'], from: ['src/client/**'], message: 'the client and the emulator are siblings: share code through src/message/ instead.' },
   // Primitives (src/*.ts other than the entries) import nothing of the layers.
-  { target: ['src/{errors,context,suggest,version,read-whole-file,list-dir,shell-quote,reword}.ts'], from: LAYERS.flatMap((l) => l.files), message: 'a primitive imports no layer.' },
+  { target: ['src/{errors,context,suggest,version,read-whole-file,list-dir,shell-quote,reword,given-value}.ts'], from: LAYERS.flatMap((l) => l.files), message: 'a primitive imports no layer.' },
   ...commandZones,
 ];
 

@@ -1,6 +1,7 @@
 // A server's answer is printed for --verbose, and a hostile one could carry terminal escape sequences
 // (move the cursor, clear the screen) or newlines that forge lines pushctl never wrote. Every such
 // character is shown as an escape instead, so what the terminal shows is exactly what arrived.
+import { givenValue } from '../given-value.js';
 
 // C0 controls (newline and tab included), DEL, C1 controls, the Unicode line and paragraph separators,
 // and the bidirectional overrides that can make text read in another order than it is.
@@ -17,3 +18,6 @@ export function escapeControl(text: string): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/** A `--once` key as every message names it: quoted when it is no plain word (src/given-value.ts), escaped. */
+export const onceFlag = (key: string): string => `--once ${escapeControl(givenValue(key))}`;

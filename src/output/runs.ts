@@ -4,7 +4,7 @@ import type { BatchResult } from '../client/send-batches.js';
 import type { RunOverview } from '../journal/run-state.js';
 import { stateWords } from '../journal/read-run.js';
 import { describeCode } from './delivery.js';
-import { escapeControl } from './escape-control.js';
+import { escapeControl, onceFlag } from './escape-control.js';
 import type { TextSink } from '../context.js';
 import type { ExitCode } from '../errors.js';
 import { formatResendAdvice, type ResendAdvice } from './resend-advice.js';
@@ -125,7 +125,7 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.once !== undefined) out += `  once key   ${e(run.once)}\n`;
   if (run.parent !== undefined) out += `  resends    run ${e(run.parent)}\n`;
   if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.map(e).join(', run ')}\n`;
-  if (run.replaced_by !== undefined) out += `  replaced by run ${e(run.replaced_by)}, which sent its whole input afresh under --once ${e(run.once ?? '')}\n`;
+  if (run.replaced_by !== undefined) out += `  replaced by run ${e(run.replaced_by)}, which sent its whole input afresh under ${onceFlag(run.once ?? '')}\n`;
   if (run.replaces !== undefined) out += `  replaces   run ${e(run.replaces)} (cut short while it wrote its plan; nothing of it was sent)\n`;
   if (run.incomplete) out += `  incomplete ${e(run.incomplete)}${run.input_given_again_by !== undefined ? `; its input was given again to run ${e(run.input_given_again_by)}` : ''}\n`;
   if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;

@@ -3,7 +3,7 @@ import type { TextSink } from '../context.js';
 import { stateWords, type RunView } from '../journal/read-run.js';
 import { overview } from '../journal/run-state.js';
 import type { FamilyOutcome } from '../journal/family-outcome.js';
-import { escapeControl } from './escape-control.js';
+import { escapeControl, onceFlag } from './escape-control.js';
 import { keyVerdict } from './delivery.js';
 import type { Style } from './style.js';
 import { formatVariants } from './variant-lines.js';
@@ -74,7 +74,7 @@ export function printSkipped(skipped: SkippedRun, exitCode: number, mode: { json
   // Headed by its state, `skipped`, as --json says it; a run that left recipients in doubt or refused is no
   // success to tick: its exit code and the next step.
   const verdict = exitCode === 0 ? style.ok('✓ skipped, already done') : style.error(`✗ skipped, already ran, not in full (exit ${exitCode})`);
-  const head = `${verdict}: --once ${escapeControl(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}${resends}) to ${who}; nothing was sent now\n`;
+  const head = `${verdict}: ${onceFlag(skipped.key)} matches run ${escapeControl(o.run_id)} (${stateWords(o.state)}, ${escapeControl(o.started_at)}${resends}) to ${who}; nothing was sent now\n`;
   const counts = `  accepted ${o.audience ? `${batches.accepted} of ${counted(batches.total, 'batch')}` : `${recipients.accepted} of ${counted(recipients.total, 'recipient')}`}${recipients.rejected + batches.rejected > 0 ? `, rejected ${o.audience ? batches.rejected : recipients.rejected}` : ''}\n`;
   const next =
     skipped.left.inDoubt > 0

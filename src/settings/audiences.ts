@@ -5,6 +5,7 @@ import type { RecipientFlags } from '../message/assemble.js';
 import path from 'node:path';
 import { usageError } from '../errors.js';
 import { nearest } from '../suggest.js';
+import { givenValue } from '../given-value.js';
 import type { Audience, ConfigFile } from './schema.js';
 
 /** The recipient options of send, dry-run and validate that `--to` stands for. */
@@ -44,7 +45,7 @@ export function checkSharedAudience(name: string, config: ConfigFile | undefined
   const owner = profiles.find((profile) => Object.hasOwn(config?.profiles?.[profile]?.audiences ?? {}, name));
   if (owner === undefined) return;
   throw usageError(
-    `--to ${name} is an audience of profile ${owner}; with several profiles --to takes an audience of the top level, the same recipients for every target`,
+    `--to ${givenValue(name)} is an audience of profile ${owner}; with several profiles --to takes an audience of the top level, the same recipients for every target`,
     `move "${name}" to the top level's "audiences" to send it to every profile, or send to --profile ${owner} alone`,
   );
 }
@@ -61,7 +62,7 @@ export function checkToAlone(options: RecipientOptions & { to?: string }): void 
   checkAudienceName(options.to);
   const others = RECIPIENT_FLAGS.filter(([key]) => options[key] !== undefined && options[key] !== false).map(([, flag]) => flag);
   if (others.length === 0) return;
-  throw usageError(`--to ${options.to} and ${others.join(', ')} both choose recipients`, `keep --to ${options.to}, or drop it and choose the recipients with ${others[0]}`);
+  throw usageError(`--to ${givenValue(options.to)} and ${others.join(', ')} both choose recipients`, `keep --to ${givenValue(options.to)}, or drop it and choose the recipients with ${others[0]}`);
 }
 
 /**
@@ -76,11 +77,11 @@ export function audienceOptions(name: string, audiences: Record<string, Audience
     const guess = nearest(name, names);
     if (names.length === 0) {
       throw usageError(
-        `--to ${name}: no audiences are configured${configFile ? ` in ${configFile}` : ' (no config file was found)'}`,
+        `--to ${givenValue(name)}: no audiences are configured${configFile ? ` in ${configFile}` : ' (no config file was found)'}`,
         `add one with: pushctl init --audience ${name}=<client-id>,<client-id>, or write "audiences" in the config file`,
       );
     }
-    throw usageError(`--to ${name}: no such audience`, `${guess ? `did you mean "${guess}"? ` : ''}audiences: ${names.join(', ')}`);
+    throw usageError(`--to ${givenValue(name)}: no such audience`, `${guess ? `did you mean "${guess}"? ` : ''}audiences: ${names.join(', ')}`);
   }
   // Recipients by condition are changed in the config file: a refusal about them names this audience there.
   const named = configFile !== undefined ? { audience: { name, file: configFile } } : {};
@@ -99,7 +100,7 @@ export function audienceOptions(name: string, audiences: Record<string, Audience
     fields.push(`condition.targeting.${field}`);
   }
   if (Object.keys(options).length === 0) {
-    throw usageError(`--to ${name}: its targeting block is empty, which would reach no one in particular`, `give it a condition such as {"targeting": {"country": ["IN"]}}, or write "all" for every device`);
+    throw usageError(`--to ${givenValue(name)}: its targeting block is empty, which would reach no one in particular`, `give it a condition such as {"targeting": {"country": ["IN"]}}, or write "all" for every device`);
   }
   return { ...options, ...(named.audience ? { audience: { ...named.audience, fields } } : {}) };
 }

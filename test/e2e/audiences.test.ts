@@ -97,6 +97,20 @@ describe('--to <name>', () => {
     expect(emulator.messages(APP)).toEqual([]);
   });
 
+  // A name that reads as a flag, or as more than one word, is quoted: `--to --file: no such audience` read as
+  // two flags, and the action's words for it ("the to input the file input") named an input nobody set.
+  it('an unknown name that is no plain word is quoted as given', async () => {
+    for (const [name, shown] of [
+      ['--file', '"--file"'],
+      ['my phone', '"my phone"'],
+    ]) {
+      const r = await send(`--to=${name}`);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--to ${shown}: no such audience`);
+    }
+    expect(emulator.messages(APP)).toEqual([]);
+  });
+
   it('a client-ID file of an audience that is missing or empty is named by the audience, not by a flag never typed', async () => {
     rmSync(join(project, 'lists', 'testers.txt'));
     const missing = await send('--to', 'testers');

@@ -196,6 +196,16 @@ describe('send --once <key>', () => {
     }
   });
 
+  // A key that is no plain word is quoted where it is named: `--once --release 2 matches run` read as flags.
+  it('names a key that is no plain word quoted, as given', async () => {
+    const key = '--release 2';
+    const first = await cli(['send', '--all', '--title', 'Quoted', '--base-url', bench.emulator.url, '--app-id', 'app', `--once=${key}`]);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await cli(['send', '--all', '--title', 'Quoted', '--base-url', bench.emulator.url, '--app-id', 'app', `--once=${key}`]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('already done: --once "--release 2" matches run ');
+  });
+
   it('finds its run among hundreds of journals', async () => {
     const target = await send('Needle', 'needle');
     expect(target.code).toBe(0);

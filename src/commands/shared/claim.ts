@@ -12,7 +12,7 @@ import { runsDir } from '../../journal/runs-dir.js';
 import { familyOutcome } from '../../journal/family-outcome.js';
 import type { ClientIdSource } from '../../message/recipients.js';
 import type { PushMessage } from '../../message/types.js';
-import { escapeControl } from '../../output/escape-control.js';
+import { escapeControl, onceFlag } from '../../output/escape-control.js';
 import type { SkippedRun } from '../../output/skipped-run.js';
 import type { Connection } from './connect.js';
 import { familyExitCode } from './key-outcome.js';
@@ -60,7 +60,7 @@ export async function claimRun(options: ClaimOptions, body: object, clientIds: C
   // Loaded here, not with the command: its node:crypto costs every send without --once a millisecond or two.
   const { messageFingerprint, sameFingerprint } = await import('../../message/fingerprint.js');
   const once = { key: options.once, fingerprint: messageFingerprint(body, clientIds) };
-  leases.push(await own(onceLockName(once.key, connection.appId, baseUrl, options.dryRun), runId, { what: `--once ${escapeControl(once.key)}`, wait }, ctx));
+  leases.push(await own(onceLockName(once.key, connection.appId, baseUrl, options.dryRun), runId, { what: onceFlag(once.key), wait }, ctx));
   const dir = runsDir(ctx.env);
   const found = findOnceRun(dir, once.key, options.dryRun, { appId: connection.appId, baseUrl });
   if (!found) {
@@ -70,7 +70,7 @@ export async function claimRun(options: ClaimOptions, body: object, clientIds: C
   }
   if (!sameFingerprint(found.header.fingerprint, body, clientIds, once.fingerprint)) {
     throw usageError(
-      `--once ${escapeControl(once.key)}: run ${escapeControl(found.header.run_id)} used this key for another message or audience (${found.path}); this run's message or recipients differ`,
+      `${onceFlag(once.key)}: run ${escapeControl(found.header.run_id)} used this key for another message or audience (${found.path}); this run's message or recipients differ`,
       otherUseHint(found, ctx.env, voucherFor(found.path, ctx, settingsFlags(ctx.argv ?? []))),
     );
   }
@@ -147,7 +147,7 @@ async function proveKey(key: string, path: string, found: HeaderRecord, rootPath
   const problem = keyProofProblem(found, rootPath) ?? (stranger.length > 0 ? `its runs list recipients this command does not name (${stranger.map((id) => JSON.stringify(id)).join(', ')})` : undefined);
   if (problem === undefined) return;
   throw usageError(
-    `--once ${escapeControl(key)}: ${path} holds this key, but ${escapeControl(problem)}; nothing was sent`,
+    `${onceFlag(key)}: ${path} holds this key, but ${escapeControl(problem)}; nothing was sent`,
     'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours (then this key sends afresh)',
   );
 }

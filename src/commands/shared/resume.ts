@@ -9,7 +9,7 @@ import { readRun, readRunLeft, replacementOf, runFamily, type RunView } from '..
 import { familyResults } from '../../journal/family-outcome.js';
 import { anyHeader, listRunNames, runsDir } from '../../journal/runs-dir.js';
 import { headerProblem, type HeaderRecord } from '../../journal/records.js';
-import { escapeControl } from '../../output/escape-control.js';
+import { onceFlag } from '../../output/escape-control.js';
 import { locksDir } from './own-run.js';
 import type { ClientIdSource, RecipientLanguageSource } from '../../message/recipients.js';
 import { variantFor } from '../../message/variants.js';
@@ -289,7 +289,7 @@ export function findOnceRun(dir: string, key: string, dryRun: boolean, destinati
     // A journal that holds the key but cannot be read as a run may stand for a send: sending again could reach
     // its recipients twice, so the key is refused until the journal is restored or moved away.
     const problem = headerProblem(seen);
-    if (problem) throw usageError(`--once ${escapeControl(key)}: ${run.path} holds this key but cannot be read as a run: ${problem}`, 'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours');
+    if (problem) throw usageError(`${onceFlag(key)}: ${run.path} holds this key but cannot be read as a run: ${problem}`, 'restore the journal as pushctl wrote it, or move it out of the journal directory if it is no run of yours');
     const header = seen as HeaderRecord;
     if (header.dry_run === dryRun && sameDestination(header, destination.appId, destination.baseUrl)) return { path: run.path, header };
   }
