@@ -4,9 +4,8 @@
 import type { Command, Option } from 'commander';
 import { usageError } from './errors.js';
 import { nearest } from './suggest.js';
+import { looksLikeFlag } from './shell-quote.js';
 
-/** A flag is a dash or two and a letter: "-" (stdin), "-5" (a number) and "- item" (text) are values. */
-const looksLikeFlag = (arg: string): boolean => /^--?[A-Za-z]/.test(arg);
 
 /** Throws a usage error when an option that needs a value is followed by something that looks like a flag. */
 export function checkFlagValues(argv: readonly string[], command: Command): void {

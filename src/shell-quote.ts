@@ -32,3 +32,13 @@ export function shellQuote(word: string): string {
   if (/^[\w@%+=:,./-]+$/.test(word)) return word;
   return unshowable().test(word) ? printfWord(word) : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A flag is a dash or two and a letter: "-" (stdin), "-5" (a number) and "- item" (text) are values. */
+export const looksLikeFlag = (arg: string): boolean => /^--?[A-Za-z]/.test(arg);
+
+/**
+ * How a printed command gives `flag` its value: apart (`--to desk`), or attached (`--to=-desk`) when the value
+ * reads as a flag, which the CLI refuses apart (cli-flag-values.ts). `quoted` is the value as the shell is to
+ * be given it, when more than the value is printed (a placeholder after it, say).
+ */
+export const flagAndValue = (flag: string, value: string, quoted = shellQuote(value)): string => `${flag}${looksLikeFlag(value) ? '=' : ' '}${quoted}`;

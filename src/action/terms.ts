@@ -59,7 +59,7 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   // A report per target is written from the journal on a machine that has it, not by a step's input.
   [/drop --report, and write each target's later with pushctl runs show <run> --report <path>/g, 'drop the report input: each target\'s run has its own report, written from journal-dir'],
   // An audience is added to the config file in the repository: the action writes none.
-  [/add one with: pushctl init --audience \S+, or write "audiences" in the config file/g, 'write "audiences" in the config file'],
+  [/add one with: pushctl init --audience[ =].+?, or write "audiences" in the config file/g, 'write "audiences" in the config file'],
   [/(?:flag )?--to(?: <name>)?(?![\w-])/g, 'the to input'],
   [/(?:flag |env )?(?:--app-id(?: <id>)?|PUSHCTL_APP_ID)/g, 'the app-id input'],
   [/the base URL \((?:flag --base-url|env PUSHCTL_BASE_URL)\)/g, 'the base-url input'],

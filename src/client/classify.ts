@@ -106,7 +106,7 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
   if (errorCode === PROXY_TUNNEL_ERROR) return classifyTunnelFailure(failure);
   if (errorCode === 'ENOTFOUND' && target) {
     // A name that does not resolve will not resolve a second later: no retries, and say which name.
-    return { kind: 'retryable', reason: `DNS lookup of ${target.hostname} failed (ENOTFOUND): no such host; check ${baseUrl}, or use --region global|india for the vendor's hosts`, errorCode, permanent: true };
+    return { kind: 'retryable', reason: `DNS lookup of ${target.hostname} failed (ENOTFOUND): no such host`, fix: `check ${baseUrl}, or use --region global|india for the vendor's hosts`, errorCode, permanent: true };
   }
   if (NOT_CONNECTED_CODES.has(errorCode)) {
     const reason = errorCode === 'ENOTFOUND' || errorCode === 'EAI_AGAIN' ? 'DNS lookup failed' : 'could not connect';
@@ -114,16 +114,16 @@ export function classifyNetworkError(failure: NetworkFailure): AttemptOutcome {
       if (isLoopbackHost(target.hostname)) {
         // Nothing listens on this machine's port, and retrying for seconds will not start anything there. A
         // remote refusal may be a server restarting behind its address, and keeps its retries.
-        return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): nothing listens there: start the local emulator with \`pushctl serve\`, or fix ${baseUrl}`, errorCode, permanent: true };
+        return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): nothing listens there`, fix: `start the local emulator with \`pushctl serve\`, or fix ${baseUrl}`, errorCode, permanent: true };
       }
-      return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED): check ${baseUrl} or --region, and that the service is reachable from here`, errorCode };
+      return { kind: 'retryable', reason: `could not connect to ${target.origin} (ECONNREFUSED)`, fix: `check ${baseUrl} or --region, and that the service is reachable from here`, errorCode };
     }
     return { kind: 'retryable', reason: `${reason}${target ? ` to ${target.origin}` : ''} (${errorCode})`, errorCode };
   }
   if (isTlsError(errorCode)) {
     // The handshake failed before anything was sent; the same certificate will fail again.
     if (/wrong version number|packet length too long|http request/i.test(failure.message ?? '') && target) {
-      return { kind: 'retryable', reason: `TLS failed (${errorCode}): the server at ${target.host} seems to speak plain http, not https; use http://${target.host} as the base URL`, errorCode, permanent: true };
+      return { kind: 'retryable', reason: `TLS failed (${errorCode}): the server at ${target.host} seems to speak plain http, not https`, fix: `use http://${target.host} as the base URL`, errorCode, permanent: true };
     }
     const detail = failure.message ? `: ${failure.message}` : '';
     if (UNTRUSTED_ISSUER.has(errorCode)) {

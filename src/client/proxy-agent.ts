@@ -58,7 +58,7 @@ export function nameProxy(outcome: AttemptOutcome, proxy: Pick<ProxyInUse, 'disp
     // Nothing listens at a proxy on this machine, and retrying for seconds will not start one (as for a
     // loopback base URL, client/classify.ts); a remote refusal may be a proxy restarting, and keeps its retries.
     if (outcome.kind === 'retryable' && outcome.errorCode === 'ECONNREFUSED' && onThisMachine(proxy.display)) {
-      return { ...outcome, permanent: true, reason: `${via} failed: ${outcome.reason}: nothing listens there: start the proxy, or fix ${proxy.source}` };
+      return { ...outcome, permanent: true, reason: `${via} failed: ${outcome.reason}: nothing listens there`, fix: `start the proxy, or fix ${proxy.source}` };
     }
     return { ...outcome, reason: `${via} failed: ${outcome.reason}` };
   }

@@ -59,7 +59,7 @@ export function formatConfigReport(report: ConfigReport): string {
     row('config file', report.configFile.value === null ? 'none found' : `${report.configFile.value} (${report.configFile.source})`) +
     row('profile', value(report.profile, 'none')) +
     row('app ID', value(report.appId)) +
-    row('app secret', report.appSecret.set ? `set (from ${report.appSecret.source})` : 'unset') +
+    row('app secret', report.appSecret.set ? `set (${report.appSecret.source})` : 'unset') +
     row('region', `${value(report.region)}${report.region.used ? '' : `, not used: the base URL is set (${report.baseUrl.source})`}`) +
     row('base URL', value(report.baseUrl)) +
     row('timeout', value(report.timeout)) +

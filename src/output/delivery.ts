@@ -115,7 +115,7 @@ export function formatSingle(raw: BatchResult, dryRun: boolean, style: Style): s
       return `${style.error('? in doubt')}: ${result.reason}\nThe message may or may not have been delivered; pushctl did not retry, to avoid sending it twice (--retry-in-doubt retries).\n`;
     case 'not_sent': {
       const code = result.code !== undefined ? `${describeCode(result.code, result.message)}: ` : '';
-      const next = result.code !== undefined ? describeStatus(result.code).hint : fixOf(raw);
+      const next = nextStepOf(raw);
       const hint = next !== undefined ? `\nhint: ${next}` : '';
       return `${style.error('✗ not sent')}: ${code}${result.reason}${hint}\n`;
     }
@@ -162,6 +162,9 @@ export function deliveryHeadline(summary: DeliverySummary, results: readonly Bat
 
 /** The next step a batch's last attempt named, where it is the user's to take (trust a private CA, say). */
 const fixOf = (result: BatchResult): string | undefined => (result.outcome?.kind === 'retryable' ? result.outcome.fix : undefined);
+
+/** What to do about a batch that failed: its service code's hint, else the fix its failure named. */
+const nextStepOf = (result: BatchResult): string | undefined => (result.code !== undefined ? describeStatus(result.code).hint : fixOf(result));
 
 /** The hints of the service codes a run met (21006 → lower --batch-size), then the fixes its failures named: once each. */
 export function codeHints(results: readonly BatchResult[]): string[] {
@@ -242,7 +245,8 @@ export function failureCause(results: readonly BatchResult[]): { message: string
   const first = inert(failed[0]!);
   const cause = first.code !== undefined ? describeCode(first.code, first.message) : (first.reason ?? first.status);
   const more = failed.length > 1 ? ` (and ${failed.length - 1} more batch${failed.length === 2 ? '' : 'es'} not accepted)` : '';
-  return { message: `${first.status.replace('_', ' ')}: ${cause}${more}`, ...(first.code !== undefined ? { hint: describeStatus(first.code).hint } : {}) };
+  const hint = nextStepOf(failed[0]!);
+  return { message: `${first.status.replace('_', ' ')}: ${cause}${more}`, ...(hint !== undefined ? { hint } : {}) };
 }
 
 /** Everything a finished send reports. */

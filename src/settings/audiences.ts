@@ -6,6 +6,7 @@ import path from 'node:path';
 import { usageError } from '../errors.js';
 import { nearest } from '../suggest.js';
 import { givenValue } from '../given-value.js';
+import { flagAndValue, shellQuote } from '../shell-quote.js';
 import type { Audience, ConfigFile } from './schema.js';
 
 /** The recipient options of send, dry-run and validate that `--to` stands for. */
@@ -78,7 +79,8 @@ export function audienceOptions(name: string, audiences: Record<string, Audience
     if (names.length === 0) {
       throw usageError(
         `--to ${givenValue(name)}: no audiences are configured${configFile ? ` in ${configFile}` : ' (no config file was found)'}`,
-        `add one with: pushctl init --audience ${name}=<client-id>,<client-id>, or write "audiences" in the config file`,
+        // A command to paste: the name as the shell must be given it, the IDs left to fill in.
+        `add one with: pushctl init ${flagAndValue('--audience', name, `${shellQuote(name)}=<client-id>,<client-id>`)}, or write "audiences" in the config file`,
       );
     }
     throw usageError(`--to ${givenValue(name)}: no such audience`, `${guess ? `did you mean "${guess}"? ` : ''}audiences: ${names.join(', ')}`);

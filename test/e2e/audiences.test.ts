@@ -1,11 +1,11 @@
 // Named audiences (docs/behaviour.md#audiences): `--to <name>` on the built CLI against the emulator, with the
 // audiences of a real config file, and `pushctl config` / `pushctl init --audience` on the same file.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.js';
+import { BIN, cleanEnv, runCli, runProcess, type CliResult } from '../helpers/run-cli.js';
 
 const SECRET = 'audience-S3CR3T-5e1d';
 const APP = 'aud-app';
@@ -142,6 +142,21 @@ describe('--to <name>', () => {
     expect(r.stderr).toContain('pushctl init --audience my-phones=');
   });
 
+  it('the init command it suggests, pasted into a shell with the IDs filled in, adds the audience of the odd name given', async () => {
+    for (const name of ["Ana's phones", '$(touch pwned)', '-desk']) {
+      const r = await cli(['validate', '--title', 'Hi', `--to=${name}`]);
+      expect(r.code).toBe(2);
+      const suggested = /pushctl init (--audience[ =].*?), or write "audiences"/.exec(r.stderr)?.[1];
+      expect(suggested, r.stderr).toBeDefined();
+      const file = join(mkdtempSync(join(root, 'suggested-')), 'pushctl.json');
+      const pasted = `"${process.execPath}" "${BIN}" init --config "${file}" ${suggested!.replace('<client-id>,<client-id>', 'p1,p2')}`;
+      const run = await runProcess('/bin/sh', ['-c', pasted], { env: cleanEnv({ HOME: root }), cwd: root });
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8')).audiences).toEqual({ [name]: { client_ids: ['p1', 'p2'] } });
+    }
+    expect(readdirSync(root)).not.toContain('pwned');
+  });
+
   for (const other of [['--all'], ['--client-id', 'x'], ['--client-ids-file', 'ids.txt'], ['--country', 'IN']]) {
     it(`--to with ${other[0]} is a usage error naming both`, async () => {
       const r = await send('--to', 'my-phones', ...other);
@@ -228,6 +243,15 @@ describe('pushctl config lists the audiences', () => {
       { name: 'india-hi', kind: 'targeting', targeting: { country: ['IN'], language: ['hi'] } },
       { name: 'everyone', kind: 'all' },
     ]);
+  });
+
+  it('pushctl check prints them as config does (it prints what config prints), whatever its probe answers', async () => {
+    const config_ = await cli(['config', '--config', config, '--json']);
+    const human = await cli(['check', '--config', config]);
+    expect(human.stdout).toContain('audiences   my-phones: 2 client IDs\n');
+    expect(human.stdout).toContain('            everyone: all devices\n');
+    const json = JSON.parse((await cli(['check', '--config', config, '--json'])).stdout);
+    expect(json.settings.audiences).toEqual(JSON.parse(config_.stdout).audiences);
   });
 
   it('counts what a send reads from the file: the IDs of a CSV (not its header line), the recipients left in a report', async () => {

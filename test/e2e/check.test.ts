@@ -61,7 +61,7 @@ describe('pushctl check', () => {
     const own = { PUSHCTL_BASE_URL: undefined, PUSHCTL_APP_ID: undefined, PUSHCTL_APP_SECRET_EU: 'demo-secret', PUSHCTL_APP_SECRET_US: 'not-this-one' };
     const r = await runCli(['check', '--profile', 'eu'], { env: env(own), cwd: work });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^app secret\s+set \(from env PUSHCTL_APP_SECRET_EU\)$/m);
+    expect(r.stdout).toMatch(/^app secret\s+set \(env PUSHCTL_APP_SECRET_EU\)$/m);
     // The profile's own variable is the more specific: it wins over PUSHCTL_APP_SECRET.
     const both = await runCli(['check', '--profile', 'eu', '--json'], { env: env({ ...own, PUSHCTL_APP_SECRET: 'wrong-for-eu' }), cwd: work });
     expect(both.code, both.stdout).toBe(0);
@@ -72,7 +72,7 @@ describe('pushctl check', () => {
     const r = await check({ PUSHCTL_APP_SECRET: 'demo-secret' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^app ID\s+demo-app \(env PUSHCTL_APP_ID\)$/m);
-    expect(r.stdout).toMatch(/^app secret\s+set \(from env PUSHCTL_APP_SECRET\)$/m);
+    expect(r.stdout).toMatch(/^app secret\s+set \(env PUSHCTL_APP_SECRET\)$/m);
     expect(r.stdout).toMatch(/✓ credentials accepted: app demo-app at 127\.0\.0\.1:\d+ \(a dry run, nothing delivered\)\n$/);
     expect(r.stdout + r.stderr).not.toContain('demo-secret');
     const stored = (await (await fetch(`${url}/v1/emulator/messages?app=demo-app`)).json()) as { messages: { dry_run: boolean; delivered: boolean; body: { condition: { client_ids: string[] } } }[] };
@@ -114,10 +114,12 @@ describe('pushctl check', () => {
     const r = await check({ PUSHCTL_APP_SECRET: 'demo-secret', PUSHCTL_BASE_URL: closedUrl });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^error: no answer from the service: .*ECONNREFUSED/m);
-    expect(r.stderr).toMatch(/^hint: nothing listens there: start the emulator with pushctl serve/m);
+    expect(r.stderr).toMatch(/^error: .*\(ECONNREFUSED\): nothing listens there \(app demo-app at /m);
     expect(r.stderr.match(/^error:/gm)).toHaveLength(1);
-    // The URL came from the environment: the way out names that setting, not a flag that was never given.
-    expect(r.stderr).toMatch(/^hint: .*check the base URL \(env PUSHCTL_BASE_URL\)$/m);
+    // The URL came from the environment: the way out names that setting, not a flag that was never given; and
+    // it is said once, in the hint, not again in the error.
+    expect(r.stderr).toMatch(/^hint: start the local emulator with `pushctl serve`, or fix the base URL \(env PUSHCTL_BASE_URL\), then run pushctl check again$/m);
+    expect(r.stderr.match(/pushctl serve/g)).toHaveLength(1);
     expect(r.stderr).not.toMatch(/--base-url/);
   });
 

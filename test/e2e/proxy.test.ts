@@ -102,7 +102,7 @@ describe('sending through a proxy', () => {
     const r = await cli([...send(emulator.url), '--proxy', down]);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain(`proxy ${down} (flag --proxy) failed`);
-    expect(r.stderr).toContain('nothing listens there: start the proxy, or fix flag --proxy');
+    expect(r.stderr).toMatch(/: nothing listens there \(after 1 attempt\)\nhint: start the proxy, or fix flag --proxy\n/);
     expect(r.stderr).not.toContain('retrying');
     expect(r.stderr).toMatch(/\(after 1 attempt\)/);
   });

@@ -32,7 +32,7 @@ describe('a secret of one or two characters', () => {
   it('is not masked elsewhere (it would hide those letters everywhere), with one warning', async () => {
     const r = await runCli(['config'], { env: env({ PUSHCTL_APP_SECRET: 'se' }), cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^app secret +set \(from env PUSHCTL_APP_SECRET\)$/m);
+    expect(r.stdout).toMatch(/^app secret +set \(env PUSHCTL_APP_SECRET\)$/m);
     expect(r.stderr.match(/^warning: the app secret \(env PUSHCTL_APP_SECRET\) is only 2 characters long: too short to mask/gm)).toHaveLength(1);
   });
 

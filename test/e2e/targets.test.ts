@@ -376,9 +376,11 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     const args = [...t.send, '--profile', 'global,india', '--max-attempts', '1'];
     const human = await runCli(args, { env: t.env, cwd: dir });
     expect(human.code, human.stderr).toBe(7);
-    expect(human.stderr).toMatch(/^ {2}india: not sent: could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): nothing listens there/m);
+    // … and the way out, as a single send's hint says it: nothing listens at that profile's base URL.
+    expect(human.stderr).toMatch(/^ {2}india: not sent: could not connect to http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): nothing listens there .*\(start the local emulator with `pushctl serve`, or fix the base URL \(config .*\(profile india\)\)\)$/m);
     const doc = json(await runCli([...args, '--json'], { env: t.env, cwd: dir }));
     expect((doc.targets[1] as { error?: { message: string } }).error?.message).toContain('could not connect');
+    expect((doc.targets[1] as { error?: { hint: string } }).error?.hint).toMatch(/^start the local emulator with `pushctl serve`, or fix the base URL \(config .*\(profile india\)\)$/);
     expect((doc.targets[0] as { error?: unknown }).error).toBeUndefined();
   }, 30_000);
 

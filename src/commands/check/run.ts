@@ -10,8 +10,7 @@ import { MAX_TIMER_MS, parseDurationMs } from '../../message/duration.js';
 import { createPushClient } from '../../client/proxy-agent.js';
 import { describeStatus } from '../../client/codes.js';
 import type { AttemptOutcome } from '../../client/outcome.js';
-import { isLoopbackHost } from '../../client/loopback.js';
-import { loadSettings, shareAppSecret } from '../../settings/load-settings.js';
+import { loadSettings } from '../../settings/load-settings.js';
 import { requireCredentials } from '../../settings/resolve.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
 import type { SecretSink } from '../../output/redact.js';
@@ -59,8 +58,7 @@ export async function check(options: CheckOptions, ctx: Pick<Ctx, 'env' | 'cwd' 
     if (error instanceof CliError) return failed(error.exitCode, error.message, error.hint);
     throw error;
   }
-  shareAppSecret(loaded, secrets);
-  const settings = configReportOf(options, loaded, ctx, secrets);
+  const settings = await configReportOf(options, loaded, ctx, secrets);
   let credentials;
   let baseUrl: string;
   let timeoutMs: number;
@@ -92,11 +90,11 @@ export async function check(options: CheckOptions, ctx: Pick<Ctx, 'env' | 'cwd' 
   } finally {
     client.close();
   }
-  return judge(outcome, { settings, probe, loopback: isLoopbackHost(new URL(baseUrl).hostname), baseUrlSource: loaded.sources.baseUrl ?? 'default', via: proxy ? ` through the proxy ${proxy.display} (${proxy.source})` : '' });
+  return judge(outcome, { settings, probe, baseUrlSource: loaded.sources.baseUrl ?? 'default', via: proxy ? ` through the proxy ${proxy.display} (${proxy.source})` : '' });
 }
 
 /** The one line for each kind of answer, with the exit code docs/behaviour.md#exit-codes gives it. */
-function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']; probe: NonNullable<CheckOutcome['probe']>; loopback: boolean; baseUrlSource: string; via: string }): CheckOutcome {
+function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']; probe: NonNullable<CheckOutcome['probe']>; baseUrlSource: string; via: string }): CheckOutcome {
   const { settings, probe } = at;
   const where = `app ${probe.appId} at ${probe.host}`;
   if (outcome.kind === 'accepted') {
@@ -119,14 +117,10 @@ function judge(outcome: AttemptOutcome, at: { settings: CheckOutcome['settings']
       answer: { code: outcome.code, meaning: info.meaning, ...(outcome.message ? { message: outcome.message } : {}) },
     });
   }
-  // No clear answer: nothing listened, the name did not resolve, a timeout, a gateway's error.
-  const refused = outcome.kind === 'retryable' && outcome.errorCode === 'ECONNREFUSED';
-  const fix = outcome.kind === 'retryable' ? outcome.fix : undefined;
-  const hint = fix !== undefined
-    ? `${fix}, then run pushctl check again`
-    : refused && at.loopback
-      ? `nothing listens there: start the emulator with pushctl serve, or check the base URL (${at.baseUrlSource})`
-      : `check the base URL (${at.baseUrlSource}) or --region, the network${at.via ? ' and the proxy' : ''}, then run pushctl check again`;
+  // No clear answer: nothing listened, the name did not resolve, a timeout, a gateway's error. The way out is
+  // the classifier's where it knows one (pushctl serve for loopback), said once, as send says it.
+  const fix = (outcome.kind === 'retryable' ? outcome.fix : undefined) ?? `check the base URL (${at.baseUrlSource}) or --region, the network${at.via ? ' and the proxy' : ''}`;
+  const hint = `${fix}, then run pushctl check again`;
   return failed(ExitCode.network, `no answer from the service${at.via}: ${outcome.reason} (${where})`, hint, { settings, probe });
 }
 

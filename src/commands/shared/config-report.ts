@@ -28,8 +28,24 @@ function displayUrl(url: string): string {
 const shown = (value: string | undefined, source: string | undefined): Shown =>
   value === undefined ? { value: null, source: null } : { value, source: source ?? null };
 
-/** The report of already loaded settings; `check` loads them once and uses them for its request too. */
-export function configReportOf(options: SettingsOptions, loaded: LoadedSettings, ctx: Pick<Ctx, 'env'>, secrets?: SecretSink): ConfigReport {
+/**
+ * The report of already loaded settings, with the audiences `--to` can name: `check` loads the settings once and
+ * uses them for its request too.
+ */
+export async function configReportOf(options: SettingsOptions, loaded: LoadedSettings, ctx: Pick<Ctx, 'env'>, secrets?: SecretSink): Promise<ConfigReport> {
+  const report = settingsReport(options, loaded, ctx, secrets);
+  if (!loaded.file) return report;
+  // The audiences `--to` can name here, with their sizes (docs/behaviour.md#audiences).
+  const audiences = await audienceSizes(audiencesOf(loaded.file.config, loaded.settings.profile), loaded.file.filepath, async (file) => {
+    // The reader of client IDs loads with its island, only for a config whose audiences name a file.
+    const { countClientIds } = await import('../../input/client-id-feed.js');
+    return countClientIds(file, ctx.env);
+  });
+  for (const a of audiences) if (a.problem) report.warnings.push(`audience "${a.name}": cannot read its client-ID file ${a.file}: ${a.problem}`);
+  return { ...report, audiences };
+}
+
+function settingsReport(options: SettingsOptions, loaded: LoadedSettings, ctx: Pick<Ctx, 'env'>, secrets?: SecretSink): ConfigReport {
   const { settings, sources, warnings } = loaded;
   shareAppSecret(loaded, secrets);
   const report: ConfigReport = {
@@ -67,17 +83,7 @@ export async function buildConfigReport(
   ctx: Pick<Ctx, 'env' | 'cwd' | 'stdin'>,
   secrets?: SecretSink,
 ): Promise<ConfigReport> {
-  const loaded = await loadSettings(options, ctx);
-  const report = configReportOf(options, loaded, ctx, secrets);
-  if (!loaded.file) return report;
-  // The audiences `--to` can name here, with their sizes (docs/behaviour.md#audiences).
-  const audiences = await audienceSizes(audiencesOf(loaded.file.config, loaded.settings.profile), loaded.file.filepath, async (file) => {
-    // The reader of client IDs loads with its island, only for a config whose audiences name a file.
-    const { countClientIds } = await import('../../input/client-id-feed.js');
-    return countClientIds(file, ctx.env);
-  });
-  for (const a of audiences) if (a.problem) report.warnings.push(`audience "${a.name}": cannot read its client-ID file ${a.file}: ${a.problem}`);
-  return { ...report, audiences };
+  return configReportOf(options, await loadSettings(options, ctx), ctx, secrets);
 }
 
 /** The proxy a send would use; a proxy setting that is not a URL is reported, not thrown. */

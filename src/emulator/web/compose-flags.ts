@@ -2,7 +2,7 @@
 // once as `MessageFlags` (what commander hands assembleMessage) and once as the `pushctl send` command to
 // copy. The page thus builds the body with the CLI's own assembleMessage and cannot drift from it. Pure.
 import type { MessageFlags } from '../../message/assemble.js';
-import { shellQuote } from '../../shell-quote.js';
+import { flagAndValue } from '../../shell-quote.js';
 import { escapeInvisibleInJson } from './invisible-characters.js';
 
 export interface ComposeFields {
@@ -99,8 +99,8 @@ export interface Destination {
 
 /** `pushctl send … --base-url … --app-id …`; the secret is never part of it (PUSHCTL_APP_SECRET is). */
 export function sendCommand(words: readonly [string, string?][], to: Destination): string {
-  const argv = ['pushctl', to.dryRun ? 'dry-run' : 'send', ...words.flat().filter((w): w is string => w !== undefined), '--base-url', to.baseUrl, '--app-id', to.appId];
-  return argv.map(shellQuote).join(' ');
+  const given: [string, string?][] = [...words, ['--base-url', to.baseUrl], ['--app-id', to.appId]];
+  return ['pushctl', to.dryRun ? 'dry-run' : 'send', ...given.map(([flag, value]) => (value === undefined ? flag : flagAndValue(flag, value)))].join(' ');
 }
 
 /**

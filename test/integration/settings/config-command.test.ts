@@ -27,7 +27,7 @@ describe('pushctl config', () => {
     expect(out).toContain(`config file ${file} (search)`);
     expect(out).toContain('profile     ci (env PUSHCTL_PROFILE)');
     expect(out).toContain(`app ID      file-app (config ${file})`);
-    expect(out).toContain('app secret  set (from env PUSHCTL_APP_SECRET)');
+    expect(out).toContain('app secret  set (env PUSHCTL_APP_SECRET)');
     expect(out).toContain(`region      india (config ${file} (profile ci))`);
     expect(out).toContain('base URL    https://ind-pushapi.twibida.com (region india');
     expect(out).toContain('timeout     10s (default)');

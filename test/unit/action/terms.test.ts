@@ -19,6 +19,12 @@ describe('inActionTerms', () => {
     expect(inActionTerms(`run ${span} --region`)).toBe(`run ${span} the region input`);
   });
 
+  it('points an unknown audience at the config file, whatever form the init command it drops took', () => {
+    for (const init of ["pushctl init --audience desk=<client-id>,<client-id>", "pushctl init --audience 'my phones'=<client-id>,<client-id>", 'pushctl init --audience=-desk=<client-id>,<client-id>']) {
+      expect(inActionTerms(`add one with: ${init}, or write "audiences" in the config file`)).toBe('write "audiences" in the config file');
+    }
+  });
+
   it("names a chosen profile's own secret variable, which the step's env sets, beside the app-secret input", () => {
     const where = '"appSecret" in "profiles.india" of /repo/.pushctlrc.json (mode 600)';
     expect(inActionTerms(`supply the app secret: set PUSHCTL_APP_SECRET, pass --app-secret-file <path> or --app-secret-stdin, or put ${where}`)).toBe('supply the app secret: set the app-secret input to a repository secret');

@@ -89,7 +89,8 @@ describe('nameProxy', () => {
       kind: 'retryable',
       errorCode: 'ECONNREFUSED',
       permanent: true,
-      reason: 'proxy http://127.0.0.1:3128 (flag --proxy) failed: could not connect (ECONNREFUSED): nothing listens there: start the proxy, or fix flag --proxy',
+      reason: 'proxy http://127.0.0.1:3128 (flag --proxy) failed: could not connect (ECONNREFUSED): nothing listens there',
+      fix: 'start the proxy, or fix flag --proxy',
     });
     // A remote proxy that refuses may be restarting behind its address: it keeps its retries.
     expect(nameProxy({ kind: 'retryable', reason: 'connection refused', errorCode: 'ECONNREFUSED' }, proxy)).not.toHaveProperty('permanent');

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkFlagValues } from '../../../../src/cli-flag-values.js';
 import { addMessageOptions } from '../../../../src/commands/shared/flags.js';
 import { EMPTY_FIELDS, flagsOf, flagWords, sendCommand, sendJsonCommand, type ComposeFields } from '../../../../src/emulator/web/compose-flags.js';
 import { shellWords } from '../../../helpers/shell-words.js';
@@ -11,6 +12,8 @@ function parsedByCli(command: string): Record<string, unknown> {
   const [pushctl, verb, ...argv] = shellWords(command);
   expect([pushctl, ['send', 'dry-run'].includes(verb!)]).toEqual(['pushctl', true]);
   const cmd = addMessageOptions(new Command().exitOverride().configureOutput({ writeErr: () => {} })).option('--base-url <url>').option('--app-id <id>');
+  // The CLI's own gate first: a value that reads as a flag (a title "--all") is refused unless attached.
+  checkFlagValues(argv, cmd);
   cmd.parse(argv, { from: 'user' });
   const { baseUrl, appId, ...flags } = cmd.opts();
   expect([baseUrl, appId]).toEqual(['http://127.0.0.1:8787', 'demo-app']);
