@@ -120,6 +120,7 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** Base URL to give pushctl as `--base-url`, e.g. `http://127.0.0.1:8787`. */
   url: string;
+  /** The address it listens on: 0.0.0.0 or :: for every address of the machine, whose `url` is loopback. */
   host: string;
   port: number;
   apps: readonly EmulatorApp[];

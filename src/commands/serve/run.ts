@@ -133,8 +133,10 @@ function banner(emulator: Emulator, options: ServeOptions, configured: boolean, 
     ...(options.chaos ? [`CHAOS ${options.chaos} (seed ${options.chaosSeed ?? 1})`] : []),
     ...(devices !== undefined ? [`${devices.toLocaleString('en')} simulated devices`] : []),
   ];
+  // On every address the URL is a loopback one (what pushctl takes as plain http): said so, beside the warning.
+  const everywhere = emulator.host === '0.0.0.0' || emulator.host === '::';
   return [
-    `Push Message Service emulator listening on ${emulator.url}`,
+    `Push Message Service emulator listening on ${everywhere ? `every address (--host ${options.host}), port ${emulator.port}; on this machine: ` : ''}${emulator.url}`,
     `  inbox: open ${emulator.url}/ in a browser to see every push as a phone would show it`,
     ...appLines,
     `  ${limits.join(', ')}`,

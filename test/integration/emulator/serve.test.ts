@@ -66,6 +66,19 @@ describe('serve', () => {
     await expect(fetch(`${url}/v1/emulator/health`)).rejects.toThrow();
   });
 
+  it('on --host 0.0.0.0, says it listens on every address, and gives the URL this machine reaches it at', async () => {
+    const t = testCtx();
+    const running = serve(options({ host: '0.0.0.0' }), t.ctx);
+    const url = await t.ready;
+    const port = new URL(url).port;
+    const banner = t.err.join('');
+    // Not "listening on http://127.0.0.1:…", which would read as loopback only beside the warning.
+    expect(banner).toContain(`listening on every address (--host 0.0.0.0), port ${port}; on this machine: ${url}\n`);
+    expect(banner).not.toContain(`listening on ${url}`);
+    t.stop();
+    await running;
+  });
+
   it('serves apps from --app and an apps file, without printing their secrets', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pushctl-serve-'));
     const file = join(dir, 'apps.json');
