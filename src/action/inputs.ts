@@ -41,7 +41,7 @@ export function booleanInput(env: Record<string, string | undefined>, name: stri
   const value = getInput(env, name);
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE', ''].includes(value)) return false;
-  throw inputError(`input ${name} is ${JSON.stringify(value)}, not a boolean`, `set ${name}: true or ${name}: false`);
+  throw inputError(`the ${name} input is ${JSON.stringify(value)}, not a boolean`, `set ${name}: true or ${name}: false`);
 }
 
 /** An input the action cannot use: a usage error (exit 2) whose hint names the input to set. */
@@ -53,24 +53,24 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
   const dryRun = booleanInput(env, 'dry-run');
   const modeInput = input('mode');
   if (modeInput !== '' && !MODES.includes(modeInput as ActionMode)) {
-    throw inputError(`input mode is ${JSON.stringify(modeInput)}`, `set mode: to one of ${MODES.join(', ')}`);
+    throw inputError(`the mode input is ${JSON.stringify(modeInput)}`, `set mode: to one of ${MODES.join(', ')}`);
   }
   if (dryRun && modeInput !== '' && modeInput !== 'dry-run') {
-    throw inputError(`inputs dry-run: true and mode: ${modeInput} disagree`, 'set mode: dry-run and drop dry-run:, or drop one of them');
+    throw inputError(`the inputs dry-run: true and mode: ${modeInput} disagree`, 'set mode: dry-run and drop dry-run:, or drop one of them');
   }
   const mode: ActionMode = (modeInput as ActionMode) || (dryRun ? 'dry-run' : 'send');
-  if (input('file') === '' && mode !== 'check') throw inputError('input file is empty', 'set file: to the message JSON file, e.g. file: release.json');
+  if (input('file') === '' && mode !== 'check') throw inputError('the file input is empty', 'set file: to the message JSON file, e.g. file: release.json');
   const vars: string[] = [];
   for (const line of input('vars').split(/\r?\n/)) {
     const pair = line.trim();
     if (pair === '' || pair.startsWith('#')) continue;
-    if (!pair.includes('=')) throw inputError(`input vars: line ${JSON.stringify(pair)} is not key=value`, 'write one key=value per line');
+    if (!pair.includes('=')) throw inputError(`the vars input: line ${JSON.stringify(pair)} is not key=value`, 'write one key=value per line');
     vars.push(pair);
   }
   // Bounded as `pushctl send --rate` is: by send's own options schema, the same object (test/unit/commands/shape.test.ts).
   const rate = input('rate') === '' ? undefined : parseOptions(sendOptionsSchema, { rate: input('rate') }).rate;
   const profiles = profilesInput(input('profiles'), mode, input('app-secret') !== '');
-  if (input('once') !== '' && mode !== 'send' && mode !== 'dry-run') throw inputError(`input once applies to mode send or dry-run, not ${mode}`, 'drop once:, or set mode: send');
+  if (input('once') !== '' && mode !== 'send' && mode !== 'dry-run') throw inputError(`the once input applies to mode send or dry-run, not ${mode}`, 'drop once:, or set mode: send');
   return {
     mode,
     file: input('file'),

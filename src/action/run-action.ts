@@ -67,9 +67,8 @@ export async function runAction(io: ActionIo): Promise<number> {
     // summary and the last line, beside the one annotation naming the input.
     const mode = requestedMode(io.env);
     const result: ActionResult = { ...(mode ? { mode } : {}), exitCode: ExitCode.usage, skipped: false, messageIds: [], error: { message: inActionTerms(error.message), ...(error.hint ? { hint: inActionTerms(error.hint) } : {}) } };
-    stdout.write(annotation('error', `${result.error!.message}${result.error!.hint ? ` (${result.error!.hint})` : ''}`, { title: 'pushctl: usage error' }));
     await writeStepFiles(io.env, result, scrubber);
-    stdout.write(lastLine(result));
+    stdout.write(lastLine(result) + failureAnnotation(result));
     scrubber.flush();
     return ExitCode.usage;
   }
@@ -106,12 +105,7 @@ export async function runAction(io: ActionIo): Promise<number> {
   commandErr.flush();
   await writeStepFiles(io.env, result, scrubber);
 
-  stdout.write(lastLine(result));
-  if (result.exitCode !== 0) {
-    const meaning = exitWords(result);
-    const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
-    stdout.write(annotation('error', `pushctl exited ${result.exitCode}, ${meaning}${detail}`, { title: 'pushctl' }));
-  }
+  stdout.write(lastLine(result) + failureAnnotation(result));
   const count = (n: number) => adviceCount({ unit: result.advice?.unit ?? 'recipients' }, n);
   if (result.advice?.command) {
     stdout.write(annotation('warning', `${count(result.advice.notSent)} not sent: ${result.once ? 're-run this job (same once input, journal-dir restored)' : 'set the once input and cache journal-dir, then re-run this job'}, or run ${codeSpan(result.advice.command)}${result.advice.includeInDoubtCommand ? `; ${result.advice.inDoubt} in doubt (${codeSpan(result.advice.includeInDoubtCommand)})` : ''}`, { title: 'pushctl: recipients left' }));
@@ -133,6 +127,13 @@ async function writeStepFiles(env: Record<string, string | undefined>, result: A
 /** What the exit status means; a send or dry run that succeeded has no words of its own: exit 0's are theirs. */
 function exitWords(result: ActionResult): string {
   return (result.exitCode === ExitCode.ok && result.mode ? SUCCESS_OF[result.mode] : undefined) ?? exitMeaning(result.exitCode) ?? 'unknown exit status';
+}
+
+/** The one error annotation of a step that failed, whether an input or the run refused it: the exit status, its meaning and the error. */
+function failureAnnotation(result: ActionResult): string {
+  if (result.exitCode === 0) return '';
+  const detail = result.error ? `: ${result.error.message}${result.error.hint ? ` (${result.error.hint})` : ''}` : '';
+  return annotation('error', `pushctl exited ${result.exitCode}, ${exitWords(result)}${detail}`, { title: 'pushctl' });
 }
 
 /** The step's last line: the mode, the exit status and its meaning. */

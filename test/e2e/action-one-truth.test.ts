@@ -35,12 +35,12 @@ describe('an input the action cannot use', () => {
   const cases: [string, Record<string, string>, RegExp][] = [
     ['rate not a number', { rate: 'abc' }, /the rate input "abc" is not a whole number/],
     ['rate out of range', { rate: '100001' }, /the rate input 100001 is out of range/],
-    ['dry-run not a boolean', { 'dry-run': 'yes' }, /input dry-run is "yes", not a boolean/],
-    ['strict not a boolean', { strict: '1' }, /input strict is "1", not a boolean/],
-    ['an unknown mode', { mode: 'Send' }, /input mode is "Send"/],
-    ['a vars line without =', { vars: 'version' }, /input vars: line "version" is not key=value/],
-    ['once with mode validate', { mode: 'validate', once: 'r-1' }, /input once applies to mode send or dry-run, not validate/],
-    ['an empty file', { file: '' }, /input file is empty/],
+    ['dry-run not a boolean', { 'dry-run': 'yes' }, /the dry-run input is "yes", not a boolean/],
+    ['strict not a boolean', { strict: '1' }, /the strict input is "1", not a boolean/],
+    ['an unknown mode', { mode: 'Send' }, /the mode input is "Send"/],
+    ['a vars line without =', { vars: 'version' }, /the vars input: line "version" is not key=value/],
+    ['once with mode validate', { mode: 'validate', once: 'r-1' }, /the once input applies to mode send or dry-run, not validate/],
+    ['an empty file', { file: '' }, /the file input is empty/],
   ];
   for (const [name, extra, says] of cases) {
     it(`${name}: exit 2 in the outputs, the job summary and the last line, as any other usage error`, async () => {

@@ -134,7 +134,8 @@ describe('the pushctl GitHub Action', () => {
   it('a bad input is one annotation naming it, exit 2', async () => {
     const run = await runAction({ file: 'x.json', 'dry-run': 'maybe', ...target() });
     expect(run.code).toBe(2);
-    expect(run.stdout).toContain('::error title=pushctl%3A usage error::input dry-run is "maybe", not a boolean');
+    // One shape for every failed step, refused input or failed run: the exit status, its meaning, the error.
+    expect(run.stdout).toContain('::error title=pushctl::pushctl exited 2, usage error: the dry-run input is "maybe", not a boolean');
     expectSecretOnlyMasked(run);
   });
 
