@@ -197,6 +197,10 @@ describe('pushctl mcp: messages', () => {
     expect(inbox.isError, textOf(inbox)).toBeFalsy();
     expect(inbox.structuredContent).toMatchObject({ ok: true, app_id: APP });
     expect((inbox.structuredContent.messages as { message_id: string; delivered: boolean }[]).find((m) => m.message_id === id)).toMatchObject({ delivered: true });
+    // Its first line counts in words that agree with the count, as every other answer does.
+    const kept = inbox.structuredContent.kept as number;
+    const shown = (inbox.structuredContent.messages as unknown[]).length;
+    expect(textOf(inbox).split('\n')[0]).toBe(`${shown} of ${kept} kept message${kept === 1 ? '' : 's'} at ${emulator.url} for app ${APP}`);
   });
 });
 

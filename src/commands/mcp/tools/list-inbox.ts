@@ -2,6 +2,7 @@
 // URL is an emulator (server.ts asks before listing the tools).
 import '../../../message/zod-jitless.js';
 import * as z from 'zod/mini';
+import { counted } from '../../../counted.js';
 import { ExitCode } from '../../../errors.js';
 import { destinationOf, readInbox } from '../emulator.js';
 import { settingsOptions } from '../settings-options.js';
@@ -27,7 +28,7 @@ export const listInboxTool = defineTool({
     const app = allApps ? undefined : appId;
     const inbox = await readInbox(baseUrl, app, limit);
     const lines = inbox.messages.map((m) => `${String(m.received_at)}  ${String(m.message_id)}  ${m.dry_run ? 'dry run' : 'delivered'}  ${JSON.stringify(m.body)}`);
-    const text = `${inbox.messages.length} of ${inbox.kept} kept message(s) at ${baseUrl}${app !== undefined ? ` for app ${app}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
+    const text = `${inbox.messages.length} of ${counted(inbox.kept, 'kept message')} at ${baseUrl}${app !== undefined ? ` for app ${app}` : ''}\n${lines.join('\n')}${lines.length ? '\n' : ''}`;
     // The bodies are the messages as sent: data, never reworded.
     return { document: { ok: true, exit_code: ExitCode.ok, base_url: baseUrl, ...(app !== undefined ? { app_id: app } : {}), ...inbox }, text: '', verbatim: text, isError: false };
   },
