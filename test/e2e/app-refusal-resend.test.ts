@@ -58,6 +58,31 @@ describe('a run the service refused for the app, then fixed and resent', () => {
     expect(family).toMatchObject({ family: { state: 'sent', summary: { recipients: { total: IDS.length, accepted: IDS.length, rejected: 0 } } } });
   });
 
+  it('a first resend refused too, then the run resent again: runs leaves nothing on any line, as runs show of each says', async () => {
+    const journals = mkdtempSync(join(dir, 'runs-'));
+    const env = (secret: string) => cleanEnv({ PUSHCTL_APP_SECRET: secret, PUSHCTL_JOURNAL_DIR: journals });
+    const ids = IDS.slice(0, 4).map((id) => `twice-${id}`);
+    const first = await runCli(['send', '--base-url', served.url, '--app-id', APP, '--title', 'Resent twice', '--client-id', ids.join(','), '--json'], { env: env('not-the-secret') });
+    expect(first.code, first.stderr).toBe(4);
+    const runId = json(first).run_id as string;
+    const resend = (secret: string) => runCli(['resend', runId, '--base-url', served.url, '--app-id', APP, '--json'], { env: env(secret) });
+    const refused = await resend('still-not-the-secret');
+    expect(refused.code, refused.stderr).toBe(4);
+    const fixed = await resend(SECRET);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(json(fixed)).toMatchObject({ summary: { recipients: { accepted: ids.length } } });
+    // The refused resend's recipients went with the later resend of the same run: its line leaves none.
+    const listed = (json(await runCli(['runs', '--json'], { env: env(SECRET) })).runs as { run_id: string; resent_by?: string[] }[]);
+    expect(listed.find((r) => r.run_id === json(refused).run_id)?.resent_by).toEqual([json(fixed).run_id]);
+    const table = await runCli(['runs'], { env: env(SECRET) });
+    const rows = table.stdout.split('\n').filter((line) => /^\d{8}-/.test(line));
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(row.split(/ {2,}/)[3], table.stdout).toBe('-');
+    expect(table.stdout).toMatch(new RegExp(`^${json(refused).run_id as string} +rejected, resent `, 'm'));
+    const shown = json(await runCli(['runs', 'show', json(refused).run_id as string, '--json'], { env: env(SECRET) })).run as Record<string, unknown>;
+    expect(shown).toMatchObject({ family: { state: 'sent' } });
+  });
+
   it('a batch refused as too many client IDs (21006) is sent by the resend its hint leads to, with a lower --batch-size', async () => {
     const journals = mkdtempSync(join(dir, 'runs-'));
     const env = cleanEnv({ PUSHCTL_APP_SECRET: SECRET, PUSHCTL_JOURNAL_DIR: journals });

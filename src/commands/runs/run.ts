@@ -5,6 +5,7 @@ import { readRunHead } from '../../journal/read-run.js';
 import { checkRunsDir, journalHeader, listRunNames, runsDir } from '../../journal/runs-dir.js';
 import { overview, type RunOverview } from '../../journal/run-state.js';
 import { foldFamilies } from '../../journal/target-family.js';
+import { resentBy } from '../../journal/resent-by.js';
 import { printRuns, type RunsOutcome } from '../../output/runs.js';
 import { locksDir } from '../shared/own-run.js';
 import { runnable } from '../shared/runnable.js';
@@ -38,9 +39,10 @@ export function listRuns(options: Pick<RunsOptions, 'limit'>, ctx: Pick<Ctx, 'en
     runs.push(run);
   }
   // A resend is newer than the run it resent, so a listed run's resends are listed too.
+  const resends = resentBy(runs);
   for (const run of runs) {
-    const resends = runs.filter((other) => other.parent === run.run_id).map((other) => other.run_id);
-    if (resends.length > 0) run.resent_by = resends.sort();
+    const later = resends.get(run.run_id);
+    if (later !== undefined) run.resent_by = later;
     // Likewise the run sent afresh in place of one cut short while planning (docs/behaviour.md#once).
     const replacement = runs.filter((other) => other.replaces === run.run_id && run.incomplete !== undefined).map((other) => other.run_id).sort().pop();
     if (replacement !== undefined) run.replaced_by = replacement;
