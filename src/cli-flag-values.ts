@@ -4,7 +4,7 @@
 import type { Command, Option } from 'commander';
 import { usageError } from './errors.js';
 import { nearest } from './suggest.js';
-import { looksLikeFlag } from './shell-quote.js';
+import { flagAndValue, looksLikeFlag } from './shell-quote.js';
 
 
 /** Throws a usage error when an option that needs a value is followed by something that looks like a flag. */
@@ -34,7 +34,6 @@ const DURATION_UNITS: Record<string, string> = {
   w: 'w', wk: 'w', wks: 'w', week: 'w', weeks: 'w',
 };
 
-const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `"${word.replace(/(["\\$`])/g, '\\$1')}"`);
 
 /** What each word of argv is, for the command being run: its options, their values, and operands. */
 function operandsOf(argv: readonly string[], command: Command): { word: string; index: number; after?: { option: Option; value?: string } }[] {
@@ -91,7 +90,7 @@ export function checkStrayArguments(argv: readonly string[], command: Command): 
     // the settings given, keeping the others — what `config set` means.
     const next =
       verb === 'set' && flag && value !== undefined
-        ? `set it with pushctl init ${flag} ${quote(value)} --yes --force (--force replaces that setting and keeps the others), or give ${flag} to each command`
+        ? `set it with pushctl init ${flagAndValue(flag, value)} --yes --force (--force replaces that setting and keeps the others), or give ${flag} to each command`
         : verb === 'set' && /secret/i.test(key ?? '')
           ? 'store it with pushctl init --app-secret-file <path> --yes --force (--force keeps the other settings), or set PUSHCTL_APP_SECRET'
           : 'write a config file with pushctl init (it asks, or takes --app-id, --region, --base-url and --yes)';
@@ -109,13 +108,13 @@ export function checkStrayArguments(argv: readonly string[], command: Command): 
     if (unit && /^\d+$/.test(after.value)) {
       throw usageError(`${JSON.stringify(stray.word)} is not an argument of ${name}: it follows ${flag} ${after.value}`, `write the unit next to the number: ${flag} ${after.value}${unit}`);
     }
-    throw usageError(`${JSON.stringify(stray.word)} is not an argument of ${name}: it follows ${flag} ${quote(after.value)}`, `if both words are the value, quote them: ${flag} ${quote(`${after.value} ${stray.word}`)}`);
+    throw usageError(`${JSON.stringify(stray.word)} is not an argument of ${name}: it follows ${flagAndValue(flag, after.value)}`, `if both words are the value, quote them: ${flagAndValue(flag, `${after.value} ${stray.word}`)}`);
   }
   const given = new Set(argv.map((a) => a.split('=')[0]));
   const textFlag = ['--title', '--desc'].find((f) => command.options.some((o) => o.long === f) && !given.has(f));
   const which = after ? ` (${after.option.long ?? after.option.short} takes no value)` : '';
   throw usageError(
     `${JSON.stringify(stray.word)} is not an argument of ${name}${which}`,
-    textFlag ? `to use it as the ${textFlag.slice(2)}, give it to the flag: ${textFlag} ${quote(stray.word)}` : `remove it, or give it to the flag it belongs to (pushctl ${name} --help lists them)`,
+    textFlag ? `to use it as the ${textFlag.slice(2)}, give it to the flag: ${flagAndValue(textFlag, stray.word)}` : `remove it, or give it to the flag it belongs to (pushctl ${name} --help lists them)`,
   );
 }

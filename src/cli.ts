@@ -2,6 +2,7 @@
 // parses argv once, and the chosen command's code loads on demand (so `--help` never pays for zod, the
 // client or the emulator), checks the options with its schema, runs and prints. Errors are not reported
 // here: they go back to main.ts with what it needs to report them (--json, --verbose).
+import { shellQuote } from './shell-quote.js';
 import { Command, CommanderError, type Option } from 'commander';
 import { extendCtx, type Ctx } from './context.js';
 import { CliError, ExitCode, usageError } from './errors.js';
@@ -95,7 +96,7 @@ function knownMistake(argv: readonly string[]): CliError | undefined {
   // `send --dry-run`: a dry run is a command of its own (docs/behaviour.md#commands), not a flag of send.
   if (argv.find((a) => !a.startsWith('-')) === 'send' && argv.some((a) => a === '--dry-run' || a === '--dryrun')) {
     const rest = argv.filter((a, i) => a !== '--dry-run' && a !== '--dryrun' && i !== argv.indexOf('send'));
-    return usageError('send has no --dry-run: a dry run is a command of its own', `pushctl dry-run ${rest.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`);
+    return usageError('send has no --dry-run: a dry run is a command of its own', ['pushctl', 'dry-run', ...rest].map(shellQuote).join(' '));
   }
   // The secret would sit in the shell history and in every other user's process list.
   if (argv.some((a) => a === '--app-secret' || a.startsWith('--app-secret='))) {

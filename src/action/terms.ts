@@ -42,8 +42,8 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   [/pass --app-id, set PUSHCTL_APP_ID, or put "appId" in .*?(?=;|$)/g, 'set the app-id input'],
   [/, or pass --insecure if you really mean it/g, ''],
   // A profile lives in a config file of the repository: the action runs no init and has no config input.
-  [/create it with: pushctl init --profile (\S+) --app-id <id>, or point --config at your file/g, (_, name) => `add a config file that defines profile ${name!} to the repository (.pushctlrc.json or .pushctlrc.yaml)`],
-  [/the file has no profiles; add one with: pushctl init --profile (\S+)/g, (_, name) => `the file has no profiles; define profile ${name!} in it`],
+  [/create it with: pushctl init --profile[ =]((?:'[^']*'|\S)+) --app-id <id>, or point --config at your file/g, (_, name) => `add a config file that defines profile ${name!} to the repository (.pushctlrc.json or .pushctlrc.yaml)`],
+  [/the file has no profiles; add one with: pushctl init --profile[ =]((?:'[^']*'|\S)+)/g, (_, name) => `the file has no profiles; define profile ${name!} in it`],
   // 21006's fix is a smaller batch, which the action has no input for: it sends the interface's largest. The
   // refused batches are not_sent, so a resend from a shell sends those alone.
   // (The command itself is a code span, kept as it is: this is the prose before it.)

@@ -1,3 +1,4 @@
+import { flagAndValue } from '../shell-quote.js';
 import type { Readable } from 'node:stream';
 import { ClientIdError, invalidMessageError, usageError } from '../errors.js';
 import { ClientIdCollector, type ClientIdStore } from '../client/client-id-store.js';
@@ -206,7 +207,7 @@ function readJournalIds(text: string, collector: ClientIdCollector, includeInDou
     throw usageError(
       `the client-ID input is an incomplete run journal and cannot be a resend source: ${run.incomplete.reason}`,
       sent
-        ? `it sent some of its input before it stopped: finish it with pushctl resend <the journal> --client-ids-file ${run.header.input ?? '<its client-ID file>'}`
+        ? `it sent some of its input before it stopped: finish it with pushctl resend <the journal> ${run.header.input !== undefined ? flagAndValue('--client-ids-file', run.header.input) : '--client-ids-file <its client-ID file>'}`
         : 'nothing was sent before its plan was complete: send again from the original input',
     );
   }

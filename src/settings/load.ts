@@ -1,5 +1,6 @@
 // Synchronous on purpose: a handful of small reads on the start-up path of every command, where each
 // asynchronous one costs a thread-pool round trip (and node:fs/promises a module load).
+import { flagAndValue } from '../shell-quote.js';
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CliError, configError } from '../errors.js';
@@ -82,7 +83,7 @@ async function readError(filepath: string, error: unknown, origin: ConfigOrigin)
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     return configError(
       `config file ${filepath} does not exist`,
-      via ? `check the path given to ${via}, or create the file with: pushctl init --config ${filepath}` : undefined,
+      via ? `check the path given to ${via}, or create the file with: pushctl init ${flagAndValue('--config', filepath)}` : undefined,
     );
   }
   if (code === 'EISDIR') return configError(`config path ${filepath} is a directory, not a file`, via && `point ${via} at a file`);

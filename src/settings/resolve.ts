@@ -1,3 +1,4 @@
+import { flagAndValue } from '../shell-quote.js';
 import { configError, usageError } from '../errors.js';
 import type { LoadedConfig } from './load.js';
 import type { SecretInput } from './read-secret.js';
@@ -109,7 +110,7 @@ export function selectProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'file'
   if (file === null) {
     throw configError(
       `profile "${name}" (from ${source}) was selected, but no config file was found`,
-      `create it with: pushctl init --profile ${name} --app-id <id>, or point --config at your file`,
+      `create it with: pushctl init ${flagAndValue('--profile', name)} --app-id <id>, or point --config at your file`,
     );
   }
   const profiles = file.config.profiles ?? {};
@@ -129,7 +130,7 @@ export function selectProfile(input: Pick<ResolveInput, 'flags' | 'env' | 'file'
     throw configError(
       `profile "${name}" (from ${source}) does not exist in ${file.filepath}`,
       names.length === 0
-        ? `the file has no profiles; add one with: pushctl init --profile ${name}`
+        ? `the file has no profiles; add one with: pushctl init ${flagAndValue('--profile', name)}`
         : `${guess ? `did you mean "${guess}"? ` : ''}profiles in the file: ${names.join(', ')}`,
     );
   }

@@ -111,7 +111,7 @@ const rows: Row[] = [
     name: 'send --all "Hello world"',
     args: ['send', '--all', 'Hello world'],
     code: 2,
-    says: [/"Hello world"/, /--title "Hello world"/],
+    says: [/"Hello world"/, /--title 'Hello world'/],
     not: [/too many arguments/],
   },
   {
@@ -169,7 +169,7 @@ const rows: Row[] = [
     name: 'a text value with a space left unquoted',
     args: ['validate', '--all', '--title', 'Hello', 'world'],
     code: 2,
-    says: [/"world"/, /--title "Hello world"/],
+    says: [/"world"/, /--title 'Hello world'/],
   },
   {
     name: 'a stray word with --json: the one envelope on stdout, the culprit in it',

@@ -1,6 +1,7 @@
 // What a run left to send, read back from its journal: the input of `pushctl resend` and of `--once`
 // resuming a run. Only not_sent recipients by default — they cannot have been delivered; the in-doubt ones
 // (the service may have delivered to them) only when asked.
+import { shellQuote } from '../../shell-quote.js';
 import { usageError } from '../../errors.js';
 import { recipientCount, type BatchResult } from '../../client/send-batches.js';
 import { runAudience } from '../../journal/run-state.js';
@@ -75,7 +76,7 @@ export function vouchedInput(run: RunView, voucher: Voucher): { input: string; f
  */
 export function checkResumable(run: RunView, ref: string, withInput = false, givenAgainBy?: string, replacedBy?: string, voucher?: Voucher): void {
   if (run.state === 'running') {
-    throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${ref}`);
+    throw usageError(`run ${run.header.run_id} is still running (pid ${run.header.pid})`, `wait for it to end, or stop it, then run pushctl resend ${shellQuote(ref)}`);
   }
   if (run.incomplete && !sentAny(run)) {
     throw usageError(
@@ -96,7 +97,7 @@ export function checkResumable(run: RunView, ref: string, withInput = false, giv
   if (!run.incomplete && withInput) {
     throw usageError(
       `--client-ids-file: run ${run.header.run_id}'s journal lists every recipient; the option is for a run stopped before it read all of its input`,
-      `drop --client-ids-file: pushctl resend ${ref}`,
+      `drop --client-ids-file: pushctl resend ${shellQuote(ref)}`,
     );
   }
 }

@@ -19,6 +19,12 @@ describe('inActionTerms', () => {
     expect(inActionTerms(`run ${span} --region`)).toBe(`run ${span} the region input`);
   });
 
+  it('names a missing profile as given, quoted where the init command it drops quoted it', () => {
+    expect(inActionTerms("create it with: pushctl init --profile 'eu west' --app-id <id>, or point --config at your file")).toBe("add a config file that defines profile 'eu west' to the repository (.pushctlrc.json or .pushctlrc.yaml)");
+    expect(inActionTerms('the file has no profiles; add one with: pushctl init --profile eu')).toBe('the file has no profiles; define profile eu in it');
+    expect(inActionTerms("the file has no profiles; add one with: pushctl init --profile 'eu west'")).toBe("the file has no profiles; define profile 'eu west' in it");
+  });
+
   it('points an unknown audience at the config file, whatever form the init command it drops took', () => {
     for (const init of ["pushctl init --audience desk=<client-id>,<client-id>", "pushctl init --audience 'my phones'=<client-id>,<client-id>", 'pushctl init --audience=-desk=<client-id>,<client-id>']) {
       expect(inActionTerms(`add one with: ${init}, or write "audiences" in the config file`)).toBe('write "audiences" in the config file');
