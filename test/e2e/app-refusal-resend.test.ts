@@ -81,6 +81,12 @@ describe('a run the service refused for the app, then fixed and resent', () => {
     expect(table.stdout).toMatch(new RegExp(`^${json(refused).run_id as string} +rejected, resent `, 'm'));
     const shown = json(await runCli(['runs', 'show', json(refused).run_id as string, '--json'], { env: env(SECRET) })).run as Record<string, unknown>;
     expect(shown).toMatchObject({ family: { state: 'sent' } });
+    // A start of an id that three runs share names them, for the user to pick one.
+    const runIds = rows.map((row) => row.split(' ')[0]!);
+    const ambiguous = await runCli(['runs', 'show', runIds[0]!.slice(0, 9)], { env: env(SECRET) });
+    expect(ambiguous.code).toBe(2);
+    const named = /^error: "\d{8}-" matches 3 runs: (.*)$/m.exec(ambiguous.stderr)?.[1];
+    expect(named?.split(', ').sort(), ambiguous.stderr).toEqual([...runIds].sort());
   });
 
   it('a batch refused as too many client IDs (21006) is sent by the resend its hint leads to, with a lower --batch-size', async () => {

@@ -17,9 +17,19 @@ export function locateRun(run: string, ctx: Pick<Ctx, 'cwd' | 'env'>): { path: s
   if (byId.length === 1 && !run.includes('/')) return { path: byId[0]!.path, ref: byId[0]!.id };
   const asPath = resolve(ctx.cwd, run);
   if (existsSync(asPath)) return { path: asPath, ref: asPath };
-  if (byId.length > 1) throw usageError(`"${run}" matches ${byId.length} runs`, 'give more of the run id (see `pushctl runs`)');
+  if (byId.length > 1) throw usageError(`"${run}" matches ${byId.length} runs: ${named(byId.map((file) => file.id))}`, 'give more of the run id (see `pushctl runs`)');
   throw usageError(`no run "${run}" in ${dir}, and no such file`, 'list the runs with `pushctl runs`, or give the path of a journal file');
 }
+
+/** The first few ids, newest second first (an id begins with its start time; within a second, by its suffix). */
+function named(ids: string[]): string {
+  const newest = [...ids].sort().reverse();
+  const shown = newest.slice(0, NAMED);
+  return `${shown.join(', ')}${newest.length > NAMED ? `, and ${newest.length - NAMED} more` : ''}`;
+}
+
+/** How many matching runs an ambiguous start of an id names: enough to pick from, not a month of runs. */
+const NAMED = 5;
 
 /**
  * The runs a start of an id matches, with the target runs of one send to several targets taken as that
