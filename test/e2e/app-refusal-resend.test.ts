@@ -80,7 +80,8 @@ describe('a run the service refused for the app, then fixed and resent', () => {
     for (const row of rows) expect(row.split(/ {2,}/)[3], table.stdout).toBe('-');
     expect(table.stdout).toMatch(new RegExp(`^${json(refused).run_id as string} +rejected, resent `, 'm'));
     const shown = json(await runCli(['runs', 'show', json(refused).run_id as string, '--json'], { env: env(SECRET) })).run as Record<string, unknown>;
-    expect(shown).toMatchObject({ family: { state: 'sent' } });
+    // runs show says it as runs does: the later resend of the run sent what the refused one left.
+    expect(shown).toMatchObject({ family: { state: 'sent' }, resent_by: [json(fixed).run_id] });
     // A start of an id that three runs share names them, for the user to pick one.
     const runIds = rows.map((row) => row.split(' ')[0]!);
     const ambiguous = await runCli(['runs', 'show', runIds[0]!.slice(0, 9)], { env: env(SECRET) });

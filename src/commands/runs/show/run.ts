@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Ctx } from '../../../context.js';
 import { ExitCode } from '../../../errors.js';
 import { readRun, readRunLeft, replacementOf, resendsOf } from '../../../journal/read-run.js';
+import { resentBy } from '../../../journal/resent-by.js';
 import { runsDir } from '../../../journal/runs-dir.js';
 import { familyOutcome } from '../../../journal/family-outcome.js';
 import { messageIds, overview } from '../../../journal/run-state.js';
@@ -52,7 +53,9 @@ export async function showRun(options: Omit<RunsShowOptions, 'json'>, ctx: Pick<
   // Stopped before it read all of its input: the one command is the resend given that input again.
   const withInput = run.state === 'running' || whole || busy ? undefined : resendWithInput(run, ref, voucher);
   const leftOutOf = withInput !== undefined ? vouchedInput(run, voucher).leftOut : leftOut;
-  const children = resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id);
+  // The runs naming it as parent, and every later resend of its family, which sent what it left too (as `runs` says).
+  const later = members ? (resentBy(members.map((member) => member.header)).get(run.header.run_id) ?? []) : [];
+  const children = [...new Set([...resendsOf([dirname(path), runsDir(ctx.env)], run.header.run_id), ...later])];
   // Cut short while planning, nothing sent: a --once re-run may have sent afresh in its place (docs/behaviour.md#once).
   const replacedBy = run.incomplete && !sentAny(run) ? replacementOf([dirname(path), runsDir(ctx.env)], run.header.run_id) : undefined;
   const variants = summarizeVariants(run.results);
