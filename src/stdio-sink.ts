@@ -5,6 +5,10 @@
 // stream, which the spinner needs for its cursor.
 import { fstatSync, writeSync } from 'node:fs';
 import type { TextSink } from './context.js';
+import { CliError, ExitCode } from './errors.js';
+
+/** "file too large" of Node's "EFBIG: file too large, write". */
+const errorText = (error: unknown): string => (error instanceof Error ? error.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '') : String(error));
 
 type StdioFd = 1 | 2;
 
@@ -32,9 +36,12 @@ export function nodeStdout(): NodeJS.WriteStream {
 export function stdioSink(fd: StdioFd, onClosed: () => void): TextSink | NodeJS.WriteStream {
   if (!writesDirectly(fd)) return nodeStream(fd, onClosed);
   let stream: NodeJS.WriteStream | undefined;
+  let failed = false;
   return {
     write(chunk: string) {
       if (stream) return stream.write(chunk);
+      // What follows a failed write (the error's own lines, the --json envelope) cannot get there either.
+      if (failed) return false;
       let rest = Buffer.from(chunk, 'utf8');
       while (rest.length > 0) {
         try {
@@ -50,7 +57,9 @@ export function stdioSink(fd: StdioFd, onClosed: () => void): TextSink | NodeJS.
           // A failed diagnostic (the terminal gone after a SIGHUP) must not end the run before its journal
           // is closed and its report written.
           if (fd === 2) return false;
-          throw error;
+          // A full disk or a size limit under `> file`: the user's to fix, said as such, not as a bug.
+          failed = true;
+          throw new CliError(`could not write the output to stdout (${code ?? 'error'}: ${errorText(error)})`, ExitCode.config, 'make room for it, or send it elsewhere');
         }
       }
       return true;

@@ -44,6 +44,20 @@ describe("the CLI's stdout and stderr", () => {
     expect(failedFile.stderr).toContain('use GB');
   });
 
+  it('say so, as an error with its exit code, when the file stdout goes to cannot take it (a full disk, a size limit)', async () => {
+    // A file size limit (SIGXFSZ ignored, so the write fails with EFBIG as on a full disk): 4 blocks, which the
+    // schema outgrows; none, for --json, whose envelope of the error cannot get there either. Not "internal
+    // error … a bug in pushctl", and not a silent success either.
+    const out = join(dir, 'limited.json');
+    for (const [blocks, args] of [['4', 'schema'], ['0', 'validate --title Hi --all --json']]) {
+      const r = await runProcess('/bin/sh', ['-c', `trap '' XFSZ; ulimit -f ${blocks!}; exec "${process.execPath}" "${BIN}" ${args!} > "${out}"`], { env: cleanEnv(), cwd: dir });
+      expect(r.code, r.stderr).toBe(6);
+      expect(r.stderr).toMatch(/^error: could not write the output to stdout \(EFBIG: [^)]+\)$/m);
+      expect(r.stderr).toMatch(/^hint: make room for it, or send it elsewhere$/m);
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+  });
+
   it('end the run quietly when the reader of stdout has gone (EPIPE)', async () => {
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [BIN, 'schema'], { env: cleanEnv() as NodeJS.ProcessEnv, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
