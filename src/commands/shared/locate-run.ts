@@ -21,7 +21,7 @@ export function locateRun(run: string, ctx: Pick<Ctx, 'cwd' | 'env'>): { path: s
   throw usageError(`no run "${run}" in ${dir}, and no such file`, 'list the runs with `pushctl runs`, or give the path of a journal file');
 }
 
-/** The first few ids, newest second first (an id begins with its start time; within a second, by its suffix). */
+/** The first few ids, newest first by the start second that begins each (within one second, by its suffix). */
 function named(ids: string[]): string {
   const newest = [...ids].sort().reverse();
   const shown = newest.slice(0, NAMED);
