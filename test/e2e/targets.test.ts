@@ -339,7 +339,18 @@ describe('send --profile global,india (two emulators, the built binary)', () => 
     const result = await runCli([...t.send, '--profile', 'global,india', '--app-id', 'one-app', '--base-url', served.get('global')!.url], { env: t.env, cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('both send as app one-app');
+    expect(result.stderr).toMatch(/^hint: the app ID \(flag --app-id\) and the base URL \(flag --base-url\) apply to every profile/m);
     expect(result.stderr).not.toContain('sending to');
+    expect(deliveries('global', t.ids)).toEqual([0, 0, 0, 0, 0]);
+  }, 30_000);
+
+  it('two profiles of the config file with the same app and URL: refused (exit 2), the hint points at the file, not at a flag', async () => {
+    const t = trial('samecfg', 5, { india: { appId: REGIONS.global.app, baseUrl: served.get('global')!.url } });
+    const result = await runCli([...t.send, '--profile', 'global,india'], { env: t.env, cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`both send as app ${REGIONS.global.app}`);
+    expect(result.stderr).toMatch(/^hint: the config file gives profiles global and india the same "appId" and "baseUrl"/m);
+    expect(result.stderr).not.toMatch(/--app-id|PUSHCTL_APP_ID/);
     expect(deliveries('global', t.ids)).toEqual([0, 0, 0, 0, 0]);
   }, 30_000);
 

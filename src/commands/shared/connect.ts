@@ -20,6 +20,8 @@ export interface Connection {
   appId: string;
   /** "sending to <host> (<where that came from>)": said on stderr by connect for people, unless `announce` is false. */
   announcement: string;
+  /** Where the app ID and the base URL came from ("flag --app-id", "config <file> (profile eu)"). */
+  sources: { appId: string; baseUrl: string };
 }
 
 export interface ConnectMode {
@@ -58,5 +60,6 @@ export async function connect(options: SettingsOptions, ctx: Ctx, scrubber: Secr
   if (mode.human && mode.announce !== false) ctx.stderr.write(destination.line);
   const proxy = choosePushProxy(options, loaded, baseUrl, ctx.env, scrubber);
   const client = await createPushClient({ baseUrl, baseUrlSource: loaded.sources.baseUrl ?? 'default', appId: settings.appId, appSecret: settings.appSecret, timeoutMs, userAgent: `pushctl/${VERSION}` }, proxy);
-  return { client, baseUrl: new URL(baseUrl), appId: settings.appId, announcement: destination.line };
+  const sources = { appId: loaded.sources.appId ?? 'unknown', baseUrl: loaded.sources.baseUrl ?? 'default' };
+  return { client, baseUrl: new URL(baseUrl), appId: settings.appId, announcement: destination.line, sources };
 }

@@ -73,19 +73,37 @@ export async function resolveTargets(profiles: readonly string[], options: Setti
   }
 }
 
-/** Two profiles that come to the same app at the same destination would send everyone the message twice. */
-function checkDistinct(targets: readonly Target[]): void {
+/**
+ * Two profiles that come to the same app at the same destination would send everyone the message twice. The
+ * hint says why: a setting given once (a flag, a variable, the file's top level, the default region) reaches
+ * every profile alike; settings the two profiles give themselves are the config file's to correct.
+ */
+export function checkDistinct(targets: readonly Pick<Target, 'profile' | 'connection' | 'baseUrl'>[]): void {
   for (let i = 0; i < targets.length; i++) {
     for (let j = 0; j < i; j++) {
       const [a, b] = [targets[j]!, targets[i]!];
       if (a.connection.appId === b.connection.appId && a.baseUrl === b.baseUrl) {
         throw usageError(
           `profiles ${escapeControl(a.profile)} and ${escapeControl(b.profile)} both send as app ${escapeControl(a.connection.appId)} to ${escapeControl(a.baseUrl)}: every recipient would get the message twice`,
-          'a flag or environment variable (--app-id, --base-url, PUSHCTL_APP_ID, PUSHCTL_BASE_URL) applies to every profile: set these per profile in the config file',
+          sameTargetHint(a, b),
         );
       }
     }
   }
+}
+
+const SETTINGS = [
+  { key: 'appId', words: 'the app ID', keys: '"appId"' },
+  { key: 'baseUrl', words: 'the base URL', keys: '"baseUrl" (or "region")' },
+] as const;
+
+function sameTargetHint(a: Pick<Target, 'profile' | 'connection'>, b: Pick<Target, 'profile' | 'connection'>): string {
+  const shared = SETTINGS.filter(({ key }) => a.connection.sources[key] === b.connection.sources[key]);
+  if (shared.length === 0) {
+    return `the config file gives profiles ${escapeControl(a.profile)} and ${escapeControl(b.profile)} the same "appId" and "baseUrl": correct the one that is wrong, or send to one of them`;
+  }
+  const given = shared.map(({ key, words }) => `${words} (${escapeControl(a.connection.sources[key])})`).join(' and ');
+  return `${given} ${shared.length === 1 ? 'applies' : 'apply'} to every profile: set ${shared.map(({ keys }) => keys).join(' and ')} in each profile of the config file instead`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { familyState, foldFamilies } from '../../../src/journal/target-family.js
 import type { RunOverview } from '../../../src/journal/run-state.js';
 import { formatTargetsTable, targetsDocument, targetsExitCode, type TargetResult } from '../../../src/output/targets.js';
 import { plainStyle } from '../../../src/output/style.js';
-import { limitersFor } from '../../../src/commands/shared/target-setup.js';
+import { checkDistinct, limitersFor } from '../../../src/commands/shared/target-setup.js';
 
 describe('targetProfiles', () => {
   it.each([
@@ -129,9 +129,44 @@ describe('the resend command of a family', () => {
   });
 });
 
+describe('two profiles that reach one app at one destination', () => {
+  const target = (profile: string, appId: string, appIdFrom: string, baseUrlFrom: string) => ({
+    profile,
+    baseUrl: 'https://x.example',
+    connection: { appId, baseUrl: new URL('https://x.example'), client: {} as never, announcement: '', sources: { appId: appIdFrom, baseUrl: baseUrlFrom } },
+  });
+  const refusal = (targets: Parameters<typeof checkDistinct>[0]): CliError => {
+    try {
+      checkDistinct(targets);
+    } catch (error) {
+      if (error instanceof CliError) return error;
+      throw error;
+    }
+    throw new Error('not refused');
+  };
+
+  it('the hint names the setting given once for every profile, and only that one', () => {
+    const error = refusal([target('eu', 'app', 'flag --app-id', 'config c.json (profile eu)'), target('us', 'app', 'flag --app-id', 'config c.json (profile us)')]);
+    expect(error.message).toBe('profiles eu and us both send as app app to https://x.example: every recipient would get the message twice');
+    expect(error.hint).toBe('the app ID (flag --app-id) applies to every profile: set "appId" in each profile of the config file instead');
+    const both = refusal([target('eu', 'app', 'env PUSHCTL_APP_ID', 'region global (default)'), target('us', 'app', 'env PUSHCTL_APP_ID', 'region global (default)')]);
+    expect(both.hint).toBe('the app ID (env PUSHCTL_APP_ID) and the base URL (region global (default)) apply to every profile: set "appId" and "baseUrl" (or "region") in each profile of the config file instead');
+  });
+
+  it('profiles of the config file that name the same app and URL are said to, not blamed on a flag', () => {
+    const error = refusal([target('eu', 'app', 'config c.json (profile eu)', 'config c.json (profile eu)'), target('us', 'app', 'config c.json (profile us)', 'config c.json (profile us)')]);
+    expect(error.hint).toBe('the config file gives profiles eu and us the same "appId" and "baseUrl": correct the one that is wrong, or send to one of them');
+    expect(error.hint).not.toContain('--app-id');
+  });
+
+  it('apps that differ, or destinations that differ, are two targets', () => {
+    expect(() => checkDistinct([target('eu', 'a', 'flag --app-id', 'x'), target('us', 'b', 'flag --app-id', 'x')])).not.toThrow();
+  });
+});
+
 describe('rate limiters', () => {
   it('one per base URL: targets at one destination share it, targets at another have their own', () => {
-    const target = (profile: string, baseUrl: string) => ({ profile, baseUrl, connection: { appId: profile, baseUrl: new URL(baseUrl), client: {} as never, announcement: '' } });
+    const target = (profile: string, baseUrl: string) => ({ profile, baseUrl, connection: { appId: profile, baseUrl: new URL(baseUrl), client: {} as never, announcement: '', sources: { appId: 'flag --app-id', baseUrl: 'flag --base-url' } } });
     const limiters = limitersFor([target('a', 'https://x.example'), target('b', 'https://y.example'), target('c', 'https://x.example')], 50);
     expect([...limiters.keys()]).toEqual(['https://x.example', 'https://y.example']);
     expect(limiters.get('https://x.example')).not.toBe(limiters.get('https://y.example'));
