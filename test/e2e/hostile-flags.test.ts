@@ -1,6 +1,6 @@
 // Extreme and misleading flags (issue 11, "Input"): each a usage error (exit 2) naming the flag and its
 // range, before anything is sent.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,5 +79,25 @@ describe('an empty settings flag', () => {
     expect(r.stderr).toContain(`error: ${flag} needs a non-empty value`);
     expect(r.stderr).toMatch(/\nhint: .*(give|leave)/);
     expect(r.stderr).not.toContain('internal error');
+  });
+});
+
+describe('"-" where pushctl writes a file', () => {
+  // "-" is stdin for what pushctl reads (-f -) and stdout for schema --output; a report, a journal, a record and
+  // a config file are files kept on disk, and were made under the name "-" in the working directory.
+  const env = () => cleanEnv({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PUSHCTL_APP_SECRET: CANARY, PUSHCTL_JOURNAL_DIR: join(home, 'runs') });
+  it.each([
+    [['send', '--app-id', 'a', '--base-url', 'http://127.0.0.1:9', '--all', '--title', 'x', '--report', '-'], '--report', 'the report', '--report report.json'],
+    [['send', '--app-id', 'a', '--base-url', 'http://127.0.0.1:9', '--all', '--title', 'x', '--journal', '-'], '--journal', 'the journal', '--journal run.jsonl'],
+    [['runs', 'show', 'no-such-run', '--report', '-'], '--report', 'the report', '--report report.json'],
+    [['serve', '--port', '0', '--record', '-'], '--record', 'the record', '--record messages.jsonl'],
+    [['init', '--app-id', 'a', '--yes', '-c', '-'], '--config', 'the config file', '--config .pushctlrc.json'],
+  ])('%j is a usage error naming the flag, and makes no file', async (args, flag, what, example) => {
+    const cwd = mkdtempSync(join(home, 'dash-'));
+    const r = await runCli(args, { env: env(), cwd });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`error: ${flag} - would write ${what} to a file named "-"`);
+    expect(r.stderr).toContain(`hint: give ${flag} the file's path, e.g. ${example}`);
+    expect(existsSync(join(cwd, '-'))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // writes them (run.ts), with a did-you-mean; the secret where it is read (settings/read-secret.ts).
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
+import { keptFile } from '../shared/check-options.js';
 
 const text = z.optional(z.string());
 const flag = z.optional(z.boolean());
@@ -13,7 +14,7 @@ export const initOptionsSchema = z.object({
   /** Write the settings under `profiles.<name>` instead of the top level. */
   profile: text,
   /** `-c, --config <path>`: the file to write (default `.pushctlrc.json` in cwd). */
-  config: text,
+  config: z.optional(keptFile(z.string(), '--config', 'the config file', '.pushctlrc.json')),
   /** `--global`: write `config.json` in the user's config directory (e.g. ~/.config/pushctl/). */
   global: flag,
   appSecretFile: text,

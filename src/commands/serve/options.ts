@@ -1,7 +1,7 @@
 // The options of `pushctl serve`, checked by one schema: every number in its range, the defaults filled.
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
-import { wholeNumberFlag } from '../shared/check-options.js';
+import { keptFile, wholeNumberFlag } from '../shared/check-options.js';
 import { SERVE_DEFAULTS as D } from './defaults.js';
 
 /** Upper bounds: beyond them a value is a typo, and some would allocate memory in proportion. */
@@ -23,7 +23,7 @@ export const serveOptionsSchema = z.object({
   rate: z._default(wholeNumberFlag('--rate', 0, MAX_RATE, '0 = no limit'), D.rate),
   maxClientIds: z._default(wholeNumberFlag('--max-client-ids', 0, MAX_CLIENT_IDS, '0 = no limit'), D.maxClientIds),
   /** Append accepted messages to this JSON Lines file. */
-  record: text,
+  record: z.optional(keptFile(z.string(), '--record', 'the record', 'messages.jsonl')),
   chaos: text,
   chaosSeed: z.optional(wholeNumberFlag('--chaos-seed', 0, MAX_SEED)),
   /** Simulated devices from a file (JSON array or CSV), or a synthetic fleet of this many. */

@@ -48,3 +48,12 @@ export function wholeNumberFlag(flag: string, min: number, max: number, why?: st
     }),
   );
 }
+
+/**
+ * The path of a file pushctl writes and keeps (`--report`, `--journal`, `--record`, init's `--config`), as
+ * `--<flag>` takes it. "-" is stdin where pushctl reads (`-f -`) and stdout for `schema --output`; here it
+ * would make a file named "-" in the working directory, which nobody asking for stdout means: refused.
+ */
+export function keptFile<T>(schema: z.ZodMiniType<T>, flag: string, what: string, example: string): z.ZodMiniType<T> {
+  return schema.check(z.refine((value) => value !== '-', { message: `${flag} - would write ${what} to a file named "-": give ${flag} the file's path, e.g. ${flag} ${example}` }));
+}

@@ -4,8 +4,8 @@
 // zod/mini, as the message schema: the full zod API weighs 450 kB in every command file that loads it.
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
-import { optionalFlag, optionalText } from './option-kinds.js';
-import { wholeNumberFlag } from './check-options.js';
+import { optionalFlag } from './option-kinds.js';
+import { keptFile, wholeNumberFlag } from './check-options.js';
 import { MAX_BATCH_SIZE } from '../../client/batches.js';
 import { DEFAULT_RETRY_POLICY } from '../../client/retry.js';
 
@@ -15,13 +15,13 @@ export const deliveryOptionsSchema = z.object({
   maxAttempts: z.optional(wholeNumberFlag('--max-attempts', 1, DEFAULT_RETRY_POLICY.maxAttempts, '1 = no retries')),
   rate: z.optional(wholeNumberFlag('--rate', 0, 100_000, '0 = no limit')),
   retryInDoubt: optionalFlag,
-  report: optionalText,
+  report: z.optional(keptFile(z.string(), '--report', 'the report', 'report.json')),
   /** `--force`: `--report` may replace a file that is not a report of this run. */
   force: optionalFlag,
   /** false with `--no-wait`: refuse when another process owns the key or the run. */
   wait: optionalFlag,
   /** `--journal <path>`, or false with `--no-journal`. */
-  journal: z.optional(z.union([z.string(), z.boolean()])),
+  journal: z.optional(keptFile(z.union([z.string(), z.boolean()]), '--journal', 'the journal', 'run.jsonl')),
   includeInDoubt: optionalFlag,
   json: optionalFlag,
   quiet: optionalFlag,
