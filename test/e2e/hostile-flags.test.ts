@@ -100,4 +100,17 @@ describe('"-" where pushctl writes a file', () => {
     expect(r.stderr).toContain(`hint: give ${flag} the file's path, e.g. ${example}`);
     expect(existsSync(join(cwd, '-'))).toBe(false);
   });
+
+  it.each([
+    [['send', '--app-id', 'a', '--base-url', 'http://127.0.0.1:9', '--all', '--title', 'x', '-c', '-'], '--config', 'the config file', '--config .pushctlrc.json'],
+    [['validate', '--all', '--title', 'x', '--config', '-'], '--config', 'the config file', '--config .pushctlrc.json'],
+    [['send', '--app-id', 'a', '--base-url', 'http://127.0.0.1:9', '--all', '--title', 'x', '--app-secret-file', '-'], '--app-secret-file', 'the app secret', '--app-secret-file secret.txt, or pipe it to --app-secret-stdin'],
+    [['serve', '--port', '0', '--apps', '-'], '--apps', 'the apps file', '--apps apps.json'],
+    [['serve', '--port', '0', '--devices', '-'], '--devices', 'the devices', '--devices devices.csv'],
+  ])('%j says stdin is not read there (exit 2), not that a file "-" is missing', async (args, flag, what, example) => {
+    const r = await runCli(args, { env: env(), cwd: home });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`error: ${flag} - would read ${what} from stdin, which ${flag} does not take`);
+    expect(r.stderr).toContain(`hint: give ${flag} the file's path, e.g. ${example}`);
+  });
 });

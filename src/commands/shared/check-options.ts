@@ -55,5 +55,17 @@ export function wholeNumberFlag(flag: string, min: number, max: number, why?: st
  * would make a file named "-" in the working directory, which nobody asking for stdout means: refused.
  */
 export function keptFile<T>(schema: z.ZodMiniType<T>, flag: string, what: string, example: string): z.ZodMiniType<T> {
-  return schema.check(z.refine((value) => value !== '-', { message: `${flag} - would write ${what} to a file named "-": give ${flag} the file's path, e.g. ${flag} ${example}` }));
+  return notDash(schema, `${flag} - would write ${what} to a file named "-"`, `give ${flag} the file's path, e.g. ${flag} ${example}`);
+}
+
+/**
+ * The path of a file pushctl reads only from a path (`--config`, `--app-secret-file`, serve's `--apps` and
+ * `--devices`): "-" would be looked for as a file named "-" and reported missing, though the user meant stdin.
+ */
+export function pathOnly<T>(schema: z.ZodMiniType<T>, flag: string, what: string, example: string, stdin?: string): z.ZodMiniType<T> {
+  return notDash(schema, `${flag} - would read ${what} from stdin, which ${flag} does not take`, `give ${flag} the file's path, e.g. ${flag} ${example}${stdin ? `, or ${stdin}` : ''}`);
+}
+
+function notDash<T>(schema: z.ZodMiniType<T>, problem: string, next: string): z.ZodMiniType<T> {
+  return schema.check(z.refine((value) => value !== '-', { message: `${problem}: ${next}` }));
 }

@@ -4,17 +4,21 @@
 import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
 import { optionalFlag, optionalText } from './option-kinds.js';
+import { pathOnly } from './check-options.js';
 
 const text = optionalText;
 
+/** `-c, --config <path>`: a file's path; stdin is never read for settings. */
+export const configPathOption = z.optional(pathOnly(z.string(), '--config', 'the config file', '.pushctlrc.json'));
+
 export const settingsOptionsSchema = z.object({
   appId: text,
-  appSecretFile: text,
+  appSecretFile: z.optional(pathOnly(z.string(), '--app-secret-file', 'the app secret', 'secret.txt', 'pipe it to --app-secret-stdin')),
   appSecretStdin: optionalFlag,
   region: text,
   baseUrl: text,
   profile: text,
-  config: text,
+  config: configPathOption,
   insecure: optionalFlag,
   proxy: text,
   timeout: text,

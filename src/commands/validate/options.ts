@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { optionalFlag, optionalText } from '../shared/option-kinds.js';
 import { messageOptionsSchema } from '../shared/message-options.js';
+import { configPathOption } from '../shared/settings-options.js';
 
 export const validateOptionsSchema = z.extend(messageOptionsSchema, {
   json: optionalFlag,
@@ -9,7 +10,7 @@ export const validateOptionsSchema = z.extend(messageOptionsSchema, {
   /** With a report or run journal as --client-ids-file: take its in-doubt recipients too. */
   includeInDoubt: optionalFlag,
   /** The config file (`--config`) and profile (`--profile`) whose audiences `--to` may name. */
-  config: optionalText,
+  config: configPathOption,
   profile: optionalText,
   verbose: optionalFlag,
 });
