@@ -203,7 +203,7 @@ export function assembleMessage(input: AssembleInput): Assembled {
     }
     const ms = parseDurationMs(flags.ttl);
     if (ms === undefined) throw usageError(`--ttl ${JSON.stringify(flags.ttl)} is not a duration`, `use seconds (3600) or ${DURATION_EXAMPLES}`);
-    if (ms < 1000) throw usageError(`--ttl ${flags.ttl} is too short: time_to_live is at least 1 second`, 'e.g. --ttl 90s, or leave --ttl out for the service\'s default');
+    if (ms < 1000) throw usageError(`--ttl ${flags.ttl} is too short: time_to_live is at least 1 second`, 'e.g. --ttl 90s');
     const seconds = parseDurationSeconds(flags.ttl);
     if (seconds === undefined) throw usageError(`--ttl ${flags.ttl} is not a whole number of seconds`, `round it, e.g. --ttl ${Math.round(ms / 1000)}`);
     message.time_to_live = seconds;

@@ -60,7 +60,7 @@ const rows: Row[] = [
   { name: '--ttl 2w', args: ['validate', '--all', '--title', 'Hi', '--ttl', '2w', '--json'], code: 0, out: true, says: [/"time_to_live": 1209600/] },
   { name: '--ttl 1 week (the unit apart)', args: ['validate', '--all', '--title', 'Hi', '--ttl', '1', 'week'], code: 2, says: [/--ttl 1w/] },
   { name: 'a timeout of 1w in a config file', args: ['config'], cwd: 'weekly', code: 0, out: true, says: [/timeout +1w/] },
-  { name: '--ttl 0', args: ['validate', '--all', '--title', 'Hi', '--ttl', '0'], code: 2, says: [/--ttl 0 is too short: time_to_live is at least 1 second/], not: [/not a duration/] },
+  { name: '--ttl 0', args: ['validate', '--all', '--title', 'Hi', '--ttl', '0'], code: 2, says: [/--ttl 0 is too short: time_to_live is at least 1 second/, /^hint: e\.g\. --ttl 90s$/m], not: [/not a duration/, /default/] },
   { name: '--ttl 0s', args: ['validate', '--all', '--title', 'Hi', '--ttl', '0s'], code: 2, says: [/at least 1 second/] },
   { name: '--ttl hello names the units, weeks too', args: ['validate', '--all', '--title', 'Hi', '--ttl', 'hello'], code: 2, says: [/is not a duration/, /1w/] },
   // JSON syntax errors: the likely cause, where the fix goes.
