@@ -47,7 +47,7 @@ const FLAG_TO_INPUT: [RegExp, Replacement][] = [
   // 21006's fix is a smaller batch, which the action has no input for: it sends the interface's largest. The
   // refused batches are not_sent, so a resend from a shell sends those alone.
   // (The command itself is a code span, kept as it is: this is the prose before it.)
-  [/Lower --batch-size \(at most (\d+) client IDs per request\); $/g, (_, most) => `The service takes fewer client IDs per request than the ${most!} the action sends, and the action has no input to lower that: from a shell, `],
+  [/lower --batch-size \(at most (\d+) client IDs per request\); $/g, (_, most) => `the service takes fewer client IDs per request than the ${most!} the action sends, and the action has no input to lower that: from a shell, `],
   [/; resend with a lower --batch-size/g, '; resend them in smaller batches from a shell'],
   // The action has no input that retries a request in doubt.
   [/ \(--retry-in-doubt retries\)/g, ''],

@@ -9,7 +9,7 @@ export interface StatusInfo {
   code: number;
   /** Short meaning, as the vendor documents it ("App Secret illegal"). */
   meaning: string;
-  /** One line telling the user what to do next. */
+  /** One line telling the user what to do next, in the words of every hint: lower case, no closing full stop. */
   hint: string;
   /** True for codes the service documents; false for anything else it might answer. */
   known: boolean;
@@ -20,15 +20,15 @@ export const STATUS_RATE_LIMITED = ServiceStatus.tooFrequent;
 export { APP_WIDE_STATUSES, SETTING_STATUSES };
 
 const HINTS: Readonly<Record<ServiceStatus, string>> = {
-  200: 'The service accepted the message.',
-  21001: 'Set the app ID with --app-id, PUSHCTL_APP_ID or appId in the config file.',
-  21002: 'Check the app ID against the vendor console, and the region (--region global|india).',
-  21003: 'Set the secret with --app-secret-file, --app-secret-stdin or PUSHCTL_APP_SECRET.',
-  21004: 'The secret does not match this app ID: copy it again from the vendor console, and send it raw (no "Bearer " or other prefix).',
-  21005: 'The service refused the body; run `pushctl validate` and compare with the interface document.',
-  21006: 'Lower --batch-size (at most 1000 client IDs per request); `pushctl resend <run> --batch-size <n>` sends the refused batches.',
-  21007: 'Enable the push SDK for this app in the vendor console.',
-  22001: "The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too).",
+  200: 'the service accepted the message',
+  21001: 'set the app ID with --app-id, PUSHCTL_APP_ID or appId in the config file',
+  21002: 'check the app ID against the vendor console, and the region (--region global|india)',
+  21003: 'set the secret with --app-secret-file, --app-secret-stdin or PUSHCTL_APP_SECRET',
+  21004: 'the secret does not match this app ID: copy it again from the vendor console, and send it raw (no "Bearer " or other prefix)',
+  21005: 'the service refused the body; run `pushctl validate` and compare with the interface document',
+  21006: 'lower --batch-size (at most 1000 client IDs per request); `pushctl resend <run> --batch-size <n>` sends the refused batches',
+  21007: 'enable the push SDK for this app in the vendor console',
+  22001: "the rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too)",
 };
 
 /** Every documented code, keyed by number. */
@@ -42,7 +42,7 @@ export function describeStatus(code: number): StatusInfo {
     STATUS_CODES.get(code) ?? {
       code,
       meaning: 'unknown status',
-      hint: 'The service answered a status its document does not list; rerun with --verbose to see the answer.',
+      hint: 'the service answered a status its document does not list; rerun with --verbose to see the answer',
       known: false,
     }
   );

@@ -309,7 +309,7 @@ function deliveryError(outcome: DeliveryOutcome): { message: string; hint?: stri
   // A resume fails for what the key's runs left together, which may be more than this attempt left.
   const message = outcome.key ? `${own}; ${keyVerdict(outcome.key, outcome.exitCode)}` : own;
   // One line of clauses: a hint written as a sentence (the service codes' are) loses its full stop in the list.
-  return hints.length > 0 ? { message, hint: hints.map((hint) => hint.replace(/\.$/, '')).join('; ') } : { message };
+  return hints.length > 0 ? { message, hint: hints.join('; ') } : { message };
 }
 
 /** What this run alone sent: its state, counts, message_ids and languages. */

@@ -66,7 +66,7 @@ const rows: Row[] = [
   {
     name: 'a wrong secret: the annotation carries 21004, its meaning and the hint',
     inputs: () => ({ file: 'm.json', 'app-id': APP, 'app-secret': 'not-the-secret', 'base-url': emulator.url }),
-    says: [/::error title=pushctl::pushctl exited 4, the service rejected the request: 21004 App Secret illegal.*\(The secret does not match this app ID/],
+    says: [/::error title=pushctl::pushctl exited 4, the service rejected the request: 21004 App Secret illegal.*\(the secret does not match this app ID/],
     outputs: { accepted: '0', rejected: '0', audience: 'all devices' },
   },
   {

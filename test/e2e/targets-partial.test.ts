@@ -51,7 +51,7 @@ it('a target the service refused for its app gives the run\'s error its own next
   expect(document.resend_command).toMatch(/^pushctl resend \S+$/);
   // The error is the run's headline, as the table heads it for people, with the targets it names.
   expect(document.error.message).toBe('partly sent: 1 of 2 targets in full; not in full: us');
-  expect(document.error.hint).toMatch(/^us: The secret does not match this app ID.*; then send what is left with: pushctl resend \S+$/);
+  expect(document.error.hint).toMatch(/^us: the secret does not match this app ID.*; then send what is left with: pushctl resend \S+$/);
   const human = await runCli(['send', '--client-id', 'b', '--title', 'Hi', '--profile', 'eu,us'], { env, cwd: dir });
   expect(human.code, human.stderr).toBe(7);
   expect(human.stderr).toMatch(/^✗ partly sent: 1 of 2 targets in full \(run \S+\)$/m);

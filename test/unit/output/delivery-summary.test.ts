@@ -54,8 +54,8 @@ describe('the end-of-run summary', () => {
         '  rejected: 21005 message illegal (service: "no") (1 batch)',
         '  in doubt: HTTP 502 (1 batch)',
         '  not sent: 22001 called too frequently (service: "too fast") (1 batch)',
-        'hint: 21005: The service refused the body; run `pushctl validate` and compare with the interface document.',
-        "hint: 22001: The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too).",
+        'hint: 21005: the service refused the body; run `pushctl validate` and compare with the interface document',
+        "hint: 22001: the rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too)",
         '',
       ].join('\n'),
     );
@@ -65,7 +65,7 @@ describe('the end-of-run summary', () => {
     const { results } = await mixedRun();
     const document = deliveryDocument({ results, summary: summarizeBatches(results), exitCode: 7, dryRun: false, batched: true, warnings: [], notes: [], interrupted: false, elapsedSeconds: 1 });
     expect(document.error?.hint).toBe(
-      "21005: The service refused the body; run `pushctl validate` and compare with the interface document; 22001: The rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too)",
+      "21005: the service refused the body; run `pushctl validate` and compare with the interface document; 22001: the rate limit was hit; lower --rate (its default, 50 requests per second, is the service's published limit, which other senders may be using too)",
     );
   });
 
