@@ -6,6 +6,9 @@ import type { PushMessage } from '../message/types.js';
 import { classifyNetworkError, classifyResponse } from './classify.js';
 import type { AttemptOutcome, RequestView, ResponseView } from './outcome.js';
 
+
+const BASE_URL_EXAMPLE = 'use e.g. https://pushapi.twibida.com';
+
 export interface PushClientOptions {
   /** `https://pushapi.twibida.com`, or the emulator's URL; a path prefix is kept. */
   baseUrl: string;
@@ -71,14 +74,14 @@ export class PushClient implements PushSender {
     try {
       base = new URL(options.baseUrl);
     } catch {
-      throw configError(`The base URL "${options.baseUrl}" is not a valid URL.`, 'Use e.g. https://pushapi.twibida.com');
+      throw configError(`the base URL "${options.baseUrl}" is not a valid URL`, BASE_URL_EXAMPLE);
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-      throw configError(`The base URL must use http or https, not ${base.protocol}`);
+      throw configError(`the base URL must use http or https, not ${base.protocol}`, BASE_URL_EXAMPLE);
     }
     // Node would throw on these when setting the header; saying which setting is wrong is kinder.
     if (!/^[\t\x20-\x7e\x80-\xff]+$/.test(options.appSecret)) {
-      throw configError('The app secret is empty or contains characters that cannot go in an HTTP header (a newline?).');
+      throw configError('the app secret is empty or contains characters that cannot go in an HTTP header (a newline?)', 'copy the secret again from the vendor console, as one line of plain text');
     }
     this.url = new URL(base.pathname.replace(/\/+$/, '') + '/v1/message/push/' + encodeURIComponent(options.appId), base);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -180,3 +180,15 @@ describe('PushClient against a scripted server', () => {
     expect(() => new PushClient({ baseUrl: 'not a url', appId: 'a', appSecret: 's', userAgent: 'x' })).toThrow(/valid URL/);
   });
 });
+
+describe('PushClient refuses settings it cannot send with, in the words of every other error', () => {
+  // A library user meets these (the CLI checks the same settings earlier): one line, lower case, no full stop, and the hint apart.
+  it.each([
+    [{ baseUrl: 'not a url' }, 'the base URL "not a url" is not a valid URL', 'use e.g. https://pushapi.twibida.com'],
+    [{ baseUrl: 'ftp://example.com' }, 'the base URL must use http or https, not ftp:', 'use e.g. https://pushapi.twibida.com'],
+    [{ appSecret: 'line\nbreak' }, 'the app secret is empty or contains characters that cannot go in an HTTP header (a newline?)', 'copy the secret again from the vendor console, as one line of plain text'],
+    [{ appSecret: '' }, 'the app secret is empty or contains characters that cannot go in an HTTP header (a newline?)', 'copy the secret again from the vendor console, as one line of plain text'],
+  ])('%j', (options, message, hint) => {
+    expect(() => new PushClient({ baseUrl: 'http://127.0.0.1:9', appId: 'a', appSecret: SECRET, userAgent: 'pushctl/0.0.0-test', ...options })).toThrow(expect.objectContaining({ message, hint }));
+  });
+});
