@@ -201,7 +201,7 @@ function addPiece(lines: LineCounter, chunk: Buffer, carry: Buffer | undefined):
  */
 function readJournalIds(text: string, collector: ClientIdCollector, includeInDoubt: boolean, laterWords: ReadClientIdsOptions['laterWords']): ClientIdList {
   const run = readJournal(text);
-  if (!run.header) throw invalidMessageError('The client-ID input looks like a run journal but has no header record.', 'Give the journal as pushctl wrote it, or one client ID per line.');
+  if (!run.header) throw invalidMessageError('the client-ID input looks like a run journal but has no header record', 'give the journal as pushctl wrote it, or one client ID per line');
   if (run.incomplete) {
     const sent = run.results.some((r) => r.attempts > 0);
     throw usageError(
@@ -234,7 +234,7 @@ function checkLineLength(carry: Buffer): void {
 }
 
 const lineTooLong = () =>
-  invalidMessageError(`A line of the client-ID input is longer than ${MAX_LINE_BYTES} bytes; expected one client ID per line.`);
+  invalidMessageError(`a line of the client-ID input is longer than ${MAX_LINE_BYTES} bytes; it takes one client ID per line`, 'check the file given to --client-ids-file: a client ID is far shorter');
 
 /** Add every newline-terminated line of `chunk` from `start`; returns where the unfinished rest begins. */
 function addCompleteLines(lines: LineCounter, chunk: Buffer, start: number): number {

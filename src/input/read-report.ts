@@ -21,7 +21,8 @@ const RUN_ID = /^ {2}"run_id": ("(?:[^"\\]|\\.)*")/;
 const isEntry = (entry: unknown): entry is Entry =>
   typeof (entry as Entry)?.batch === 'number' && Array.isArray((entry as Entry).client_ids) && (entry as Entry).client_ids.every((id) => typeof id === 'string');
 
-const notAReport = () => invalidMessageError('The client-ID input is JSON but not a pushctl report (no "in_doubt" and "not_sent" lists).');
+const GIVE_IDS_OR_REPORT = 'give one client ID per line, or a report written by --report';
+const notAReport = () => invalidMessageError('the client-ID input is JSON but not a pushctl report (no "in_doubt" and "not_sent" lists)', GIVE_IDS_OR_REPORT);
 
 export class ReportReader {
   private readonly decoder = new StringDecoder('utf8');
@@ -113,7 +114,7 @@ export class ReportReader {
     try {
       entry = JSON.parse(text);
     } catch (error) {
-      throw invalidMessageError(`The report has a line that is not valid JSON: ${(error as Error).message}`, 'Give the report as pushctl wrote it, or one client ID per line.');
+      throw invalidMessageError(`the report has a line that is not valid JSON: ${(error as Error).message}`, 'give the report as pushctl wrote it, or one client ID per line');
     }
     if (!isEntry(entry)) throw notAReport();
     this.take(this.section, entry.client_ids);
@@ -126,8 +127,8 @@ function parseWhole(text: string): Resend {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw invalidMessageError(
-      `The client-ID input starts with "{" but is not valid JSON: ${(error as Error).message}`,
-      'Give one client ID per line, or a report written by --report.',
+      `the client-ID input starts with "{" but is not valid JSON: ${(error as Error).message}`,
+      GIVE_IDS_OR_REPORT,
     );
   }
   const sections = json as Partial<Record<'in_doubt' | 'unknown' | 'not_sent', unknown>>;

@@ -47,6 +47,21 @@ describe('validate with hostile files', () => {
     expect(r.stderr).toContain("jq -r '.[]'");
   });
 
+  // Each refusal of a client-ID input reads as every other error: one lower-case line, and a hint apart that says what to give.
+  it.each([
+    ['a JSON object that is not a report', '{"a":1}\n', 'the client-ID input is JSON but not a pushctl report (no "in_doubt" and "not_sent" lists)', 'give one client ID per line, or a report written by --report'],
+    ['a "{" that does not parse', '{not json\n', 'the client-ID input starts with "{" but is not valid JSON: ', 'give one client ID per line, or a report written by --report'],
+    ['a line past 64 KiB', `${'a'.repeat(70_000)}\n`, 'a line of the client-ID input is longer than 65536 bytes; it takes one client ID per line', 'check the file given to --client-ids-file: a client ID is far shorter'],
+    ['a journal whose header is cut', '{"t":"header","format":"pushctl-journal",oops\n', 'the client-ID input looks like a run journal but has no header record', 'give the journal as pushctl wrote it, or one client ID per line'],
+    ['a report with a line cut', '{\n  "version": 1,\n  "not_sent": [\n    {broken\n  ]\n}\n', 'the report has a line that is not valid JSON: ', 'give the report as pushctl wrote it, or one client ID per line'],
+  ])('%s: exit 3, said as one line and a hint', async (name, text, message, hint) => {
+    const r = await validate(['--title', 'x', '--client-ids-file', file(`ids-${name.replace(/\W+/g, '-')}.txt`, text)]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`error: ${message}`);
+    expect(r.stderr).toMatch(/^error: [^\n]*[^.]\n/m);
+    expect(r.stderr).toContain(`hint: ${hint}\n`);
+  });
+
   it('a NUL inside --client-id: exit 3', async () => {
     const r = await validate(['--title', 'x', '--client-id', 'a\u0001b']);
     expect(r.code).toBe(3);
