@@ -23,7 +23,7 @@ export type { InitOutcome };
 const scriptExtensions = new Set(['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts']);
 
 function targetPath(options: InitOptions, ctx: Pick<Ctx, 'cwd' | 'env'>): string {
-  if (options.config && options.global) throw usageError('--config and --global cannot be used together');
+  if (options.config && options.global) throw usageError('--config and --global cannot be used together', 'drop one: --global writes the user config file, --config the file it names');
   if (options.global) return path.join(userConfigDir(ctx.env), 'config.json');
   const file = path.resolve(ctx.cwd, options.config ?? '.pushctlrc.json');
   if (scriptExtensions.has(path.extname(file)) || path.basename(file) === 'package.json') {
@@ -71,8 +71,9 @@ async function readExisting(file: string, force: boolean): Promise<Record<string
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw configError(`cannot read ${file}: ${(error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw configError(`cannot read ${file} (${code ?? (error as Error).message})`, code === 'EISDIR' ? 'give --config the path of a file, not a directory' : 'check that you can read it, or give --config another path');
   }
   if (text.trim() === '') return {};
   try {

@@ -101,15 +101,18 @@ describe('pushctl init (non-interactive)', () => {
   });
 
   it.each([
-    [{ yes: true }, ExitCode.usage, 'nothing to write'],
+    [{ yes: true }, ExitCode.usage, 'nothing to write', 'pass --app-id <id>'],
     // A region is a setting like the base URL: refused as send refuses it, exit 6 naming where it came from.
-    [{ appId: 'a', region: 'eu' }, ExitCode.config, 'unknown region "eu" (from flag --region)'],
-    [{ appId: 'a', config: 'pushctl.config.js' }, ExitCode.usage, 'cannot write'],
-    [{ appId: 'a', config: 'x.json', global: true }, ExitCode.usage, 'cannot be used together'],
-  ])('refuses %j', async (options, exitCode, words) => {
+    [{ appId: 'a', region: 'eu' }, ExitCode.config, 'unknown region "eu" (from flag --region)', 'valid regions: global, india'],
+    [{ appId: 'a', config: 'pushctl.config.js' }, ExitCode.usage, 'cannot write', 'choose a path such as .pushctlrc.json'],
+    [{ appId: 'a', config: 'x.json', global: true }, ExitCode.usage, '--config and --global cannot be used together', 'drop one: --global writes the user config file, --config the file it names'],
+    // Each refusal says the next step apart from what is wrong, as every error does.
+    [{ appId: 'a', config: '.' }, ExitCode.config, ' (EISDIR)', 'give --config the path of a file, not a directory'],
+  ])('refuses %j', async (options, exitCode, words, hint) => {
     const error = await rejectionOf(init(options, ctxFor()));
     expect(error.exitCode).toBe(exitCode);
     expect(error.message).toContain(words);
+    expect(error.hint).toContain(hint);
   });
 
   it('warns about a plain-http base URL to a remote host but writes it', async () => {
