@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/run-cli.js';
+import { serveCli } from '../helpers/serve-cli.js';
 
 let dir: string;
 beforeAll(() => {
@@ -110,6 +111,17 @@ describe('pushctl serve --host', () => {
     const r = await runCli(['serve', '--port', '0', '--devices', join(dir, 'd.csv')], { env: cleanEnv() });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('d.csv: line 2: 2 fields, expected 7');
+  });
+
+  it('--devices with the client_id,language CSV that send takes: its devices are reached by language', async () => {
+    const file = join(dir, 'langs.csv');
+    writeFileSync(file, 'Language,Client_ID\nde,phone-de\nen-GB,phone-gb\n');
+    const served = await serveCli(['--rate', '0', '--devices', file]);
+    onTestFinished(() => served.stop());
+    const r = await runCli(['send', '--base-url', served.url, '--app-id', 'demo-app', '--language', 'de', '--title', 'Hallo', '--json'], { env: env({ PUSHCTL_APP_SECRET: 'demo-secret' }), cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const answer = await (await fetch(`${served.url}/v1/emulator/audience?condition=${encodeURIComponent(JSON.stringify({ type: 1, targeting: { language: ['de'] } }))}`)).json();
+    expect(answer).toMatchObject({ reached: 1, fleet_size: 2 });
   });
 
   it('--tls-cert with an empty certificate is refused at start: exit 6, one line naming the file and the fix', async () => {

@@ -17,7 +17,7 @@ export const serveCommand: CommandDefinition = {
       .option('--record <path>', 'append accepted messages to a JSON Lines file')
       .option('--tls-cert <pem>', 'serve https with this certificate (chain) file; needs --tls-key')
       .option('--tls-key <pem>', 'the private key file for --tls-cert')
-      .option('--devices <file>', 'simulated devices: a JSON array, or CSV with client_id,country,language,brand,model,os_version,app_version')
+      .option('--devices <file>', 'simulated devices: a JSON array, or CSV with a header of client_id and any of country,language,brand,model,os_version,app_version')
       .option('--fleet <n>', 'simulated devices: a synthetic, seeded fleet of n devices')
       .option('--chaos <spec>', 'answer a share of pushes with faults: 22001=5%,503=3%,500=2%,reset=2%,hang=1%,latency=50-400ms')
       .option('--chaos-seed <n>', `seed of the chaos sequence (the same seed repeats a run) ${shown(D.chaosSeed)}`)

@@ -12,7 +12,7 @@ export const DEVICE_FIELDS = ['client_id', 'country', 'language', 'brand', 'mode
 /** A devices file that cannot be read as devices: the CLI's error class (exit 6, the configuration's code), with the file's shape as the hint. */
 export class DevicesFileError extends CliError {
   constructor(message: string) {
-    super(message, ExitCode.config, `a JSON array of devices, or CSV with the header ${DEVICE_FIELDS.join(',')}`);
+    super(message, ExitCode.config, `a JSON array of devices, or CSV whose header names its columns: client_id and any of ${DEVICE_FIELDS.slice(1).join(',')}`);
     this.name = 'DevicesFileError';
   }
 }

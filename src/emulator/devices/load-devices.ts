@@ -5,6 +5,7 @@ import { parseJson } from '../../message/parse-json.js';
 import { csvRecords } from '../../message/csv-records.js';
 import { checkDevices, DEVICE_FIELDS, DevicesFileError, toDevice, uniqueDevices } from './check-devices.js';
 import type { Device } from './match.js';
+import { nearest } from '../../suggest.js';
 
 export { DEVICE_FIELDS, DevicesFileError } from './check-devices.js';
 
@@ -26,16 +27,34 @@ function parseJsonDevices(text: string): Device[] {
   return checkDevices(list);
 }
 
+/**
+ * CSV whose header names its columns, as a JSON device's keys do: in any order, and a column left out is
+ * unknown for every device (a spreadsheet's export; the client_id,language CSV that `send --client-ids-file`
+ * takes). A name that is not a field is refused, so a typo never leaves a column unread.
+ */
 function parseCsvDevices(text: string): Device[] {
   const [header, ...records] = csvRecords(text, false, (line, reason) => new DevicesFileError(`line ${line ?? '?'}: not valid CSV (${reason})`));
-  if (header?.record.map((h) => h.trim()).join(',') !== DEVICE_FIELDS.join(',')) {
-    throw new DevicesFileError(`line 1: a CSV devices file starts with the header ${DEVICE_FIELDS.join(',')}`);
-  }
+  const columns = columnsOf(header?.record ?? []);
   return uniqueDevices(
     records.map(({ record, info }) => {
       const where = `line ${info.lines}`;
-      if (record.length !== DEVICE_FIELDS.length) throw new DevicesFileError(`${where}: ${record.length} fields, expected ${DEVICE_FIELDS.length} (${DEVICE_FIELDS.join(',')})`);
-      return { device: toDevice(Object.fromEntries(DEVICE_FIELDS.map((field, k) => [field, record[k]])), where), where };
+      if (record.length !== columns.length) throw new DevicesFileError(`${where}: ${record.length} fields, expected ${columns.length} (${columns.join(',')})`);
+      return { device: toDevice(Object.fromEntries(columns.map((field, k) => [field, record[k]])), where), where };
     }),
   );
+}
+
+/** The fields the header's names stand for, in its order: each a field of a device (in any case), once, client_id among them. */
+function columnsOf(names: readonly string[]): string[] {
+  const columns = names.map((name) => name.trim().toLowerCase());
+  if (!columns.includes('client_id')) throw new DevicesFileError('line 1: the header has no client_id column');
+  const fields: readonly string[] = DEVICE_FIELDS;
+  columns.forEach((column, i) => {
+    if (!fields.includes(column)) {
+      const near = nearest(column, DEVICE_FIELDS);
+      throw new DevicesFileError(`line 1: unknown column "${names[i]!.trim()}"${near ? ` (did you mean "${near}"?)` : ''}; the columns are ${DEVICE_FIELDS.join(', ')}`);
+    }
+    if (columns.indexOf(column) !== i) throw new DevicesFileError(`line 1: column "${column}" appears twice`);
+  });
+  return columns;
 }

@@ -59,6 +59,11 @@ describe('devices files', () => {
     ["Android's locale form is read as the tag", `${HEADER}\nb,GB,en_gb,Samsung,SM-A546B,33,1.0\n`, {}],
     ['a language in any case is read as the tag', `${HEADER}\nb,GB,EN-gb,Samsung,SM-A546B,33,1.0\n`, {}],
     ['empty fields other than client_id are allowed', `${HEADER}\nb,,,,,,\n`, { country: '', language: '', brand: '', model: '', os_version: '', app_version: '' }],
+    // The header names the columns, as the keys of a JSON device do: any order, and a column left out is unknown
+    // (a spreadsheet's export, or the client-ID CSV of `send --client-ids-file`, which needs client_id and language).
+    ['columns in another order', 'language,client_id,app_version,os_version,model,brand,country\nen-GB,b,1.0,33,SM-A546B,Samsung,GB\n', {}],
+    ['only some columns: the others unknown', 'client_id,language\nb,en-GB\n', { country: '', brand: '', model: '', os_version: '', app_version: '' }],
+    ['a header with spaces around its names', ' client_id , country \nb,GB\n', { language: '', brand: '', model: '', os_version: '', app_version: '' }],
   ])('CSV: %s', (_name, text, changes) => {
     expect(parseDevices(text)).toEqual([{ ...b, ...changes }]);
   });
@@ -68,8 +73,11 @@ describe('devices files', () => {
   });
 
   it.each([
-    ['client,country\na,US', 'line 1: a CSV devices file starts with the header'],
+    ['client,country\na,US', 'line 1: the header has no client_id column'],
+    ['client_id,contry\na,US', 'line 1: unknown column "contry" (did you mean "country"?); the columns are client_id, country, language, brand, model, os_version, app_version'],
+    ['client_id,country,country\na,US,GB', 'line 1: column "country" appears twice'],
     [`${HEADER}\na,US`, 'line 2: 2 fields, expected 7'],
+    ['client_id,country\na,US,x', 'line 2: 3 fields, expected 2 (client_id,country)'],
     [`${HEADER}\nb,GB,en-GB,Xiaomi,Redmi Note 12, Pro,33,1.0`, 'line 2: 8 fields, expected 7'],
     [`${HEADER}\n\nb,USA,en-US,Google,Pixel 7,34,1.0`, 'line 3: country "USA" is not an ISO 3166-1 alpha-2 country code'],
     [`${HEADER}\nb,US,english,Google,Pixel 7,34,1.0`, 'line 2: language "english" is not a language code'],
