@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import '../../message/zod-jitless.js';
 import { countryCode, LANGUAGE, languageCode, languageTagOf, osVersion } from '../../message/schema.js';
 import type { Device } from './match.js';
+import { nearest } from '../../suggest.js';
 
 export const DEVICE_FIELDS = ['client_id', 'country', 'language', 'brand', 'model', 'os_version', 'app_version'] as const;
 
@@ -42,8 +43,18 @@ export function uniqueDevices(located: readonly Located[]): Device[] {
 
 type DeviceField = (typeof DEVICE_FIELDS)[number];
 
+/** A JSON key or a CSV column that is no field of a device: refused with the nearest, never left unread. */
+export function unknownField(where: string, kind: 'key' | 'column', name: string): DevicesFileError {
+  const near = nearest(name, DEVICE_FIELDS);
+  return new DevicesFileError(`${where}: unknown ${kind} "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the ${kind}s are ${DEVICE_FIELDS.join(', ')}`);
+}
+
+const FIELDS: ReadonlySet<string> = new Set(DEVICE_FIELDS);
+
 export function toDevice(value: unknown, where: string): Device {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DevicesFileError(`${where}: a device is an object with ${DEVICE_FIELDS.join(', ')}`);
+  const unknown = Object.keys(value).find((key) => !FIELDS.has(key));
+  if (unknown !== undefined) throw unknownField(where, 'key', unknown);
   // In the order of DEVICE_FIELDS, so the first bad field is the one named.
   const field = (name: DeviceField) => deviceField((value as Record<string, unknown>)[name], name, where);
   return { client_id: field('client_id'), country: field('country'), language: field('language'), brand: field('brand'), model: field('model'), os_version: field('os_version'), app_version: field('app_version') };

@@ -3,9 +3,8 @@
 // by the message's own rules (check-devices.ts), so a device can be reached by the messages that name it.
 import { parseJson } from '../../message/parse-json.js';
 import { csvRecords } from '../../message/csv-records.js';
-import { checkDevices, DEVICE_FIELDS, DevicesFileError, toDevice, uniqueDevices } from './check-devices.js';
+import { checkDevices, DEVICE_FIELDS, DevicesFileError, toDevice, uniqueDevices, unknownField } from './check-devices.js';
 import type { Device } from './match.js';
-import { nearest } from '../../suggest.js';
 
 export { DEVICE_FIELDS, DevicesFileError } from './check-devices.js';
 
@@ -50,10 +49,7 @@ function columnsOf(names: readonly string[]): string[] {
   if (!columns.includes('client_id')) throw new DevicesFileError('line 1: the header has no client_id column');
   const fields: readonly string[] = DEVICE_FIELDS;
   columns.forEach((column, i) => {
-    if (!fields.includes(column)) {
-      const near = nearest(column, DEVICE_FIELDS);
-      throw new DevicesFileError(`line 1: unknown column "${names[i]!.trim()}"${near ? ` (did you mean "${near}"?)` : ''}; the columns are ${DEVICE_FIELDS.join(', ')}`);
-    }
+    if (!fields.includes(column)) throw unknownField('line 1', 'column', names[i]!.trim());
     if (columns.indexOf(column) !== i) throw new DevicesFileError(`line 1: column "${column}" appears twice`);
   });
   return columns;

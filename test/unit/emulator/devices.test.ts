@@ -87,6 +87,8 @@ describe('devices files', () => {
     ['[{"country":"US"}]', 'device 1: client_id must be a non-empty string'],
     ['[{"client_id":"a","country":"XX"}]', 'device 1: country "XX" is not an ISO 3166-1 alpha-2 country code'],
     ['[{"client_id":"a"},{"client_id":"a"}]', 'device 2: client_id "a" appears twice'],
+    // A key that is no field is refused as a CSV column is, never left unread.
+    ['[{"client_id":"a","contry":"US"}]', 'device 1: unknown key "contry" (did you mean "country"?); the keys are client_id, country, language, brand, model, os_version, app_version'],
     ['{"phones":[]}', 'a JSON devices file is an array of devices or {"devices": [...]}'],
     ['[1,', 'not valid JSON'],
   ])('names the line or device and the field: %s', (text, message) => {
