@@ -1,4 +1,5 @@
 import { CliError, ExitCode } from '../errors.js';
+import { nearest } from '../suggest.js';
 import { parseJson } from '../message/parse-json.js';
 import { describeBytes, InputInterruptedError, InputTooLargeError, readWholeFile } from '../read-whole-file.js';
 
@@ -65,7 +66,8 @@ export function parseAppsJson(json: unknown, source: string): EmulatorApp[] {
     }
     const unknown = Object.keys(rest);
     if (unknown.length > 0) {
-      throw new EmulatorConfigError(`${where} has unknown field "${unknown[0]}"`, 'the fields are id, secret and disabled');
+      const near = nearest(unknown[0]!, ['id', 'secret', 'disabled']);
+      throw new EmulatorConfigError(`${where} has unknown field "${unknown[0]}"${near ? ` (did you mean "${near}"?)` : ''}`, 'the fields are id, secret and disabled');
     }
     return disabled ? { id: id.trim(), secret, disabled } : { id: id.trim(), secret };
   });

@@ -34,7 +34,9 @@ describe('parseAppsJson', () => {
     [[{ secret: 's' }], /apps\[0\]\.id/],
     [[{ id: 'a' }], /apps\[0\]\.secret/],
     [[{ id: 'a', secret: 's', disabled: 'yes' }], /disabled must be true or false/],
-    [[{ id: 'a', secret: 's', secert: 'x' }], /unknown field "secert"/],
+    [[{ id: 'a', secret: 's', secert: 'x' }], /unknown field "secert" \(did you mean "secret"\?\)/],
+    [[{ id: 'a', secret: 's', disable: true }], /unknown field "disable" \(did you mean "disabled"\?\)/],
+    [[{ id: 'a', secret: 's', colour: 1 }], /unknown field "colour"$/],
   ])('explains what is wrong with %j', (json, pattern) => {
     expect(() => parseAppsJson(json, 'apps.json')).toThrow(pattern);
   });
