@@ -48,12 +48,10 @@ function unknownKey(key: string, path: readonly PathKey[]): ConfigProblem {
   if (path.length > 0 && key === 'profiles') {
     return { text: `unknown key "${full}": profiles cannot be nested`, fix: 'move the profile to the top-level "profiles" object' };
   }
-  return {
-    text: `unknown key "${full}"`,
-    fix: guess
-      ? `did you mean "${guess}"? (rename "${key}" to "${guess}")`
-      : `remove it; the keys allowed ${where(path)} are: ${allowed.join(', ')}`,
-  };
+  // The guess is in the problem, not only its fix: of several problems only the first's fix is the hint.
+  return guess
+    ? { text: `unknown key "${full}" (did you mean "${guess}"?)`, fix: `rename "${key}" to "${guess}"` }
+    : { text: `unknown key "${full}"`, fix: `remove it; the keys allowed ${where(path)} are: ${allowed.join(', ')}` };
 }
 
 /** The four shapes of a named audience, for a problem inside one (docs/behaviour.md#audiences). */

@@ -127,8 +127,8 @@ describe('validation', () => {
     const file = await box.write('home/project/.pushctlrc.json', '{"appid": "x"}');
     const error = await rejectionOf(load());
     expect(error.exitCode).toBe(ExitCode.config);
-    expect(error.message).toBe(`invalid config file ${file}: unknown key "appid"`);
-    expect(error.hint).toContain('did you mean "appId"?');
+    expect(error.message).toBe(`invalid config file ${file}: unknown key "appid" (did you mean "appId"?)`);
+    expect(error.hint).toBe('rename "appid" to "appId"');
   });
 
   it('a wrong type in a profile is a config error that does not quote the value', async () => {

@@ -25,11 +25,16 @@ describe('describeIssues', () => {
   }
 
   it('names an unknown key and the nearest known one', () => {
-    expect(problems({ appid: 'x' })).toEqual([{ text: 'unknown key "appid"', fix: 'did you mean "appId"? (rename "appid" to "appId")' }]);
+    expect(problems({ appid: 'x' })).toEqual([{ text: 'unknown key "appid" (did you mean "appId"?)', fix: 'rename "appid" to "appId"' }]);
   });
 
   it('names the path inside a profile', () => {
-    expect(problems({ profiles: { ci: { regoin: 'india' } } })[0]?.text).toBe('unknown key "profiles.ci.regoin"');
+    expect(problems({ profiles: { ci: { regoin: 'india' } } })[0]?.text).toBe('unknown key "profiles.ci.regoin" (did you mean "region"?)');
+  });
+
+  // Only the first problem's fix is the hint: every other unknown key carries its guess in the problem itself.
+  it('each unknown key of several says its nearest', () => {
+    expect(problems({ appid: 'x', profiles: { eu: { baseURL: 'http://x' } } }).map((p) => p.text)).toEqual(['unknown key "profiles.eu.baseURL" (did you mean "baseUrl"?)', 'unknown key "appid" (did you mean "appId"?)']);
   });
 
   it('explains a wrong type without quoting the value', () => {
