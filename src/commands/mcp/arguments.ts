@@ -46,11 +46,41 @@ function describe(issue: Issue, given: unknown, known: readonly string[]): strin
   }
 }
 
+/**
+ * A value of the wrong JSON type whose meaning is plain, written as the argument takes it: a string where a
+ * list goes is a list of one, "yes" where a boolean goes is true, "5" where a number goes is 5, a string
+ * holding a JSON object is that object. Undefined when the value says nothing of what was meant.
+ */
+function asMeant(issue: Issue, given: unknown): string | undefined {
+  if (issue.code !== 'invalid_type' || issue.path.length === 0) return undefined;
+  const input = valueAt(given, issue.path);
+  const at = issue.path.map(String).join('.');
+  const key = JSON.stringify(String(issue.path.at(-1)));
+  if (issue.expected === 'array' && (typeof input === 'string' || typeof input === 'number')) return `give ${at} as an array: ${key}: [${JSON.stringify(input)}]`;
+  if (issue.expected === 'boolean' && (typeof input === 'string' || typeof input === 'number')) {
+    const yes = typeof input === 'number' ? input !== 0 : /^(true|yes|y|on|1)$/i.test(input.trim());
+    const no = typeof input === 'string' && /^(false|no|n|off|0)$/i.test(input.trim());
+    return yes || no || typeof input === 'number' ? `give ${at} as a JSON boolean: ${key}: ${yes}` : undefined;
+  }
+  if ((issue.expected === 'number' || issue.expected === 'int') && typeof input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(input)) {
+    return `give ${at} as a JSON number: ${key}: ${Number(input)}`;
+  }
+  if ((issue.expected === 'object' || issue.expected === 'record') && typeof input === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(input);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return `give ${at} as a JSON object, not a string that holds one: ${key}: ${JSON.stringify(parsed)}`;
+    } catch {
+      // Not JSON: nothing to say of what was meant.
+    }
+  }
+  return undefined;
+}
+
 /** The checked arguments, or a usage error about the first thing wrong with them. */
 export function parseArguments<T>(schema: z.ZodMiniType<T>, given: unknown, tool: string, known: readonly string[]): T {
   const parsed = schema.safeParse(given ?? {});
   if (parsed.success) return parsed.data;
   const [issue] = parsed.error.issues;
   const takes = known.length > 0 ? `${tool} takes ${known.join(', ')} (see its inputSchema)` : `${tool} takes no arguments: call it with {}`;
-  throw usageError(`${tool}: ${issue ? describe(issue, given ?? {}, known) : 'the arguments are invalid'}`, takes);
+  throw usageError(`${tool}: ${issue ? describe(issue, given ?? {}, known) : 'the arguments are invalid'}`, (issue && asMeant(issue, given ?? {})) ?? takes);
 }

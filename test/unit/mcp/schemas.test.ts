@@ -71,7 +71,6 @@ describe('argument errors', () => {
     [{ title: 1 }, 'validate_message: title must be a string, got number'],
     [{ titel: 'x' }, 'validate_message: unknown argument "titel" (did you mean "title"?)'],
     [{ type: 'note' }, 'validate_message: type must be one of "notification", "data", 1, 2, got "note"'],
-    [{ country: 'US' }, 'validate_message: country must be an array, got string'],
     [{ message: [1] }, 'validate_message: message must be an object, got an array'],
     ['text', 'validate_message: the arguments must be an object, got string'],
   ])('%j → %s', (given, message) => {
@@ -84,6 +83,25 @@ describe('argument errors', () => {
 
   it('takes no arguments as an empty object', () => {
     expect(parse(undefined)).toEqual({});
+  });
+
+  // A value of the wrong JSON type that says what was meant: the hint is that value as the argument takes it.
+  it.each([
+    [{ clientId: 'a' }, 'give clientId as an array: "clientId": ["a"]'],
+    [{ country: 'US' }, 'give country as an array: "country": ["US"]'],
+    [{ all: 'yes' }, 'give all as a JSON boolean: "all": true'],
+    [{ all: 'false' }, 'give all as a JSON boolean: "all": false'],
+    [{ strict: 1 }, 'give strict as a JSON boolean: "strict": true'],
+    [{ message: '{"type":1}' }, 'give message as a JSON object, not a string that holds one: "message": {"type":1}'],
+  ])('%j → hint %s', (given, hint) => {
+    expect(errorOf(given).hint).toBe(hint);
+  });
+
+  it('says what is wrong as before: the argument, the type it takes and the one it got', () => {
+    expect(errorOf({ country: 'US' }).message).toBe('validate_message: country must be an array, got string');
+    expect(() => parseArguments(listRunsTool.args, { limit: '5' }, 'list_runs', argumentNames(listRunsTool))).toThrow(
+      expect.objectContaining({ message: 'list_runs: limit must be a number, got string', hint: 'give limit as a JSON number: "limit": 5' }),
+    );
   });
 });
 
