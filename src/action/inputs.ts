@@ -60,6 +60,10 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
   }
   const mode: ActionMode = (modeInput as ActionMode) || (dryRun ? 'dry-run' : 'send');
   if (input('file') === '' && mode !== 'check') throw inputError('the file input is empty', 'set file: to the message JSON file, e.g. file: release.json');
+  // "-" is stdin to the CLI; a step has none, and would wait on nothing or read nothing.
+  for (const [name, example] of [['file', 'release.json'], ['client-ids-file', 'ids.txt']] as const) {
+    if (input(name) === '-') throw inputError(`the ${name} input is "-", which reads stdin, and a step has none`, `set ${name}: to a file of the repository, e.g. ${name}: ${example}`);
+  }
   const vars: string[] = [];
   for (const line of input('vars').split(/\r?\n/)) {
     const pair = line.trim();
