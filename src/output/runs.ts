@@ -90,8 +90,11 @@ export const leftOutLine = (leftOut: readonly string[] | undefined): string =>
     ? `its journal also names ${leftOut.map(escapeControl).join(', ')}: left out, as a journal never chooses a host or a file for you; add those that are yours\n`
     : '';
 
+/** A labelled row of `runs show`: every value in one column, after the longest label ("replaced by", "message_ids"). */
+const row = (label: string, value: string) => `  ${label.padEnd(12)}${value}\n`;
+
 const countsLine = (label: string, c: OutcomeCounts) =>
-  `  ${label.padEnd(11)}${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, in doubt ${c.in_doubt}, not sent ${c.not_sent}\n`;
+  row(label, `${c.total}: accepted ${c.accepted}, rejected ${c.rejected}, in doubt ${c.in_doubt}, not sent ${c.not_sent}`);
 
 /** Why batches did not get through, grouped by cause: the service's codes, and the reasons in words. */
 export function failureReasons(results: readonly BatchResult[]): string[] {
@@ -107,7 +110,7 @@ export function failureReasons(results: readonly BatchResult[]): string[] {
 
 /** What the run's family delivered together: its runs, its state, its counts and its languages, indented under it. */
 function familyLines(family: FamilyOutcome, audience: boolean): string {
-  const out = `  family     ${family.run_ids.length} runs (${family.run_ids.map(escapeControl).join(', ')}): ${stateWords(family.state)}\n`;
+  const out = row('family', `${family.run_ids.length} runs (${family.run_ids.map(escapeControl).join(', ')}): ${stateWords(family.state)}`);
   let counts = countsLine('batches', family.summary.batches);
   if (!audience) counts += countsLine('recipients', family.summary.recipients);
   counts += formatVariants(family.variants?.map((v) => ({ ...v, label: escapeControl(v.label) })), plainStyle).replace(/^(?=.)/gm, '  ');
@@ -119,16 +122,16 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   // Everything here comes from a journal, which anyone may have written: escaped for the terminal.
   const e = escapeControl;
   let out = `${asTarget ? `target ${e(run.profile ?? '?')}: ` : ''}run ${e(run.run_id)} (${stateWords(run.state)}${run.dry_run ? ', dry run' : ''})\n`;
-  if (run.title) out += `  title      ${fit(run.title, 200)}\n`;
-  out += `  started    ${e(String(run.started_at))}, app ${e(String(run.app_id))} → ${e(String(run.host))}\n`;
-  out += `  journal    ${e(run.path)}\n`;
-  if (run.once !== undefined) out += `  once key   ${e(run.once)}\n`;
-  if (run.parent !== undefined) out += `  resends    run ${e(run.parent)}\n`;
-  if (run.resent_by?.length) out += `  resent by  run ${run.resent_by.map(e).join(', run ')}\n`;
-  if (run.replaced_by !== undefined) out += `  replaced by run ${e(run.replaced_by)}, which sent its whole input afresh under ${onceFlag(run.once ?? '')}\n`;
-  if (run.replaces !== undefined) out += `  replaces   run ${e(run.replaces)} (cut short while it wrote its plan; nothing of it was sent)\n`;
-  if (run.incomplete) out += `  incomplete ${e(run.incomplete)}${run.input_given_again_by !== undefined ? `; its input was given again to run ${e(run.input_given_again_by)}` : ''}\n`;
-  if (run.audience) out += `  audience   ${e(run.audience)} (no client IDs to count)\n`;
+  if (run.title) out += row('title', fit(run.title, 200));
+  out += row('started', `${e(String(run.started_at))}, app ${e(String(run.app_id))} → ${e(String(run.host))}`);
+  out += row('journal', e(run.path));
+  if (run.once !== undefined) out += row('once key', e(run.once));
+  if (run.parent !== undefined) out += row('resends', `run ${e(run.parent)}`);
+  if (run.resent_by?.length) out += row('resent by', `run ${run.resent_by.map(e).join(', run ')}`);
+  if (run.replaced_by !== undefined) out += row('replaced by', `run ${e(run.replaced_by)}, which sent its whole input afresh under ${onceFlag(run.once ?? '')}`);
+  if (run.replaces !== undefined) out += row('replaces', `run ${e(run.replaces)} (cut short while it wrote its plan; nothing of it was sent)`);
+  if (run.incomplete) out += row('incomplete', `${e(run.incomplete)}${run.input_given_again_by !== undefined ? `; its input was given again to run ${e(run.input_given_again_by)}` : ''}`);
+  if (run.audience) out += row('audience', `${e(run.audience)} (no client IDs to count)`);
   out += countsLine('batches', run.summary.batches);
   if (!run.audience) out += countsLine('recipients', run.summary.recipients);
   // The labels are language tags the journal holds: escaped like the rest of it.
@@ -137,9 +140,9 @@ export function formatRunDetail(run: RunDetail, results: readonly BatchResult[],
   if (run.message_ids.length > 0) {
     const shown = run.message_ids.slice(0, 10);
     const more = run.message_ids.length - shown.length;
-    out += `  message_ids ${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}\n`;
+    out += row('message_ids', `${shown.map(escapeControl).join(', ')}${more > 0 ? ` (+${more} more; --json lists all)` : ''}`);
   }
-  if (run.report) out += `  report     ${e(run.report)}\n`;
+  if (run.report) out += row('report', e(run.report));
   if (run.family) out += familyLines(run.family, run.audience !== undefined);
   if (asTarget) return out;
   // Its input given again to a resend, it is finished like any other run.
