@@ -95,5 +95,5 @@ it("a run cut short while planning, replaced by the key's re-run: runs and runs 
   expect(resend.stderr).not.toContain('send again from the original input');
   expect(deliveries().size).toBe(COUNT);
   // The fresh run says which run it replaced.
-  expect((await runCli(['runs', 'show', fresh], { env, cwd: work })).stdout).toContain(`replaces   run ${cut}`);
+  expect((await runCli(['runs', 'show', fresh], { env, cwd: work })).stdout).toContain(`replaces    run ${cut}`);
 }, 120_000);

@@ -59,8 +59,8 @@ describe('pushctl resend', () => {
       // The two runs name each other.
       const child = (json(await cli(['runs', '--json'])).runs as { run_id: string; parent?: string }[])[0]!;
       expect(child.parent).toBe(runId);
-      expect((await cli(['runs', 'show', runId])).stdout).toContain(`resent by  run ${child.run_id}`);
-      expect((await cli(['runs', 'show', child.run_id])).stdout).toContain(`resends    run ${runId}`);
+      expect((await cli(['runs', 'show', runId])).stdout).toContain(`resent by   run ${child.run_id}`);
+      expect((await cli(['runs', 'show', child.run_id])).stdout).toContain(`resends     run ${runId}`);
 
       // Resending the first run again sends nothing twice: what it and its resend left is the in-doubt batch only.
       const again = await cli(['resend', runId, '--base-url', second.url, '--json']);
