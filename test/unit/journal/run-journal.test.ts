@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchPlan } from '../../../src/client/batches.js';
 import { RunJournal } from '../../../src/journal/run-journal.js';
 import { MAX_LINE } from '../../../src/journal/journal-file.js';
+import { readJournal } from '../../../src/journal/reader.js';
 
 const noFilter = { scrub: (t: string) => t, scrubBytes: (b: Buffer) => b };
 
@@ -38,6 +39,33 @@ describe('RunJournal', () => {
         RunJournal.start({ env: { PUSHCTL_JOURNAL_DIR: dir }, cwd: dir, filter: noFilter, version: 't', appId: 'a', baseUrl: new URL('http://127.0.0.1:1'), dryRun: false, argv: [], message, variants, clientIds: undefined, plan: BatchPlan.of(0) });
       expect(start).toThrow(/the message is too large for the run journal \(\d+ MiB with its variants; at most 64 MiB\); nothing was sent/);
       expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an attempt its run lost before it left (the lease read after its start) reads as not sent, one that left as in doubt', () => {
+    // An owner stopped between recording a start and reading its lease: its successor read that start as in
+    // doubt and left the batch; the owner, continued, sends nothing and records the truth, so the family's
+    // next resend sends the batch once (docs/behaviour.md#ownership).
+    const dir = mkdtempSync(join(tmpdir(), 'pushctl-lost-'));
+    try {
+      const ids = ['a', 'b', 'c', 'd'];
+      const journal = RunJournal.start({ env: { PUSHCTL_JOURNAL_DIR: dir }, cwd: dir, filter: noFilter, version: 't', appId: 'a', baseUrl: new URL('http://127.0.0.1:1'), dryRun: false, argv: [], message: {}, clientIds: ids, plan: BatchPlan.of(ids.length, 2) });
+      journal.attemptStart(0, 1, () => undefined);
+      const before = readJournal(readFileSync(journal.path, 'utf8')).results;
+      expect(() =>
+        journal.attemptStart(1, 1, () => {
+          throw new Error('another pushctl process took over run-x');
+        }),
+      ).toThrow('took over');
+      journal.abandon();
+      const after = readJournal(readFileSync(journal.path, 'utf8')).results;
+      expect(before.map((b) => b.status)).toEqual(['in_doubt', 'not_sent']);
+      expect(after.map((b) => [b.status, b.clientIds])).toEqual([
+        ['in_doubt', ['a', 'b']],
+        ['not_sent', ['c', 'd']],
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
