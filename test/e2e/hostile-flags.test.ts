@@ -94,7 +94,8 @@ describe('"-" where pushctl writes a file', () => {
     [['init', '--app-id', 'a', '--yes', '-c', '-'], '--config', 'the config file', '--config .pushctlrc.json'],
   ])('%j is a usage error naming the flag, and makes no file', async (args, flag, what, example) => {
     const cwd = mkdtempSync(join(home, 'dash-'));
-    const r = await runCli(args, { env: env(), cwd });
+    // A check that regressed would leave serve running: it is stopped before the test's own time is up.
+    const r = await runCli(args, { env: env(), cwd, timeout: 20_000 });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`error: ${flag} - would write ${what} to a file named "-"`);
     expect(r.stderr).toContain(`hint: give ${flag} the file's path, e.g. ${example}`);
@@ -108,7 +109,7 @@ describe('"-" where pushctl writes a file', () => {
     [['serve', '--port', '0', '--apps', '-'], '--apps', 'the apps file', '--apps apps.json'],
     [['serve', '--port', '0', '--devices', '-'], '--devices', 'the devices', '--devices devices.csv'],
   ])('%j says stdin is not read there (exit 2), not that a file "-" is missing', async (args, flag, what, example) => {
-    const r = await runCli(args, { env: env(), cwd: home });
+    const r = await runCli(args, { env: env(), cwd: home, timeout: 20_000 });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`error: ${flag} - would read ${what} from stdin, which ${flag} does not take`);
     expect(r.stderr).toContain(`hint: give ${flag} the file's path, e.g. ${example}`);
