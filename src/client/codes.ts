@@ -22,7 +22,7 @@ export { APP_WIDE_STATUSES, SETTING_STATUSES };
 const HINTS: Readonly<Record<ServiceStatus, string>> = {
   200: 'the service accepted the message',
   21001: 'set the app ID with --app-id, PUSHCTL_APP_ID or appId in the config file',
-  21002: 'check the app ID against the vendor console, and the region (--region global|india)',
+  21002: 'check the app ID against the vendor console, and that the app is on the service you send to (--region global|india, or --base-url)',
   21003: 'set the secret with --app-secret-file, --app-secret-stdin or PUSHCTL_APP_SECRET',
   21004: 'the secret does not match this app ID: copy it again from the vendor console, and send it raw (no "Bearer " or other prefix)',
   21005: 'the service refused the body; run `pushctl validate` and compare with the interface document',

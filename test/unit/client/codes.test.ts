@@ -24,4 +24,9 @@ describe('describeStatus', () => {
   it('has a hint on one line for every code', () => {
     for (const info of STATUS_CODES.values()) expect(info.hint).not.toContain('\n');
   });
+
+  it('21002 names both ways the service is chosen: an app ID of the other region, or of another base URL, is unknown alike', () => {
+    // A send with --base-url has no region to check: the hint must not send the user to --region alone.
+    expect(describeStatus(21002).hint).toMatch(/--region global\|india.*--base-url|--base-url.*--region global\|india/);
+  });
 });
