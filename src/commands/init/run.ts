@@ -304,7 +304,12 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   if (!holdsSecret && !audiencesOnly) {
     // --profile a,b refuses PUSHCTL_APP_SECRET (one secret for every target); a profile's own variable serves alone too.
     const variable = options.profile !== undefined ? profileSecretEnv(options.profile) : 'PUSHCTL_APP_SECRET';
-    warnings.push(`the app secret is not stored: set ${variable}, or pass --app-secret-file <path>, when sending`);
+    // Where the variable is already set, telling the user to set it would be untrue: say where sends read it.
+    warnings.push(
+      ctx.env[variable]
+        ? `the app secret is not stored: sends read it from ${variable} (set here), or from --app-secret-file <path>`
+        : `the app secret is not stored: set ${variable}, or pass --app-secret-file <path>, when sending`,
+    );
   }
   const configured = ctx.env.PUSHCTL_CONFIG;
   if (configured && path.resolve(ctx.cwd, configured) !== file) {

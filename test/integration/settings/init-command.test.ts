@@ -40,6 +40,14 @@ describe('pushctl init (non-interactive)', () => {
     expect((await loadConfigFile({ cwd: box.project, env: box.env }))?.config).toEqual({ appId: 'my-app', region: 'india' });
   });
 
+  it('with the secret already in the environment, says sends read it there, not to set it', async () => {
+    const ctx = ctxFor({ env: { ...box.env, PUSHCTL_APP_SECRET: canary } });
+    const outcome = await init({ appId: 'my-app', yes: true }, ctx);
+    printInitOutcome(outcome, {}, ctx);
+    expect(ctx.err()).toContain('the app secret is not stored: sends read it from PUSHCTL_APP_SECRET (set here), or from --app-secret-file <path>');
+    expect(ctx.err()).not.toContain(canary);
+  });
+
   it('defaults the region to global', async () => {
     await init({ appId: 'a' }, ctxFor());
     expect(await json(path.join(box.project, '.pushctlrc.json'))).toEqual({ appId: 'a', region: 'global' });
