@@ -46,9 +46,15 @@ const DATA = ['', '.json', '.yaml', '.yml'];
 const CODE = ['.js', '.cjs', '.mjs'];
 /**
  * Project search places: cosmiconfig's defaults in its order, less TypeScript configs (they would need a
- * compiler) and the JavaScript ones under .config/.
+ * compiler) and the JavaScript ones under .config/, and with pushctl.config.json/.yaml/.yml beside
+ * pushctl.config.js: a user who reads that one name writes the others, and was told no file was found.
  */
-export const searchPlaces = ['package.json', ...[...DATA, ...CODE].map((ext) => `.pushctlrc${ext}`), ...DATA.map((ext) => `.config/pushctlrc${ext}`), ...CODE.map((ext) => `pushctl.config${ext}`)];
+export const searchPlaces = [
+  'package.json',
+  ...[...DATA, ...CODE].map((ext) => `.pushctlrc${ext}`),
+  ...DATA.map((ext) => `.config/pushctlrc${ext}`),
+  ...[...DATA.filter((ext) => ext !== ''), ...CODE].map((ext) => `pushctl.config${ext}`),
+];
 
 /** File names looked for in the user's config directory (cosmiconfig's global search places). */
 export const userSearchPlaces = [...DATA, ...CODE].map((ext) => `config${ext}`);

@@ -47,6 +47,17 @@ describe('finding the config file', () => {
     expect((await load())?.config).toEqual({ appId: 'mjs-app' });
   });
 
+  // pushctl.config.js is read, so a user writes the same settings as pushctl.config.json (or .yaml): it was
+  // passed over, and every command said no config file was found.
+  it.each([
+    ['pushctl.config.json', '{"appId": "config-json-app"}'],
+    ['pushctl.config.yaml', 'appId: config-json-app\n'],
+    ['pushctl.config.yml', 'appId: config-json-app\n'],
+  ])('reads %s, as it reads pushctl.config.js', async (name, text) => {
+    const file = await box.write(`home/project/${name}`, text);
+    expect(await load()).toEqual({ filepath: file, config: { appId: 'config-json-app' }, origin: 'search', warnings: [] });
+  });
+
   it('searches upward from a nested directory', async () => {
     const file = await box.write('home/project/.pushctlrc.json', '{"appId": "up"}');
     const nested = path.join(box.project, 'a', 'b', 'c');
