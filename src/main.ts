@@ -8,7 +8,7 @@ import { escapeControl } from './output/escape-control.js';
 import { SecretScrubber } from './output/redact.js';
 import { annotation } from './output/workflow-commands.js';
 import { runCli } from './cli.js';
-import { stdioSink } from './stdio-sink.js';
+import { stdioSink, stdoutFailure } from './stdio-sink.js';
 
 // For bin/pushctl.cjs: whether the run's output has all left, so the process may end at once.
 export { stdioFlushed } from './stdio-sink.js';
@@ -43,7 +43,10 @@ export async function run(argv: readonly string[]): Promise<number> {
   scrubber.add(ctx.env.PUSHCTL_APP_SECRET, 'the app secret (env PUSHCTL_APP_SECRET)');
   try {
     const result = await runCli(argv, ctx, scrubber);
-    return 'outcome' in result ? result.outcome.exitCode : reportError(result.error, ctx, result);
+    const code = 'outcome' in result ? result.outcome.exitCode : reportError(result.error, ctx, result);
+    // Output that did not get where stdout goes is no success, whatever the command came to.
+    const lost = code === ExitCode.ok ? stdoutFailure() : undefined;
+    return lost ? reportError(lost, ctx, { verbose: false, json: false }) : code;
   } catch (error) {
     // A bug before any command ran: reported plainly, as no mode was chosen yet.
     return reportError(error, ctx, { verbose: false, json: false });

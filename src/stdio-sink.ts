@@ -59,12 +59,27 @@ export function stdioSink(fd: StdioFd, onClosed: () => void): TextSink | NodeJS.
           if (fd === 2) return false;
           // A full disk or a size limit under `> file`: the user's to fix, said as such, not as a bug.
           failed = true;
-          throw new CliError(`could not write the output to stdout (${code ?? 'error'}: ${errorText(error)})`, ExitCode.config, 'make room for it, or send it elsewhere');
+          throw stdoutFailed(error);
         }
       }
       return true;
     },
   };
+}
+
+function stdoutFailed(error: unknown): CliError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new CliError(`could not write the output to stdout (${code ?? 'error'}: ${errorText(error)})`, ExitCode.config, 'make room for it, or send it elsewhere');
+}
+
+/**
+ * How writing stdout through Node's stream failed, if it did (a device that refuses writes, as /dev/full):
+ * the stream knows at once, but says so on a later tick, after the run has ended. A reader gone is none.
+ */
+export function stdoutFailure(): CliError | undefined {
+  if (!nodeStreamsUsed.has(process.stdout)) return undefined;
+  const error = process.stdout.errored as NodeJS.ErrnoException | null;
+  return error && error.code !== 'EPIPE' ? stdoutFailed(error) : undefined;
 }
 
 /** A pipe, a socket or a regular file: anything but a character device (a terminal, /dev/null). */
@@ -80,9 +95,9 @@ function writesDirectly(fd: StdioFd): boolean {
 function nodeStream(fd: StdioFd, onClosed: () => void): NodeJS.WriteStream {
   const stream = fd === 1 ? process.stdout : process.stderr;
   nodeStreamsUsed.add(stream);
+  // Any other failure of stdout is told by stdoutFailure when the run ends, not thrown from here as a crash.
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') onClosed();
-    else if (fd === 1) throw error;
   });
   return stream;
 }

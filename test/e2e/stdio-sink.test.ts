@@ -2,7 +2,7 @@
 // be what it got from process.stdout: the same bytes to a file as to a pipe, and a reader that goes away
 // early (`pushctl schema | head -1`) is no error of pushctl's.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,18 @@ describe("the CLI's stdout and stderr", () => {
       const r = await runProcess('/bin/sh', ['-c', `trap '' XFSZ; ulimit -f ${blocks!}; exec "${process.execPath}" "${BIN}" ${args!} > "${out}"`], { env: cleanEnv(), cwd: dir });
       expect(r.code, r.stderr).toBe(6);
       expect(r.stderr).toMatch(/^error: could not write the output to stdout \(EFBIG: [^)]+\)$/m);
+      expect(r.stderr).toMatch(/^hint: make room for it, or send it elsewhere$/m);
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('say so too when stdout is a device that refuses the write (/dev/full), which Node writes through its own stream', async () => {
+    // A character device that is no terminal keeps Node's stream, whose error comes on a later tick: the run
+    // ended before it, exit 0, the output lost without a word.
+    for (const args of ['schema', 'validate --title Hi --all']) {
+      const r = await runProcess('/bin/sh', ['-c', `exec "${process.execPath}" "${BIN}" ${args} > /dev/full`], { env: cleanEnv(), cwd: dir });
+      expect(r.code, `${args}: ${r.stderr}`).toBe(6);
+      expect(r.stderr).toMatch(/^error: could not write the output to stdout \(ENOSPC: [^)]+\)$/m);
       expect(r.stderr).toMatch(/^hint: make room for it, or send it elsewhere$/m);
       expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     }
