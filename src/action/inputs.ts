@@ -64,6 +64,9 @@ export function actionRequest(env: Record<string, string | undefined>): ActionRe
   for (const [name, example] of [['file', 'release.json'], ['client-ids-file', 'ids.txt']] as const) {
     if (input(name) === '-') throw inputError(`the ${name} input is "-", which reads stdin, and a step has none`, `set ${name}: to a file of the repository, e.g. ${name}: ${example}`);
   }
+  if (input('journal-dir') === '-') {
+    throw inputError('the journal-dir input is "-", which would keep the run journals in a directory named "-"', 'set journal-dir: to a directory of the workspace, e.g. journal-dir: .pushctl/runs');
+  }
   const vars: string[] = [];
   for (const line of input('vars').split(/\r?\n/)) {
     const pair = line.trim();

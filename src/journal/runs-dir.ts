@@ -19,6 +19,10 @@ const HEADER_PEEK = 64 * 1024;
 
 /** `PUSHCTL_JOURNAL_DIR`, else `$XDG_STATE_HOME/pushctl/runs`, else `~/.local/state/pushctl/runs`. */
 export function runsDir(env: Env): string {
+  // "-" is stdin or stdout where pushctl takes it; never a directory to make in the working directory.
+  if (env.PUSHCTL_JOURNAL_DIR === '-') {
+    throw configError('PUSHCTL_JOURNAL_DIR=- would keep the run journals in a directory named "-"', 'set PUSHCTL_JOURNAL_DIR to a directory path, e.g. PUSHCTL_JOURNAL_DIR=.pushctl/runs, or unset it for the default');
+  }
   if (env.PUSHCTL_JOURNAL_DIR) return env.PUSHCTL_JOURNAL_DIR;
   return join(env.XDG_STATE_HOME || join(homeDir(env), '.local', 'state'), 'pushctl', 'runs');
 }

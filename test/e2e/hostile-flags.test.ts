@@ -103,6 +103,18 @@ describe('"-" where pushctl writes a file', () => {
   });
 
   it.each([
+    [['send', '--app-id', 'a', '--base-url', 'http://127.0.0.1:9', '--all', '--title', 'x']],
+    [['runs']],
+  ])('PUSHCTL_JOURNAL_DIR=- for %j is refused (exit 6), and makes no directory "-"', async (args) => {
+    const cwd = mkdtempSync(join(home, 'dash-dir-'));
+    const r = await runCli(args, { env: { ...env(), PUSHCTL_JOURNAL_DIR: '-' }, cwd, timeout: 20_000 });
+    expect(r.code, r.stderr).toBe(6);
+    expect(r.stderr).toContain('error: PUSHCTL_JOURNAL_DIR=- would keep the run journals in a directory named "-"');
+    expect(r.stderr).toContain('hint: set PUSHCTL_JOURNAL_DIR to a directory path, e.g. PUSHCTL_JOURNAL_DIR=.pushctl/runs, or unset it for the default');
+    expect(existsSync(join(cwd, '-'))).toBe(false);
+  });
+
+  it.each([
     [['send', '--app-id', 'a', '--base-url', 'http://127.0.0.1:9', '--all', '--title', 'x', '-c', '-'], '--config', 'the config file', '--config .pushctlrc.json'],
     [['validate', '--all', '--title', 'x', '--config', '-'], '--config', 'the config file', '--config .pushctlrc.json'],
     [['send', '--app-id', 'a', '--base-url', 'http://127.0.0.1:9', '--all', '--title', 'x', '--app-secret-file', '-'], '--app-secret-file', 'the app secret', '--app-secret-file secret.txt, or pipe it to --app-secret-stdin'],

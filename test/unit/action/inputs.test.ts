@@ -15,6 +15,13 @@ describe('an input that would read stdin', () => {
     expect(error.hint).toBe(hint);
   });
 
+  it('journal-dir: - is refused (exit 2): a directory named "-" is no place the cache step restores', () => {
+    const error = thrownBy(() => actionRequest({ INPUT_FILE: 'm.json', 'INPUT_JOURNAL-DIR': '-' }));
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.message).toBe('the journal-dir input is "-", which would keep the run journals in a directory named "-"');
+    expect(error.hint).toBe('set journal-dir: to a directory of the workspace, e.g. journal-dir: .pushctl/runs');
+  });
+
   it('a path is taken as given', () => {
     expect(actionRequest({ INPUT_FILE: './-', 'INPUT_CLIENT-IDS-FILE': 'ids.txt' })).toMatchObject({ file: './-', clientIdsFile: 'ids.txt' });
   });
