@@ -226,6 +226,42 @@ describe('init writing a new file that another config in effect would be hidden 
   });
 });
 
+describe('init beside a config file of the same directory', () => {
+  // The search reads one file per directory, the first of its list: a new .pushctlrc.json either hides the
+  // file that was in effect, or is never read at all, behind package.json's "pushctl" key or a .pushctlrc.
+  it('that the new file hides (.pushctlrc.yaml): warns, naming it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-same-dir-'));
+    try {
+      writeFileSync(join(root, '.pushctlrc.yaml'), 'appId: old-app\n');
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const r = await runCli(['init', '--app-id', 'new-app', '--yes'], { cwd: root, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`warning: ${join(root, '.pushctlrc.json')} is found before ${join(root, '.pushctlrc.yaml')}, so commands run here no longer read that file's settings`);
+      expect((await runCli(['config', '--json'], { cwd: root, env })).stdout).toContain('"new-app"');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['package.json', JSON.stringify({ name: 'x', pushctl: { appId: 'old-app' } }), 'put the settings in the "pushctl" key of package.json, or remove that key and run pushctl init again'],
+    ['.pushctlrc', 'appId: old-app\n', 'put the settings in .pushctlrc, or remove it and run pushctl init again'],
+  ])('that is found before the new file (%s): refused (exit 6), nothing written, the settings in effect unchanged', async (name, text, hint) => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-same-dir-'));
+    try {
+      writeFileSync(join(root, name), text);
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const r = await runCli(['init', '--app-id', 'new-app', '--yes'], { cwd: root, env });
+      expect(r.code, r.stderr).toBe(6);
+      expect(r.stderr).toContain(`error: a new ${join(root, '.pushctlrc.json')} would not be read: ${join(root, name)} is found before it in this directory`);
+      expect(r.stderr).toContain(`hint: ${hint}`);
+      expect(existsSync(join(root, '.pushctlrc.json'))).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('commands other tools have, under their names here', () => {
   it.each([
     ['push', 'did you mean send?'],

@@ -8,7 +8,7 @@ import { runnable } from '../shared/runnable.js';
 import { initOptionsSchema, type InitOptions } from './options.js';
 import { CliError, configError, ExitCode, usageError } from '../../errors.js';
 import { checkBaseUrl } from '../../settings/check-base-url.js';
-import { loadConfigFile } from '../../settings/load.js';
+import { loadConfigFile, searchPlaces } from '../../settings/load.js';
 import { userConfigDir } from '../../settings/paths.js';
 import { createPrompter, type Prompter } from '../../settings/prompt.js';
 import { readSecret } from '../../settings/read-secret.js';
@@ -250,17 +250,30 @@ async function configInEffect(ctx: Ctx, fallback: string): Promise<string> {
   return found.filepath;
 }
 
-/** The config file in effect other than `file`, which a new `file` would hide; undefined when none (or it cannot be read). */
+/**
+ * The config file in effect, which a new `file` would hide; undefined when none (or it cannot be read). One
+ * of `file`'s own directory that the search reads first (package.json's "pushctl" key, a .pushctlrc) would
+ * hide `file` instead, which would then never be read: that is refused before anything is written.
+ */
 async function hiddenConfig(ctx: Ctx, file: string): Promise<string | undefined> {
+  let found: string | undefined;
   try {
-    const found = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true });
-    // Only a file of another directory: the search reads this one's first. (Two files in one directory are
-    // ordered by the search's list, where a new .pushctlrc.json may well come second.)
-    return found !== null && path.dirname(found.filepath) !== path.dirname(file) ? found.filepath : undefined;
+    found = (await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true }))?.filepath;
   } catch {
     // A broken or untrusted file is refused by every command that reads it, which says so: nothing to add here.
     return undefined;
   }
+  if (found === undefined) return undefined;
+  const dir = path.dirname(file);
+  const rank = (place: string) => searchPlaces.indexOf(path.relative(dir, place));
+  if (rank(found) !== -1 && rank(found) < rank(file)) {
+    const name = path.basename(found);
+    throw configError(
+      `a new ${file} would not be read: ${found} is found before it in this directory`,
+      name === 'package.json' ? `put the settings in the "pushctl" key of ${name}, or remove that key and run pushctl init again` : `put the settings in ${name}, or remove it and run pushctl init again`,
+    );
+  }
+  return found;
 }
 
 /**
