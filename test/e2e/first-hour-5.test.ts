@@ -256,6 +256,12 @@ describe('init beside a config file of the same directory', () => {
       expect(r.stderr).toContain(`error: a new ${join(root, '.pushctlrc.json')} would not be read: ${join(root, name)} is found before it in this directory`);
       expect(r.stderr).toContain(`hint: ${hint}`);
       expect(existsSync(join(root, '.pushctlrc.json'))).toBe(false);
+      if (name === 'package.json') {
+        // init --audience alone adds to the file in effect, which it cannot rewrite here: refused, for the true reason.
+        const audience = await runCli(['init', '--audience', 'phones=phone-1'], { cwd: root, env });
+        expect(audience.code, audience.stderr).toBe(6);
+        expect(audience.stderr).toContain(`error: the config file in effect is ${join(root, name)}, which init cannot add to (it writes whole JSON files), and a new .pushctlrc.json here would not be read`);
+      }
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

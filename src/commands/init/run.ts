@@ -232,6 +232,12 @@ function withAudiences(document: Record<string, unknown>, existing: Record<strin
 /** Files init cannot rewrite as JSON: code, YAML, a package.json's "pushctl" key. */
 const notJson = (file: string) => scriptExtensions.has(path.extname(file)) || ['.yaml', '.yml'].includes(path.extname(file)) || path.basename(file) === 'package.json';
 
+/** Whether the search reads `found` before `file`, a file of the same directory (one file per directory is read). */
+function readBefore(found: string, file: string): boolean {
+  const rank = (place: string) => searchPlaces.indexOf(path.relative(path.dirname(file), place));
+  return rank(found) !== -1 && rank(found) < rank(file);
+}
+
 /**
  * Where `init --audience` alone writes: the config file every command would read (found by the same search,
  * or PUSHCTL_CONFIG), so the audience sits beside the settings `--to` is used with. A new .pushctlrc.json
@@ -242,8 +248,9 @@ async function configInEffect(ctx: Ctx, fallback: string): Promise<string> {
   const found = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true });
   if (found === null) return fallback;
   if (notJson(found.filepath)) {
+    const fate = readBefore(found.filepath, fallback) ? 'would not be read' : 'would hide its settings';
     throw configError(
-      `the config file in effect is ${found.filepath}, which init cannot add to (it writes JSON), and a new ${path.basename(fallback)} here would hide its settings`,
+      `the config file in effect is ${found.filepath}, which init cannot add to (it writes whole JSON files), and a new ${path.basename(fallback)} here ${fate}`,
       `add "audiences" to it by hand (pushctl config lists them once there), or pass -c <file> to write the audience elsewhere`,
     );
   }
@@ -264,9 +271,7 @@ async function hiddenConfig(ctx: Ctx, file: string): Promise<string | undefined>
     return undefined;
   }
   if (found === undefined) return undefined;
-  const dir = path.dirname(file);
-  const rank = (place: string) => searchPlaces.indexOf(path.relative(dir, place));
-  if (rank(found) !== -1 && rank(found) < rank(file)) {
+  if (readBefore(found, file)) {
     const name = path.basename(found);
     throw configError(
       `a new ${file} would not be read: ${found} is found before it in this directory`,
