@@ -236,7 +236,7 @@ describe('init beside a config file of the same directory', () => {
       const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const r = await runCli(['init', '--app-id', 'new-app', '--yes'], { cwd: root, env });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain(`warning: ${join(root, '.pushctlrc.json')} is found before ${join(root, '.pushctlrc.yaml')}, so commands run here no longer read that file's settings`);
+      expect(r.stderr).toContain(`warning: ${join(root, '.pushctlrc.json')} is found before ${join(root, '.pushctlrc.yaml')}, so commands run here no longer read that file's settings; to keep it, add these settings to it by hand and remove this file`);
       expect((await runCli(['config', '--json'], { cwd: root, env })).stdout).toContain('"new-app"');
     } finally {
       rmSync(root, { recursive: true, force: true });

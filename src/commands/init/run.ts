@@ -333,7 +333,9 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
   if (configured && path.resolve(ctx.cwd, configured) !== file) {
     warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
   } else if (hidden !== undefined) {
-    warnings.push(`${file} is found before ${hidden}, so commands run here no longer read that file's settings; to add to it instead: pushctl init -c ${hidden} ...`);
+    // init writes JSON alone: a YAML or JavaScript file is added to by hand.
+    const instead = notJson(hidden) ? 'to keep it, add these settings to it by hand and remove this file' : `to add to it instead: pushctl init -c ${hidden} ...`;
+    warnings.push(`${file} is found before ${hidden}, so commands run here no longer read that file's settings; ${instead}`);
   }
   const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
   return {
