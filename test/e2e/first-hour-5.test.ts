@@ -268,6 +268,23 @@ describe('init beside a config file of the same directory', () => {
   });
 });
 
+describe('init -c a file the search does not find', () => {
+  it('says commands run here read it only when named, and how to name it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-named-'));
+    try {
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const r = await runCli(['init', '-c', 'custom.json', '--app-id', 'named-app', '--yes'], { cwd: root, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`warning: commands run here do not find ${join(root, 'custom.json')} by themselves: pass -c ${join(root, 'custom.json')}, or set PUSHCTL_CONFIG to it`);
+      // A name the search reads, here: nothing to say.
+      const found = await runCli(['init', '-c', '.pushctlrc.json', '--app-id', 'found-app', '--yes'], { cwd: root, env });
+      expect(found.stderr).not.toContain('do not find');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('commands other tools have, under their names here', () => {
   it.each([
     ['push', 'did you mean send?'],

@@ -281,6 +281,21 @@ async function hiddenConfig(ctx: Ctx, file: string): Promise<string | undefined>
   return found;
 }
 
+/** What the commands run here read instead of the file init wrote (or beside it), when that is not plain. */
+async function readingWarning(ctx: Ctx, options: InitOptions, file: string, hidden: string | undefined): Promise<string | undefined> {
+  const configured = ctx.env.PUSHCTL_CONFIG;
+  if (configured && path.resolve(ctx.cwd, configured) !== file) return `PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`;
+  if (hidden !== undefined) {
+    // init writes JSON alone: a YAML or JavaScript file is added to by hand.
+    const instead = notJson(hidden) ? 'to keep it, add these settings to it by hand and remove this file' : `to add to it instead: pushctl init -c ${hidden} ...`;
+    return `${file} is found before ${hidden}, so commands run here no longer read that file's settings; ${instead}`;
+  }
+  if (options.config === undefined || configured) return undefined;
+  // A name of the user's own (custom.json) is read only when named: say so, or the settings seem ignored.
+  const found = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true }).catch(() => null);
+  return found?.filepath === file ? undefined : `commands run here do not find ${file} by themselves: pass -c ${file}, or set PUSHCTL_CONFIG to it`;
+}
+
 /**
  * `pushctl init`: writes the app ID, region or base URL, and optionally the secret to a JSON config
  * file, at its top level or under `profiles.<name>`. Asks on a terminal unless `yes`; refuses to replace
@@ -329,14 +344,8 @@ export async function init(options: InitOptions, ctx: Ctx & { scrubber?: SecretS
         : `the app secret is not stored: set ${variable}, or pass --app-secret-file <path>, when sending`,
     );
   }
-  const configured = ctx.env.PUSHCTL_CONFIG;
-  if (configured && path.resolve(ctx.cwd, configured) !== file) {
-    warnings.push(`PUSHCTL_CONFIG points at ${path.resolve(ctx.cwd, configured)}, so pushctl will read that file, not ${file}`);
-  } else if (hidden !== undefined) {
-    // init writes JSON alone: a YAML or JavaScript file is added to by hand.
-    const instead = notJson(hidden) ? 'to keep it, add these settings to it by hand and remove this file' : `to add to it instead: pushctl init -c ${hidden} ...`;
-    warnings.push(`${file} is found before ${hidden}, so commands run here no longer read that file's settings; ${instead}`);
-  }
+  const reading = await readingWarning(ctx, options, file, hidden);
+  if (reading !== undefined) warnings.push(reading);
   const prefix = options.profile !== undefined ? `profiles.${options.profile}.` : '';
   return {
     exitCode: ExitCode.ok,
