@@ -285,6 +285,23 @@ describe('init -c a file the search does not find', () => {
   });
 });
 
+describe('init --global from a project whose own config file is in effect', () => {
+  it('says commands run there read the project file, and where the user config applies', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-global-'));
+    try {
+      const project = join(root, 'project');
+      mkdirSync(project);
+      writeFileSync(join(project, '.pushctlrc.json'), JSON.stringify({ appId: 'project-app' }));
+      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+      const r = await runCli(['init', '--global', '--app-id', 'user-app', '--yes'], { cwd: project, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`warning: commands run here read ${join(project, '.pushctlrc.json')}, which is found before the user config; ${join(root, '.config', 'pushctl', 'config.json')} applies where no project file is found`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('commands other tools have, under their names here', () => {
   it.each([
     ['push', 'did you mean send?'],

@@ -290,10 +290,13 @@ async function readingWarning(ctx: Ctx, options: InitOptions, file: string, hidd
     const instead = notJson(hidden) ? 'to keep it, add these settings to it by hand and remove this file' : `to add to it instead: pushctl init -c ${hidden} ...`;
     return `${file} is found before ${hidden}, so commands run here no longer read that file's settings; ${instead}`;
   }
-  if (options.config === undefined || configured) return undefined;
+  if ((options.config === undefined && !options.global) || configured) return undefined;
+  const found = (await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true }).catch(() => null))?.filepath;
+  if (found === file) return undefined;
+  // The user config is read where no project file is: from inside a project that has one, it seems ignored.
+  if (options.global) return found === undefined ? undefined : `commands run here read ${found}, which is found before the user config; ${file} applies where no project file is found`;
   // A name of the user's own (custom.json) is read only when named: say so, or the settings seem ignored.
-  const found = await loadConfigFile({ cwd: ctx.cwd, env: ctx.env, allowJavaScript: ctx.runJavaScriptConfig ?? true }).catch(() => null);
-  return found?.filepath === file ? undefined : `commands run here do not find ${file} by themselves: pass -c ${file}, or set PUSHCTL_CONFIG to it`;
+  return `commands run here do not find ${file} by themselves: pass -c ${file}, or set PUSHCTL_CONFIG to it`;
 }
 
 /**
