@@ -165,19 +165,27 @@ describe('config set, with a config file already there', () => {
   });
 });
 
+/** A fresh home for one test (HOME, and XDG_CONFIG_HOME in it), removed after: no config of the machine's is read. */
+async function inFreshHome(prefix: string, use: (root: string, env: Record<string, string | undefined>) => Promise<void>): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    await use(root, cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') }));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 describe('init --audience beside settings found elsewhere', () => {
   it.each([
     ['the user config', (root: string) => join(root, '.config', 'pushctl', 'config.json')],
     ['a project config in a parent directory', (root: string) => join(root, '.pushctlrc.json')],
   ])('adds the audience to %s, the file in effect, instead of a new one here that would hide its settings', async (_, configAt) => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-audience-'));
-    try {
+    await inFreshHome('pushctl-init-audience-', async (root, env) => {
       const config = configAt(root);
       mkdirSync(join(config, '..'), { recursive: true });
       writeFileSync(config, JSON.stringify({ appId: 'demo-app', baseUrl: 'http://127.0.0.1:9' }));
       const cwd = join(root, 'project', 'sub');
       mkdirSync(cwd, { recursive: true });
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const added = await runCli(['init', '--audience', 'phones=phone-1,phone-2'], { cwd, env });
       expect(added.code, added.stderr).toBe(0);
       expect(added.stdout + added.stderr).toContain(`updated ${config}`);
@@ -186,43 +194,33 @@ describe('init --audience beside settings found elsewhere', () => {
       const shown = await runCli(['config'], { cwd, env });
       expect(shown.stdout).toMatch(/^app ID +demo-app \(config /m);
       expect(shown.stdout).toMatch(/phones: 2 client IDs/);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it('refuses, by name, a config in effect it cannot rewrite (YAML), rather than hiding it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-audience-'));
-    try {
+    await inFreshHome('pushctl-init-audience-', async (root, env) => {
       writeFileSync(join(root, '.pushctlrc.yaml'), 'appId: demo-app\n');
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const r = await runCli(['init', '--audience', 'phones=phone-1'], { cwd: root, env });
       expect(r.code).toBe(6);
       expect(r.stderr).toMatch(/\.pushctlrc\.yaml/);
       expect(r.stderr).toMatch(/^hint: add "audiences" to it by hand/m);
       expect(existsSync(join(root, '.pushctlrc.json'))).toBe(false);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('init writing a new file that another config in effect would be hidden by', () => {
   it('warns, naming the file whose settings stop being read here and how to add to it instead', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-shadow-'));
-    try {
+    await inFreshHome('pushctl-init-shadow-', async (root, env) => {
       const user = join(root, '.config', 'pushctl', 'config.json');
       mkdirSync(join(user, '..'), { recursive: true });
       writeFileSync(user, JSON.stringify({ appId: 'demo-app', appSecret: 'demo-secret' }));
       const cwd = join(root, 'project');
       mkdirSync(cwd);
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const r = await runCli(['init', '--profile', 'india', '--app-id', 'demo-in', '--region', 'india', '--yes'], { cwd, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(`warning: ${join(cwd, '.pushctlrc.json')} is found before ${user}, so commands run here no longer read that file's settings; to add to it instead: pushctl init -c ${user} ...`);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -230,27 +228,21 @@ describe('init beside a config file of the same directory', () => {
   // The search reads one file per directory, the first of its list: a new .pushctlrc.json either hides the
   // file that was in effect, or is never read at all, behind package.json's "pushctl" key or a .pushctlrc.
   it('that the new file hides (.pushctlrc.yaml): warns, naming it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-same-dir-'));
-    try {
+    await inFreshHome('pushctl-init-same-dir-', async (root, env) => {
       writeFileSync(join(root, '.pushctlrc.yaml'), 'appId: old-app\n');
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const r = await runCli(['init', '--app-id', 'new-app', '--yes'], { cwd: root, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(`warning: ${join(root, '.pushctlrc.json')} is found before ${join(root, '.pushctlrc.yaml')}, so commands run here no longer read that file's settings; to keep it, add these settings to it by hand and remove this file`);
       expect((await runCli(['config', '--json'], { cwd: root, env })).stdout).toContain('"new-app"');
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it.each([
     ['package.json', JSON.stringify({ name: 'x', pushctl: { appId: 'old-app' } }), 'put the settings in the "pushctl" key of package.json, or remove that key and run pushctl init again'],
     ['.pushctlrc', 'appId: old-app\n', 'put the settings in .pushctlrc, or remove it and run pushctl init again'],
   ])('that is found before the new file (%s): refused (exit 6), nothing written, the settings in effect unchanged', async (name, text, hint) => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-same-dir-'));
-    try {
+    await inFreshHome('pushctl-init-same-dir-', async (root, env) => {
       writeFileSync(join(root, name), text);
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const r = await runCli(['init', '--app-id', 'new-app', '--yes'], { cwd: root, env });
       expect(r.code, r.stderr).toBe(6);
       expect(r.stderr).toContain(`error: a new ${join(root, '.pushctlrc.json')} would not be read: ${join(root, name)} is found before it in this directory`);
@@ -262,43 +254,33 @@ describe('init beside a config file of the same directory', () => {
         expect(audience.code, audience.stderr).toBe(6);
         expect(audience.stderr).toContain(`error: the config file in effect is ${join(root, name)}, which init cannot add to (it writes whole JSON files), and a new .pushctlrc.json here would not be read`);
       }
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('init -c a file the search does not find', () => {
   it('says commands run here read it only when named, and how to name it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-named-'));
-    try {
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
+    await inFreshHome('pushctl-init-named-', async (root, env) => {
       const r = await runCli(['init', '-c', 'custom.json', '--app-id', 'named-app', '--yes'], { cwd: root, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(`warning: commands run here do not find ${join(root, 'custom.json')} by themselves: pass -c ${join(root, 'custom.json')}, or set PUSHCTL_CONFIG to it`);
       // A name the search reads, here: nothing to say.
       const found = await runCli(['init', '-c', '.pushctlrc.json', '--app-id', 'found-app', '--yes'], { cwd: root, env });
       expect(found.stderr).not.toContain('do not find');
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('init --global from a project whose own config file is in effect', () => {
   it('says commands run there read the project file, and where the user config applies', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-init-global-'));
-    try {
+    await inFreshHome('pushctl-init-global-', async (root, env) => {
       const project = join(root, 'project');
       mkdirSync(project);
       writeFileSync(join(project, '.pushctlrc.json'), JSON.stringify({ appId: 'project-app' }));
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const r = await runCli(['init', '--global', '--app-id', 'user-app', '--yes'], { cwd: project, env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toContain(`warning: commands run here read ${join(project, '.pushctlrc.json')}, which is found before the user config; ${join(root, '.config', 'pushctl', 'config.json')} applies where no project file is found`);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -337,18 +319,14 @@ describe('a flag of another command', () => {
 
 describe('config with profiles in the file and none chosen', () => {
   it('says so and how to choose one, where it showed "profile none" and the settings unset', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'pushctl-config-profiles-'));
-    try {
+    await inFreshHome('pushctl-config-profiles-', async (root, env) => {
       writeFileSync(join(root, '.pushctlrc.json'), JSON.stringify({ profiles: { eu: { appId: 'eu-app' }, us: { appId: 'us-app' } } }));
-      const env = cleanEnv({ HOME: root, XDG_CONFIG_HOME: join(root, '.config') });
       const r = await runCli(['config'], { cwd: root, env });
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^warning: no profile is chosen, and the settings of profiles eu, us are not read: choose one with --profile eu or PUSHCTL_PROFILE=eu$/m);
       const json = await runCli(['config', '--json'], { cwd: root, env });
       expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings).toContainEqual(expect.stringMatching(/^no profile is chosen/));
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
