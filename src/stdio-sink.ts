@@ -12,20 +12,24 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 
 type StdioFd = 1 | 2;
 
-/** Node's own stdout and stderr streams, as far as the CLI has used them: writes to a pipe may still be queued. */
-const nodeStreamsUsed = new Set<NodeJS.WriteStream>();
+/**
+ * Node's own stdout and stderr streams, by descriptor, as far as the CLI has used them: writes to a pipe may
+ * still be queued. Kept by descriptor, since reading process.stdout, even to ask whether it was used, is
+ * what builds it.
+ */
+const nodeStreamsUsed = new Map<StdioFd, NodeJS.WriteStream>();
 
 /**
  * Whether everything the CLI wrote has left the process: true unless one of Node's streams it used (a
  * terminal, a pipe another process made non-blocking, `pushctl mcp`'s protocol) still holds queued output.
  */
 export function stdioFlushed(): boolean {
-  return [...nodeStreamsUsed].every((stream) => stream.writableLength === 0);
+  return [...nodeStreamsUsed.values()].every((stream) => stream.writableLength === 0);
 }
 
 /** Node's stdout stream, for a command that needs a stream (the MCP transport), counted by stdioFlushed. */
 export function nodeStdout(): NodeJS.WriteStream {
-  nodeStreamsUsed.add(process.stdout);
+  nodeStreamsUsed.set(1, process.stdout);
   return process.stdout;
 }
 
@@ -77,8 +81,7 @@ function stdoutFailed(error: unknown): CliError {
  * the stream knows at once, but says so on a later tick, after the run has ended. A reader gone is none.
  */
 export function stdoutFailure(): CliError | undefined {
-  if (!nodeStreamsUsed.has(process.stdout)) return undefined;
-  const error = process.stdout.errored as NodeJS.ErrnoException | null;
+  const error = nodeStreamsUsed.get(1)?.errored as NodeJS.ErrnoException | null | undefined;
   return error && error.code !== 'EPIPE' ? stdoutFailed(error) : undefined;
 }
 
@@ -94,7 +97,7 @@ function writesDirectly(fd: StdioFd): boolean {
 
 function nodeStream(fd: StdioFd, onClosed: () => void): NodeJS.WriteStream {
   const stream = fd === 1 ? process.stdout : process.stderr;
-  nodeStreamsUsed.add(stream);
+  nodeStreamsUsed.set(fd, stream);
   // Any other failure of stdout is told by stdoutFailure when the run ends, not thrown from here as a crash.
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') onClosed();
